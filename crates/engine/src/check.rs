@@ -1,0 +1,94 @@
+//! An independent verifier: re-checks every entry of a solution against the values of its
+//! successors, using only the forward relation (never the predecessors or counters the solver
+//! used), in the spirit of Syzygy's `rtbver`.
+
+use std::fmt;
+
+use rayon::prelude::*;
+
+use crate::value::{Entry, Value};
+use crate::Game;
+
+/// The first inconsistency found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckError {
+    pub index: u64,
+    pub stored: Entry,
+    /// The entry the successors' values call for (`None` where the entry should be illegal or
+    /// the successors are themselves inconsistent).
+    pub expected: Option<Entry>,
+}
+
+impl fmt::Display for CheckError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let show = |e: Entry| match e.value() {
+            Some(v) => v.to_string(),
+            None => "illegal".to_string(),
+        };
+        write!(f, "entry {} holds {}", self.index, show(self.stored))?;
+        match self.expected {
+            Some(e) => write!(f, " but its successors call for {}", show(e)),
+            None => write!(f, " which its successors contradict"),
+        }
+    }
+}
+
+impl std::error::Error for CheckError {}
+
+/// Checks every entry: illegal entries have no legal position, a loss in 0 has no move, a win in
+/// `d` has a move to a loss in `d - 1` and none to a shorter loss, a loss in `d` has only moves
+/// to wins, the longest being `d - 1`, and a draw has no move to a loss and one to a draw.
+///
+/// `progress` is called with the number of entries checked since its last call.
+pub fn check<G: Game>(
+    game: &G,
+    entries: &[u8],
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(), CheckError> {
+    assert_eq!(entries.len() as u64, game.size(), "solution and game differ in size");
+    const CHUNK: usize = 1 << 12;
+    (0..entries.len().div_ceil(CHUNK)).into_par_iter().try_for_each_init(Vec::new, |succ, c| {
+        let start = c * CHUNK;
+        let end = (start + CHUNK).min(entries.len());
+        for i in start..end {
+            let stored = Entry(entries[i]);
+            let fail = |expected| Err(CheckError { index: i as u64, stored, expected });
+            succ.clear();
+            let legal = game.successors(i as u64, succ);
+            if !legal {
+                if stored != Entry::ILLEGAL {
+                    return fail(Some(Entry::ILLEGAL));
+                }
+                continue;
+            }
+            let mut best_loss: Option<u16> = None; // shortest loss among replies
+            let mut longest_win: u16 = 0;
+            let mut any_draw = false;
+            for &s in succ.iter() {
+                match Entry(entries[s as usize]).value() {
+                    None => return fail(None),
+                    Some(Value::Loss(d)) => {
+                        best_loss = Some(best_loss.map_or(d.0, |b| b.min(d.0)))
+                    }
+                    Some(Value::Win(d)) => longest_win = longest_win.max(d.0),
+                    Some(Value::Draw) => any_draw = true,
+                }
+            }
+            let expected = if let Some(d) = best_loss {
+                Value::Win(crate::Dtm(d + 1))
+            } else if any_draw {
+                Value::Draw
+            } else if succ.is_empty() {
+                Value::Loss(crate::Dtm(0))
+            } else {
+                Value::Loss(crate::Dtm(longest_win + 1))
+            };
+            let expected = Entry::from_value(expected);
+            if expected != stored {
+                return fail(Some(expected));
+            }
+        }
+        progress((end - start) as u64);
+        Ok(())
+    })
+}

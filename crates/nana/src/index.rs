@@ -1,0 +1,286 @@
+//! The compact position index: a bijection between the canonical positions and `0..SIZE`.
+//!
+//! Folding, in order:
+//! 1. **Colour.** A position with White to move is turned by 180 degrees with the colours
+//!    swapped ([`Position::flip`]); every entry has Black to move. Values for the side to move
+//!    are unchanged, so one entry serves both.
+//! 2. **Mirror.** Files 1 and 3 are swapped when that brings the King pair into its canonical
+//!    orientation. The two King pairs on file 2 (2a/2c) are their own mirror images; there both
+//!    orientations are entries of their own.
+//! 3. **Kings.** Both on the board, not adjacent, so neither on the centre: 32 ordered pairs,
+//!    17 after mirroring.
+//! 4. **Cubes.** Each of the 7 other squares is empty or holds one cube (O or D) with owner and
+//!    face; at most two of each kind are on the board, the rest are split between the hands.
+//!
+//! `index = king_pair × CUBE_CONFIGS + pattern offset + faces × hand_splits + hand_split`,
+//! where the pattern (which of the 7 squares hold O and D cubes) has a precomputed offset, the
+//! owners and faces of the cubes on the board are base-8 digits in square order, and the hand
+//! split says how many of the cubes off the board Black holds. After the main block come the
+//! nine opening states: Black to move with its King in hand and White's on one of the eight
+//! non-centre squares, then the start. See `docs/INDEX.md`.
+
+use std::sync::OnceLock;
+
+use crate::position::Position;
+use crate::types::{Color, Square};
+
+/// King pairs after mirroring.
+pub const KING_PAIRS: usize = 17;
+/// Cube configurations per King pair.
+pub const CUBE_CONFIGS: u64 = 1_094_697;
+/// Entries of the main block (both Kings on the board).
+pub const MAIN: u64 = KING_PAIRS as u64 * CUBE_CONFIGS;
+/// Opening entries: eight with Black's King in hand, then the start.
+pub const OPENING: u64 = 9;
+/// The size of the index space.
+pub const SIZE: u64 = MAIN + OPENING;
+/// The index of the start position.
+pub const START: u64 = SIZE - 1;
+/// Bumped whenever the layout changes; stored in tablebase headers.
+pub const LAYOUT_VERSION: u32 = 1;
+
+/// The eight squares a King may stand on (all but the centre), in index order.
+const KING_SQUARES: [u8; 8] = [0, 1, 2, 3, 5, 6, 7, 8];
+
+struct Tables {
+    /// `[black king][white king]` -> (king pair, mirrored) for canonical use; `u8::MAX` pair
+    /// where the Kings cannot stand so.
+    pair_of: [[(u8, bool); 9]; 9],
+    /// King pair -> (black King square, white King square).
+    pairs: [(u8, u8); KING_PAIRS],
+    /// King pair -> the 7 other squares, ascending.
+    free: [[u8; 7]; KING_PAIRS],
+    /// Whether the King pair is its own mirror image.
+    self_mirror: [bool; KING_PAIRS],
+    /// `[o mask][d mask]` over the 7 free squares -> offset of the pattern, `u32::MAX` if the
+    /// masks overlap or hold more than two cubes of a kind.
+    pattern_offset: Vec<u32>,
+    /// Patterns sorted by offset: (offset, o mask, d mask).
+    patterns: Vec<(u32, u8, u8)>,
+}
+
+fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(build)
+}
+
+fn mirror_sq(s: u8) -> u8 {
+    Square::ALL[s as usize].mirror().index() as u8
+}
+
+fn build() -> Tables {
+    let mut pair_of = [[(u8::MAX, false); 9]; 9];
+    let mut pairs = Vec::new();
+    for &b in &KING_SQUARES {
+        for &w in &KING_SQUARES {
+            if b == w || Square::ALL[b as usize].touches(Square::ALL[w as usize]) {
+                continue;
+            }
+            let m = (mirror_sq(b), mirror_sq(w));
+            if (b, w) <= m {
+                pair_of[b as usize][w as usize] = (pairs.len() as u8, false);
+                pairs.push((b, w));
+            }
+        }
+    }
+    for (k, &(b, w)) in pairs.iter().enumerate() {
+        let (mb, mw) = (mirror_sq(b), mirror_sq(w));
+        if (mb, mw) != (b, w) {
+            pair_of[mb as usize][mw as usize] = (k as u8, true);
+        }
+    }
+    assert_eq!(pairs.len(), KING_PAIRS);
+    let mut free = [[0u8; 7]; KING_PAIRS];
+    let mut self_mirror = [false; KING_PAIRS];
+    for (k, &(b, w)) in pairs.iter().enumerate() {
+        let squares: Vec<u8> = (0..9).filter(|&s| s != b && s != w).collect();
+        free[k].copy_from_slice(&squares);
+        self_mirror[k] = (mirror_sq(b), mirror_sq(w)) == (b, w);
+    }
+    let mut pattern_offset = vec![u32::MAX; 128 * 128];
+    let mut patterns = Vec::new();
+    let mut offset = 0u64;
+    for o in 0..128u32 {
+        for d in 0..128u32 {
+            let (a, c) = (o.count_ones(), d.count_ones());
+            if o & d != 0 || a > 2 || c > 2 {
+                continue;
+            }
+            pattern_offset[(o * 128 + d) as usize] = offset as u32;
+            patterns.push((offset as u32, o as u8, d as u8));
+            offset += 8u64.pow(a + c) * u64::from(3 - a) * u64::from(3 - c);
+        }
+    }
+    assert_eq!(offset, CUBE_CONFIGS);
+    let pairs: [(u8, u8); KING_PAIRS] = pairs.try_into().expect("17 king pairs");
+    Tables { pair_of, pairs, free, self_mirror, pattern_offset, patterns }
+}
+
+/// Cube kind (0 = O, 1 = D) and digit (owner × 4 + face) of a cell code, if it holds a cube.
+#[inline]
+fn cube_digit(code: u8) -> Option<(usize, u8)> {
+    if code == 0 {
+        return None;
+    }
+    let c = code - 1;
+    let (owner, role) = (c / 9, c % 9);
+    if role == 0 {
+        return None;
+    }
+    let kind = ((role - 1) / 4) as usize;
+    Some((kind, owner * 4 + (role - 1) % 4))
+}
+
+#[inline]
+fn digit_code(kind: usize, digit: u8) -> u8 {
+    let owner = digit / 4;
+    1 + owner * 9 + 1 + kind as u8 * 4 + digit % 4
+}
+
+/// The index of a legal position (either side to move).
+pub fn rank(pos: &Position) -> u64 {
+    let pos = if pos.side_to_move() == Color::White { pos.flip() } else { *pos };
+    rank_black(&pos)
+}
+
+/// Whether the entry's position is its own left-right mirror's entry only in this orientation
+/// (King pair on file 2): then the mirror image is a separate entry.
+pub fn is_self_mirror_pair(index: u64) -> bool {
+    index < MAIN && tables().self_mirror[(index / CUBE_CONFIGS) as usize]
+}
+
+/// The index of a legal position with Black to move.
+#[inline]
+pub(crate) fn rank_black(pos: &Position) -> u64 {
+    debug_assert_eq!(pos.side_to_move(), Color::Black);
+    let t = tables();
+    if !pos.kings_placed() {
+        return match pos.king_square(Color::White) {
+            None => START,
+            Some(w) => MAIN + KING_SQUARES.iter().position(|&s| s as usize == w.index()).unwrap_or(0) as u64,
+        };
+    }
+    let board = pos.board_codes();
+    let (mut bk, mut wk) = (0, 0);
+    for (i, &c) in board.iter().enumerate() {
+        if c == 1 {
+            bk = i;
+        } else if c == 10 {
+            wk = i;
+        }
+    }
+    let (kp, mirrored) = t.pair_of[bk][wk];
+    debug_assert!(kp != u8::MAX, "kings cannot stand so");
+    let free = &t.free[kp as usize];
+    let (mut o, mut d) = (0u32, 0u32);
+    let mut digits = 0u64;
+    // Digits are read with the highest free square most significant.
+    for (j, &sq) in free.iter().enumerate() {
+        let sq = if mirrored { mirror_sq(sq) } else { sq };
+        if let Some((kind, digit)) = cube_digit(board[sq as usize]) {
+            if kind == 0 {
+                o |= 1 << j;
+            } else {
+                d |= 1 << j;
+            }
+            digits = digits * 8 + u64::from(digit);
+        }
+    }
+    let offset = t.pattern_offset[(o * 128 + d) as usize];
+    debug_assert!(offset != u32::MAX);
+    let (a, c) = (u64::from(o.count_ones()), u64::from(d.count_ones()));
+    let hands = pos.hands_raw();
+    let split = u64::from(hands[0][0]) * (3 - c) + u64::from(hands[0][1]);
+    kp as u64 * CUBE_CONFIGS + u64::from(offset) + digits * (3 - a) * (3 - c) + split
+}
+
+/// The canonical position of an index (Black to move). `None` if `index >= SIZE`.
+///
+/// Every index in range gives a well-formed position; it is legal unless White (not to move)
+/// is in check.
+pub fn unrank(index: u64) -> Option<Position> {
+    if index >= SIZE {
+        return None;
+    }
+    if index >= MAIN {
+        let mut board = [0u8; 9];
+        let kings_in_hand = if index == START {
+            0b11
+        } else {
+            board[KING_SQUARES[(index - MAIN) as usize] as usize] = 10;
+            0b01
+        };
+        return Some(Position::from_raw(board, [[1, 1]; 2], kings_in_hand, Color::Black));
+    }
+    let t = tables();
+    let kp = (index / CUBE_CONFIGS) as usize;
+    let r = (index % CUBE_CONFIGS) as u32;
+    let p = t.patterns.partition_point(|&(off, _, _)| off <= r) - 1;
+    let (offset, o, d) = t.patterns[p];
+    let (a, c) = (u64::from(o.count_ones()), u64::from(d.count_ones()));
+    let local = u64::from(r - offset);
+    let splits = (3 - a) * (3 - c);
+    let split = local % splits;
+    let mut digits = local / splits;
+    let mut board = [0u8; 9];
+    let (bk, wk) = t.pairs[kp];
+    board[bk as usize] = 1;
+    board[wk as usize] = 10;
+    let free = &t.free[kp];
+    for j in (0..7).rev() {
+        let kind = if o & (1 << j) != 0 {
+            0
+        } else if d & (1 << j) != 0 {
+            1
+        } else {
+            continue;
+        };
+        board[free[j] as usize] = digit_code(kind, (digits % 8) as u8);
+        digits /= 8;
+    }
+    let (bo, bd) = ((split / (3 - c)) as u8, (split % (3 - c)) as u8);
+    let hands = [[bo, bd], [2 - a as u8 - bo, 2 - c as u8 - bd]];
+    Some(Position::from_raw(board, hands, 0, Color::Black))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_add_up() {
+        let t = tables();
+        assert_eq!(t.patterns.len(), 519);
+        assert_eq!(t.self_mirror.iter().filter(|&&m| m).count(), 2);
+        let pairs = (0..9)
+            .flat_map(|b| (0..9).map(move |w| (b, w)))
+            .filter(|&(b, w)| t.pair_of[b][w].0 != u8::MAX)
+            .count();
+        assert_eq!(pairs, 32);
+    }
+
+    #[test]
+    fn opening_states_round_trip() {
+        assert_eq!(rank(&Position::start()), START);
+        assert_eq!(rank(&Position::start().flip()), START);
+        for i in MAIN..SIZE {
+            assert_eq!(rank(&unrank(i).unwrap()), i);
+        }
+    }
+
+    #[test]
+    fn sampled_round_trip_and_symmetry() {
+        // The whole space is walked by the integration test `index_bijection`.
+        let mut i = 0;
+        while i < MAIN {
+            let p = unrank(i).unwrap();
+            assert_eq!(rank(&p), i);
+            assert_eq!(rank(&p.flip()), i);
+            if !is_self_mirror_pair(i) {
+                assert_eq!(rank(&p.mirror()), i);
+            }
+            i += 9973;
+        }
+        assert!(unrank(SIZE).is_none());
+    }
+}

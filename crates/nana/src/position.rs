@@ -1,0 +1,593 @@
+//! Positions: the unvalidated [`Setup`], the validated [`Position`], moves, legal move generation
+//! and make-move.
+
+use std::fmt;
+use std::ops::ControlFlow;
+
+use crate::attacks::{attacks, table};
+use crate::types::{Color, Cube, Piece, Role, Rules, Square, Variant};
+
+/// A move: a board move (the face change of a cube is implied) or a drop from hand.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Move {
+    Board { from: Square, to: Square },
+    /// A drop of a King (in the opening) or of a cube showing `role`.
+    Drop { role: Role, to: Square },
+}
+
+impl Move {
+    pub fn to(self) -> Square {
+        match self {
+            Move::Board { to, .. } | Move::Drop { to, .. } => to,
+        }
+    }
+
+    pub fn is_drop(self) -> bool {
+        matches!(self, Move::Drop { .. })
+    }
+}
+
+/// Plain position data, as parsed from a string or built by hand. It may be illegal; the only
+/// way to a [`Position`] is [`Position::from_setup`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Setup {
+    pub board: [Option<Piece>; 9],
+    /// `hands[color][0]` Kings, `[1]` O cubes, `[2]` D cubes in hand.
+    pub hands: [[u8; 3]; 2],
+    pub side: Color,
+    /// The ply number of the position string, when it had one.
+    pub ply: Option<u32>,
+}
+
+impl Setup {
+    /// The start: an empty board, each side holding King, O cube and D cube, Black to move.
+    pub fn start() -> Setup {
+        Setup { board: [None; 9], hands: [[1, 1, 1]; 2], side: Color::Black, ply: Some(1) }
+    }
+}
+
+/// Why a [`Setup`] is not a legal position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// Each side must have exactly one King, on the board or (in the opening) in hand.
+    KingCount { color: Color, count: u8 },
+    /// There are exactly two cubes of each kind, on the board or in hand.
+    CubeCount { cube: Cube, count: u8 },
+    KingsAdjacent,
+    /// The side that is not to move is in check: the last move left its King attacked.
+    OpponentInCheck { color: Color },
+    /// A King is in hand, but not every cube is in its owner's hand as at the start.
+    OpeningCubes,
+    /// The side not to move still has its King in hand while the side to move has placed its own.
+    OpeningOrder { color: Color },
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::KingCount { color, count } => {
+                write!(f, "{} has {count} kings; each side has exactly one", color.name())
+            }
+            PositionError::CubeCount { cube, count } => write!(
+                f,
+                "there are {count} {:?} cubes on the board and in hand; there must be exactly 2",
+                cube
+            ),
+            PositionError::KingsAdjacent => f.write_str("the two kings stand next to each other"),
+            PositionError::OpponentInCheck { color } => {
+                write!(f, "{} is in check but it is not its turn", color.name())
+            }
+            PositionError::OpeningCubes => f.write_str(
+                "a king is still in hand, so every cube must be in hand as at the start \
+                 (each side one O cube and one D cube)",
+            ),
+            PositionError::OpeningOrder { color } => write!(
+                f,
+                "{} still has its king in hand although it is not its turn: kings are dropped first, \
+                 Black's then White's",
+                color.name()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// Why a move cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove {
+    pub mv: Move,
+    pub reason: &'static str,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "illegal move {}: {}", crate::usi::format(self.mv), self.reason)
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// A legal Nana shogi position. 16 bytes, `Copy`: make-move returns a new one.
+///
+/// Legal means: one King per side, two cubes of each kind, Kings not adjacent, the side not to
+/// move not in check, and Kings in hand only in the two opening states. The position does not
+/// know the rule set; the move generator takes it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// Cell codes, see [`Piece::code`].
+    board: [u8; 9],
+    /// `hands[color][cube]`: cubes in hand.
+    hands: [[u8; 2]; 2],
+    /// Bit `color`: that side's King is still in hand.
+    kings_in_hand: u8,
+    side: Color,
+}
+
+const BLACK_KING: u8 = 1;
+const WHITE_KING: u8 = 10;
+
+#[inline]
+fn code_color(code: u8) -> Color {
+    if code >= 10 {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+#[inline]
+fn code_role(code: u8) -> u8 {
+    (code - 1) % 9
+}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::start()
+    }
+}
+
+impl Position {
+    /// The start position.
+    pub fn start() -> Position {
+        Position { board: [0; 9], hands: [[1, 1]; 2], kings_in_hand: 0b11, side: Color::Black }
+    }
+
+    /// Validates a setup.
+    pub fn from_setup(setup: &Setup, variant: Variant) -> Result<Position, PositionError> {
+        let mut pos = Position { board: [0; 9], hands: [[0; 2]; 2], kings_in_hand: 0, side: setup.side };
+        let mut kings = [0u8; 2];
+        let mut cubes = [0u8; 2];
+        for (sq, piece) in setup.board.iter().enumerate() {
+            if let Some(p) = piece {
+                pos.board[sq] = p.code();
+                match p.role.cube() {
+                    None => kings[p.color.index()] += 1,
+                    Some(c) => cubes[c.index()] += 1,
+                }
+            }
+        }
+        for color in Color::ALL {
+            let h = setup.hands[color.index()];
+            kings[color.index()] = kings[color.index()].saturating_add(h[0]);
+            if h[0] > 0 {
+                pos.kings_in_hand |= 1 << color.index();
+            }
+            for cube in Cube::ALL {
+                let n = h[1 + cube.index()];
+                cubes[cube.index()] = cubes[cube.index()].saturating_add(n);
+                pos.hands[color.index()][cube.index()] = n;
+            }
+        }
+        for color in Color::ALL {
+            if kings[color.index()] != 1 {
+                return Err(PositionError::KingCount { color, count: kings[color.index()] });
+            }
+        }
+        for cube in Cube::ALL {
+            if cubes[cube.index()] != 2 {
+                return Err(PositionError::CubeCount { cube, count: cubes[cube.index()] });
+            }
+        }
+        if pos.kings_in_hand != 0 {
+            if pos.hands != [[1, 1]; 2] {
+                return Err(PositionError::OpeningCubes);
+            }
+            let other = setup.side.other();
+            if pos.king_in_hand(other) && !pos.king_in_hand(setup.side) {
+                return Err(PositionError::OpeningOrder { color: other });
+            }
+        }
+        if let (Some(b), Some(w)) = (pos.king_square(Color::Black), pos.king_square(Color::White)) {
+            if b.touches(w) {
+                return Err(PositionError::KingsAdjacent);
+            }
+        }
+        let other = setup.side.other();
+        if pos.is_in_check(variant, other) {
+            return Err(PositionError::OpponentInCheck { color: other });
+        }
+        Ok(pos)
+    }
+
+    /// The setup of this position (without a ply number).
+    pub fn to_setup(&self) -> Setup {
+        let mut hands = [[0u8; 3]; 2];
+        for color in Color::ALL {
+            hands[color.index()][0] = self.king_in_hand(color) as u8;
+            hands[color.index()][1] = self.hand(color, Cube::O);
+            hands[color.index()][2] = self.hand(color, Cube::D);
+        }
+        Setup {
+            board: std::array::from_fn(|i| Piece::from_code(self.board[i])),
+            hands,
+            side: self.side,
+            ply: None,
+        }
+    }
+
+    /// Builds a position from raw parts without any check. Used by the index, whose domain
+    /// only holds well-formed positions; legality (check) is tested by the caller.
+    pub(crate) fn from_raw(board: [u8; 9], hands: [[u8; 2]; 2], kings_in_hand: u8, side: Color) -> Position {
+        Position { board, hands, kings_in_hand, side }
+    }
+
+    #[inline]
+    pub(crate) fn board_codes(&self) -> &[u8; 9] {
+        &self.board
+    }
+
+    #[inline]
+    pub(crate) fn hands_raw(&self) -> [[u8; 2]; 2] {
+        self.hands
+    }
+
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        Piece::from_code(self.board[sq.index()])
+    }
+
+    /// Cubes of one kind in a side's hand.
+    #[inline]
+    pub fn hand(&self, color: Color, cube: Cube) -> u8 {
+        self.hands[color.index()][cube.index()]
+    }
+
+    #[inline]
+    pub fn king_in_hand(&self, color: Color) -> bool {
+        self.kings_in_hand & (1 << color.index()) != 0
+    }
+
+    /// Whether a side holds any piece in hand (R2 looks at this at the start of a move).
+    #[inline]
+    pub fn has_pieces_in_hand(&self, color: Color) -> bool {
+        self.hands[color.index()] != [0, 0] || self.king_in_hand(color)
+    }
+
+    /// Whether both Kings are on the board (the opening is over).
+    #[inline]
+    pub fn kings_placed(&self) -> bool {
+        self.kings_in_hand == 0
+    }
+
+    pub fn king_square(&self, color: Color) -> Option<Square> {
+        let code = if color == Color::Black { BLACK_KING } else { WHITE_KING };
+        self.board.iter().position(|&c| c == code).map(|i| Square::ALL[i])
+    }
+
+    #[inline]
+    fn occupied(&self) -> u16 {
+        let mut m = 0;
+        for (i, &c) in self.board.iter().enumerate() {
+            if c != 0 {
+                m |= 1 << i;
+            }
+        }
+        m
+    }
+
+    /// Whether any piece of `by` attacks `sq`.
+    pub fn is_attacked(&self, variant: Variant, sq: Square, by: Color) -> bool {
+        let t = table(variant);
+        let occ = self.occupied();
+        let (lo, hi) = if by == Color::Black { (1, 9) } else { (10, 18) };
+        let target = sq.bit();
+        for (i, &c) in self.board.iter().enumerate() {
+            if c >= lo && c <= hi && t[c as usize][i].targets(occ) & target != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether `color`'s King is on the board and attacked.
+    pub fn is_in_check(&self, variant: Variant, color: Color) -> bool {
+        match self.king_square(color) {
+            Some(k) => self.is_attacked(variant, k, color.other()),
+            None => false,
+        }
+    }
+
+    /// Whether the side to move is in check.
+    pub fn in_check(&self, variant: Variant) -> bool {
+        self.is_in_check(variant, self.side)
+    }
+
+    /// Plays a move without checking it. The move must be at least pseudo-legal.
+    #[inline]
+    pub fn play_unchecked(&self, mv: Move) -> Position {
+        let mut p = *self;
+        let us = self.side.index();
+        match mv {
+            Move::Board { from, to } => {
+                let code = p.board[from.index()];
+                let captured = p.board[to.index()];
+                if captured != 0 {
+                    let role = code_role(captured);
+                    debug_assert!(role != 0, "a king cannot be captured");
+                    p.hands[us][((role - 1) / 4) as usize] += 1;
+                }
+                let role = code_role(code);
+                p.board[to.index()] = if role == 0 {
+                    code
+                } else {
+                    // Advance the face within its cube: O faces are roles 1..=4, D faces 5..=8.
+                    let base = code - role;
+                    let first = if role <= 4 { 1 } else { 5 };
+                    base + first + (role - first + 1) % 4
+                };
+                p.board[from.index()] = 0;
+            }
+            Move::Drop { role, to } => {
+                p.board[to.index()] = Piece { color: self.side, role }.code();
+                match role.cube() {
+                    None => p.kings_in_hand &= !(1 << us),
+                    Some(c) => p.hands[us][c.index()] -= 1,
+                }
+            }
+        }
+        p.side = self.side.other();
+        p
+    }
+
+    /// Visits every basic-legal (L0) move and the position it leads to. Stops early when `f`
+    /// breaks. See `docs/RULES.md` for L0.
+    #[inline]
+    pub fn for_each_l0_move<F>(&self, variant: Variant, mut f: F) -> ControlFlow<()>
+    where
+        F: FnMut(Move, &Position) -> ControlFlow<()>,
+    {
+        let us = self.side;
+        let them = us.other();
+        let t = table(variant);
+        let occ = self.occupied();
+        let (lo, hi) = if us == Color::Black { (1u8, 9u8) } else { (10, 18) };
+        let mut own = 0u16;
+        for (i, &c) in self.board.iter().enumerate() {
+            if c >= lo && c <= hi {
+                own |= 1 << i;
+            }
+        }
+        let their_king = self.king_square(them);
+
+        if self.king_in_hand(us) {
+            // The opening: the King is dropped before anything else happens.
+            for to in Square::ALL {
+                if to == Square::CENTER || occ & to.bit() != 0 {
+                    continue;
+                }
+                if their_king.is_some_and(|k| k.touches(to)) {
+                    continue;
+                }
+                let mv = Move::Drop { role: Role::King, to };
+                f(mv, &self.play_unchecked(mv))?;
+            }
+            return ControlFlow::Continue(());
+        }
+        if self.king_in_hand(them) {
+            // Not a legal state (the opponent must drop its King first); no moves.
+            return ControlFlow::Continue(());
+        }
+
+        let in_check = self.in_check(variant);
+        // Board moves.
+        for from in Square::ALL {
+            let code = self.board[from.index()];
+            if own & from.bit() == 0 {
+                continue;
+            }
+            let mut targets = t[code as usize][from.index()].targets(occ) & !own;
+            while targets != 0 {
+                let to = Square::ALL[targets.trailing_zeros() as usize];
+                targets &= targets - 1;
+                let mv = Move::Board { from, to };
+                let child = self.play_unchecked(mv);
+                if child.is_in_check(variant, us) {
+                    continue;
+                }
+                f(mv, &child)?;
+            }
+        }
+        // Drops: on an empty square other than the centre, in any face, never giving check.
+        let their_king_bit = their_king.map_or(0, Square::bit);
+        for cube in Cube::ALL {
+            if self.hand(us, cube) == 0 {
+                continue;
+            }
+            let mut empty = !occ & 0x1ff & !Square::CENTER.bit();
+            while empty != 0 {
+                let to = Square::ALL[empty.trailing_zeros() as usize];
+                empty &= empty - 1;
+                for role in cube.faces() {
+                    let code = Piece { color: us, role }.code();
+                    if attacks(variant, code, to, occ | to.bit()) & their_king_bit != 0 {
+                        continue;
+                    }
+                    let mv = Move::Drop { role, to };
+                    let child = self.play_unchecked(mv);
+                    if in_check && child.is_in_check(variant, us) {
+                        continue;
+                    }
+                    f(mv, &child)?;
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Whether the side to move has any basic-legal move.
+    pub fn has_l0_move(&self, variant: Variant) -> bool {
+        self.for_each_l0_move(variant, |_, _| ControlFlow::Break(())).is_break()
+    }
+
+    /// Why the L0 move `mv` leading to `child` breaks R1 or R2, if it does.
+    #[inline]
+    fn restriction(&self, rules: &Rules, mv: Move, child: &Position) -> Option<&'static str> {
+        let hand = self.has_pieces_in_hand(self.side);
+        let check = child.in_check(rules.variant);
+        let (tested, reason) = if check {
+            (hand, "a player with pieces in hand may not mate (R2)")
+        } else if mv.is_drop() && rules.drop_stalemate {
+            (true, "a drop may not stalemate (R1)")
+        } else {
+            (hand && rules.hand_stalemate, "a player with pieces in hand may not stalemate (R2)")
+        };
+        if tested && !child.has_l0_move(rules.variant) {
+            Some(reason)
+        } else {
+            None
+        }
+    }
+
+    /// Visits every legal move and the position it leads to.
+    #[inline]
+    pub fn for_each_legal_move<F>(&self, rules: &Rules, mut f: F) -> ControlFlow<()>
+    where
+        F: FnMut(Move, &Position) -> ControlFlow<()>,
+    {
+        self.for_each_l0_move(rules.variant, |mv, child| {
+            if self.restriction(rules, mv, child).is_some() {
+                return ControlFlow::Continue(());
+            }
+            f(mv, child)
+        })
+    }
+
+    /// All legal moves, in generation order.
+    pub fn legal_moves(&self, rules: &Rules) -> Vec<Move> {
+        let mut moves = Vec::new();
+        let _ = self.for_each_legal_move(rules, |mv, _| {
+            moves.push(mv);
+            ControlFlow::Continue(())
+        });
+        moves
+    }
+
+    /// Whether the side to move has no legal move, and so has lost.
+    pub fn is_terminal(&self, rules: &Rules) -> bool {
+        self.for_each_legal_move(rules, |_, _| ControlFlow::Break(())).is_continue()
+    }
+
+    /// Plays a move after checking that it is legal.
+    pub fn play(&self, rules: &Rules, mv: Move) -> Result<Position, IllegalMove> {
+        let mut found = None;
+        let _ = self.for_each_l0_move(rules.variant, |m, child| {
+            if m == mv {
+                found = Some(*child);
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        match found {
+            Some(child) => match self.restriction(rules, mv, &child) {
+                Some(reason) => Err(IllegalMove { mv, reason }),
+                None => Ok(child),
+            },
+            None => Err(IllegalMove { mv, reason: self.l0_reason(rules.variant, mv) }),
+        }
+    }
+
+    /// Why a move that is not L0-legal fails, in words.
+    fn l0_reason(&self, variant: Variant, mv: Move) -> &'static str {
+        let us = self.side;
+        match mv {
+            Move::Board { from, to } => {
+                let Some(p) = self.piece_at(from) else { return "there is no piece on that square" };
+                if p.color != us {
+                    return "that piece belongs to the opponent";
+                }
+                if self.king_in_hand(us) {
+                    return "the king must be dropped first";
+                }
+                if self.piece_at(to).is_some_and(|q| q.color == us) {
+                    return "the target square holds your own piece";
+                }
+                if attacks(variant, p.code(), from, self.occupied()) & to.bit() == 0 {
+                    return "the piece cannot move that way";
+                }
+                "it would leave your king in check"
+            }
+            Move::Drop { role, to } => {
+                if to == Square::CENTER {
+                    return "nothing may be dropped on the centre";
+                }
+                if self.piece_at(to).is_some() {
+                    return "the square is occupied";
+                }
+                match role.cube() {
+                    None if !self.king_in_hand(us) => "your king is not in hand",
+                    None => "a king may not be dropped next to the other king",
+                    Some(_) if self.king_in_hand(us) => "the king must be dropped first",
+                    Some(c) if self.hand(us, c) == 0 => "no such cube in hand",
+                    Some(_) => {
+                        if self.in_check(variant) {
+                            "it does not answer the check, or the drop gives check"
+                        } else {
+                            "a drop may not give check"
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The same position seen from the other side: the board turned by 180 degrees and the
+    /// colours swapped. Values for the side to move are unchanged.
+    #[inline]
+    pub fn flip(&self) -> Position {
+        let mut board = [0u8; 9];
+        for (i, &c) in self.board.iter().enumerate() {
+            board[8 - i] = if c == 0 { 0 } else if c >= 10 { c - 9 } else { c + 9 };
+        }
+        Position {
+            board,
+            hands: [self.hands[1], self.hands[0]],
+            kings_in_hand: ((self.kings_in_hand & 1) << 1) | ((self.kings_in_hand >> 1) & 1),
+            side: self.side.other(),
+        }
+    }
+
+    /// The left-right mirror image (file 1 <-> file 3). Values are unchanged.
+    #[inline]
+    pub fn mirror(&self) -> Position {
+        let b = self.board;
+        Position { board: [b[2], b[1], b[0], b[5], b[4], b[3], b[8], b[7], b[6]], ..*self }
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&crate::fen::Fen(self.to_setup()), f)
+    }
+}
+
+#[allow(dead_code)]
+pub(crate) fn code_is_color(code: u8, color: Color) -> bool {
+    code != 0 && code_color(code) == color
+}
