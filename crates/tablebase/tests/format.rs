@@ -1,0 +1,570 @@
+//! Integration tests: round trips through the file system, rejection of
+//! damaged files, the caller's expectations and the atomic writer.
+
+mod common;
+
+use std::fs;
+
+use common::{dir_entries, expected, file_bytes, fix_header_crc, header, payload};
+use nana_tablebase::{validate_bytes, write, Expected, Tablebase, TablebaseError, HEADER_SIZE};
+
+/// Size of the small table used by the damage tests: 256 + 100 bytes.
+const ENTRIES: u64 = 100;
+
+fn round_trip(entries: u64, width: u32) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("table.tb");
+    let header = header(entries, width);
+    let payload = payload(entries, width);
+
+    write(&path, &header, &payload).unwrap();
+    let table = Tablebase::open(&path).unwrap();
+
+    assert_eq!(table.header(), &header);
+    assert_eq!(table.payload(), payload.as_slice());
+    assert_eq!(table.path(), path);
+    assert_eq!(
+        fs::metadata(&path).unwrap().len(),
+        (HEADER_SIZE + payload.len()) as u64
+    );
+    // The temporary file is gone.
+    assert_eq!(dir_entries(dir.path()), ["table.tb"]);
+}
+
+#[test]
+fn round_trip_one_byte_entries() {
+    round_trip(1000, 1);
+}
+
+#[test]
+fn round_trip_two_byte_entries() {
+    round_trip(1000, 2);
+}
+
+#[test]
+fn round_trip_empty_table() {
+    round_trip(0, 1);
+}
+
+#[test]
+fn every_truncated_length_is_rejected_as_truncated() {
+    let full = file_bytes(ENTRIES, 1);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("short.tb");
+    for len in 0..full.len() {
+        let want_len = if len < HEADER_SIZE {
+            HEADER_SIZE
+        } else {
+            full.len()
+        } as u64;
+        let check = |result: Result<_, TablebaseError>| match result {
+            Err(TablebaseError::Truncated { len: l, expected }) => {
+                assert_eq!((l, expected), (len as u64, want_len), "length {len}");
+            }
+            other => panic!("length {len}: expected Truncated, got {other:?}"),
+        };
+        check(validate_bytes(&full[..len]).map(|_| ()));
+        fs::write(&path, &full[..len]).unwrap();
+        check(Tablebase::open(&path).map(|_| ()));
+    }
+}
+
+#[test]
+fn header_only_file_of_non_empty_table_is_truncated() {
+    let full = file_bytes(ENTRIES, 2);
+    assert!(matches!(
+        validate_bytes(&full[..HEADER_SIZE]),
+        Err(TablebaseError::Truncated {
+            len: 256,
+            expected: 456
+        })
+    ));
+}
+
+#[test]
+fn trailing_byte_is_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.tb");
+    let mut bytes = file_bytes(ENTRIES, 1);
+    bytes.push(0);
+    fs::write(&path, &bytes).unwrap();
+    assert!(matches!(
+        Tablebase::open(&path),
+        Err(TablebaseError::TrailingBytes {
+            len: 357,
+            expected: 356
+        })
+    ));
+}
+
+/// Which error a single flipped bit at `pos` must produce.
+fn expected_flip_error(pos: usize, err: &TablebaseError) -> bool {
+    match pos {
+        0..=7 => matches!(err, TablebaseError::BadMagic),
+        8..=11 => matches!(err, TablebaseError::UnsupportedVersion { supported: 1, .. }),
+        12..=255 => matches!(err, TablebaseError::HeaderChecksum { .. }),
+        _ => matches!(err, TablebaseError::PayloadChecksum { .. }),
+    }
+}
+
+#[test]
+fn every_single_bit_flip_is_detected_in_memory() {
+    let good = file_bytes(ENTRIES, 1);
+    validate_bytes(&good).unwrap();
+    for pos in 0..good.len() {
+        for bit in 0..8 {
+            let mut bad = good.clone();
+            bad[pos] ^= 1 << bit;
+            match validate_bytes(&bad) {
+                Err(err) => assert!(
+                    expected_flip_error(pos, &err),
+                    "byte {pos} bit {bit}: unexpected error {err:?}"
+                ),
+                Ok(_) => panic!("byte {pos} bit {bit}: flip not detected"),
+            }
+        }
+    }
+}
+
+#[test]
+fn every_flipped_byte_is_detected_by_open() {
+    let good = file_bytes(ENTRIES, 2);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("flipped.tb");
+    for pos in 0..good.len() {
+        let mut bad = good.clone();
+        bad[pos] ^= 1 << (pos % 8);
+        fs::write(&path, &bad).unwrap();
+        match Tablebase::open(&path) {
+            Err(err) => assert!(
+                expected_flip_error(pos, &err),
+                "byte {pos}: unexpected error {err:?}"
+            ),
+            Ok(_) => panic!("byte {pos}: flip not detected"),
+        }
+    }
+}
+
+#[test]
+fn wrong_magic_is_rejected() {
+    let mut bytes = file_bytes(ENTRIES, 1);
+    bytes[..8].copy_from_slice(b"NANATB\n\n");
+    assert!(matches!(
+        validate_bytes(&bytes),
+        Err(TablebaseError::BadMagic)
+    ));
+    // Short non-tablebase files are "not a tablebase", not "truncated".
+    assert!(matches!(
+        validate_bytes(b"hello"),
+        Err(TablebaseError::BadMagic)
+    ));
+    assert!(matches!(
+        validate_bytes(b"NANATB\r\n\x02"),
+        Err(TablebaseError::Truncated {
+            len: 9,
+            expected: 256
+        })
+    ));
+}
+
+#[test]
+fn unsupported_version_is_rejected() {
+    let mut bytes = file_bytes(ENTRIES, 1);
+    bytes[8..12].copy_from_slice(&2u32.to_le_bytes());
+    fix_header_crc(&mut bytes);
+    assert!(matches!(
+        validate_bytes(&bytes),
+        Err(TablebaseError::UnsupportedVersion {
+            found: 2,
+            supported: 1
+        })
+    ));
+    // Checked as soon as the version bytes are present, before the length.
+    assert!(matches!(
+        validate_bytes(&bytes[..12]),
+        Err(TablebaseError::UnsupportedVersion {
+            found: 2,
+            supported: 1
+        })
+    ));
+}
+
+#[test]
+fn bad_header_size_is_rejected() {
+    let mut bytes = file_bytes(ENTRIES, 1);
+    bytes[12..16].copy_from_slice(&512u32.to_le_bytes());
+    fix_header_crc(&mut bytes);
+    assert!(matches!(
+        validate_bytes(&bytes),
+        Err(TablebaseError::BadHeaderSize { found: 512 })
+    ));
+}
+
+#[test]
+fn non_zero_reserved_byte_is_rejected() {
+    for offset in [160, 200, 251] {
+        let mut bytes = file_bytes(ENTRIES, 1);
+        bytes[offset] = 1;
+        fix_header_crc(&mut bytes);
+        assert!(matches!(
+            validate_bytes(&bytes),
+            Err(TablebaseError::ReservedNotZero { offset: o }) if o == offset
+        ));
+    }
+}
+
+#[test]
+fn bad_entry_width_is_rejected() {
+    for width in [0u32, 3, 8] {
+        let mut bytes = file_bytes(ENTRIES, 1);
+        bytes[112..116].copy_from_slice(&width.to_le_bytes());
+        fix_header_crc(&mut bytes);
+        assert!(matches!(
+            validate_bytes(&bytes),
+            Err(TablebaseError::BadEntryWidth(w)) if w == width
+        ));
+    }
+}
+
+#[test]
+fn huge_entry_count_is_truncated_not_overflow() {
+    let mut bytes = file_bytes(ENTRIES, 2);
+    bytes[104..112].copy_from_slice(&u64::MAX.to_le_bytes());
+    fix_header_crc(&mut bytes);
+    assert!(matches!(
+        validate_bytes(&bytes),
+        Err(TablebaseError::Truncated {
+            len: 456,
+            expected: u64::MAX
+        })
+    ));
+}
+
+#[test]
+fn payload_checksum_error_names_both_values() {
+    let mut bytes = file_bytes(ENTRIES, 1);
+    let stored = u32::from_le_bytes(bytes[156..160].try_into().unwrap());
+    bytes[HEADER_SIZE + 5] ^= 0xff;
+    let actual = crc32fast::hash(&bytes[HEADER_SIZE..]);
+    match validate_bytes(&bytes) {
+        Err(
+            err @ TablebaseError::PayloadChecksum {
+                expected,
+                actual: a,
+            },
+        ) => {
+            assert_eq!((expected, a), (stored, actual));
+            let message = err.to_string();
+            assert!(message.contains("corrupted"), "{message}");
+            assert!(message.contains("nana solve"), "{message}");
+        }
+        other => panic!("expected PayloadChecksum, got {other:?}"),
+    }
+}
+
+#[test]
+fn empty_and_missing_files_are_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.tb");
+    fs::write(&empty, b"").unwrap();
+    assert!(matches!(
+        Tablebase::open(&empty),
+        Err(TablebaseError::Truncated {
+            len: 0,
+            expected: 256
+        })
+    ));
+    let missing = dir.path().join("missing.tb");
+    match Tablebase::open(&missing) {
+        Err(TablebaseError::Io { path, source }) => {
+            assert_eq!(path, missing);
+            assert_eq!(source.kind(), std::io::ErrorKind::NotFound);
+        }
+        other => panic!("expected Io, got {other:?}"),
+    }
+}
+
+// ---- expectations ----
+
+fn written_table(dir: &tempfile::TempDir) -> std::path::PathBuf {
+    let path = dir.path().join("t.tb");
+    write(&path, &header(ENTRIES, 1), &payload(ENTRIES, 1)).unwrap();
+    path
+}
+
+#[test]
+fn matching_expectations_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = written_table(&dir);
+    let table = Tablebase::open_expecting(&path, &expected(ENTRIES)).unwrap();
+    table.check_expected(&expected(ENTRIES)).unwrap();
+}
+
+#[test]
+fn wrong_game_is_its_own_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = written_table(&dir);
+    let want = Expected {
+        game: "other-game",
+        ..expected(ENTRIES)
+    };
+    match Tablebase::open_expecting(&path, &want) {
+        Err(TablebaseError::WrongGame { expected, found }) => {
+            assert_eq!(
+                (expected.as_str(), found.as_str()),
+                ("other-game", "test-game")
+            );
+        }
+        other => panic!("expected WrongGame, got {other:?}"),
+    }
+}
+
+#[test]
+fn wrong_variant_or_options_is_wrong_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = Tablebase::open(&written_table(&dir)).unwrap();
+    for (variant, options) in [(0, 0b101), (1, 0b100), (7, 0)] {
+        let want = Expected {
+            variant,
+            options,
+            ..expected(ENTRIES)
+        };
+        match table.check_expected(&want) {
+            Err(TablebaseError::WrongRules {
+                expected_variant,
+                expected_options,
+                found_variant,
+                found_options,
+                found_rules,
+            }) => {
+                assert_eq!((expected_variant, expected_options), (variant, options));
+                assert_eq!((found_variant, found_options), (1, 0b101));
+                assert_eq!(found_rules, header(ENTRIES, 1).rules);
+            }
+            other => panic!("({variant}, {options}): expected WrongRules, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn wrong_layout_is_its_own_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = Tablebase::open(&written_table(&dir)).unwrap();
+    let want = Expected {
+        layout_version: 4,
+        ..expected(ENTRIES)
+    };
+    assert!(matches!(
+        table.check_expected(&want),
+        Err(TablebaseError::WrongLayout {
+            expected: 4,
+            found: 3
+        })
+    ));
+}
+
+#[test]
+fn wrong_size_is_its_own_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = Tablebase::open(&written_table(&dir)).unwrap();
+    let want = expected(ENTRIES + 1);
+    assert!(matches!(
+        table.check_expected(&want),
+        Err(TablebaseError::WrongSize {
+            expected: 101,
+            found: 100
+        })
+    ));
+}
+
+// ---- writer ----
+
+#[test]
+fn write_replaces_existing_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.tb");
+    write(&path, &header(ENTRIES, 1), &payload(ENTRIES, 1)).unwrap();
+
+    let new_header = header(50, 2);
+    let new_payload = vec![0xab; 100];
+    write(&path, &new_header, &new_payload).unwrap();
+
+    let new = Tablebase::open(&path).unwrap();
+    assert_eq!(new.header(), &new_header);
+    assert_eq!(new.payload(), new_payload.as_slice());
+    assert_eq!(dir_entries(dir.path()), ["t.tb"]);
+}
+
+/// A reader that has the old file mapped keeps seeing the complete old
+/// table: the writer replaces the directory entry, never the old bytes.
+/// (Unix only: elsewhere an open file cannot be renamed over.)
+#[cfg(unix)]
+#[test]
+fn open_mapping_survives_replacement() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.tb");
+    write(&path, &header(ENTRIES, 1), &payload(ENTRIES, 1)).unwrap();
+    let old = Tablebase::open(&path).unwrap();
+
+    write(&path, &header(50, 2), &[0xab; 100]).unwrap();
+
+    assert_eq!(old.header(), &header(ENTRIES, 1));
+    assert_eq!(old.payload(), payload(ENTRIES, 1).as_slice());
+    assert_eq!(
+        validate_bytes(&fs::read(&path).unwrap()).unwrap(),
+        header(50, 2)
+    );
+}
+
+#[test]
+fn write_creates_missing_directories() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("a").join("b").join("t.tb");
+    write(&path, &header(ENTRIES, 1), &payload(ENTRIES, 1)).unwrap();
+    Tablebase::open_expecting(&path, &expected(ENTRIES)).unwrap();
+    assert_eq!(dir_entries(&dir.path().join("a").join("b")), ["t.tb"]);
+}
+
+#[test]
+fn write_with_wrong_payload_length_leaves_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sub").join("t.tb");
+    for len in [0, 99, 101, 200] {
+        let result = write(&path, &header(ENTRIES, 1), &vec![0; len]);
+        assert!(
+            matches!(result, Err(TablebaseError::PayloadLength { len: l, expected: 100 }) if l == len as u64),
+            "{result:?}"
+        );
+    }
+    let result = write(&path, &header(ENTRIES, 2), &payload(ENTRIES, 1));
+    assert!(matches!(
+        result,
+        Err(TablebaseError::PayloadLength {
+            len: 100,
+            expected: 200
+        })
+    ));
+    assert!(dir_entries(dir.path()).is_empty());
+}
+
+#[test]
+fn write_with_unencodable_header_leaves_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.tb");
+    let mut long_game = header(ENTRIES, 1);
+    long_game.game = "a-very-long-game-name".to_owned();
+    assert!(matches!(
+        write(&path, &long_game, &payload(ENTRIES, 1)),
+        Err(TablebaseError::FieldTooLong {
+            field: "game",
+            len: 21,
+            max: 16
+        })
+    ));
+    let mut long_rules = header(ENTRIES, 1);
+    long_rules.rules = "x".repeat(65);
+    assert!(matches!(
+        write(&path, &long_rules, &payload(ENTRIES, 1)),
+        Err(TablebaseError::FieldTooLong {
+            field: "rules",
+            len: 65,
+            max: 64
+        })
+    ));
+    let mut bad_width = header(ENTRIES, 1);
+    bad_width.entry_width = 4;
+    assert!(matches!(
+        write(&path, &bad_width, &payload(ENTRIES, 4)),
+        Err(TablebaseError::BadEntryWidth(4))
+    ));
+    assert!(dir_entries(dir.path()).is_empty());
+}
+
+#[test]
+fn failed_rename_removes_temp_file() {
+    let dir = tempfile::tempdir().unwrap();
+    // The target is a non-empty directory, so the final rename must fail.
+    let path = dir.path().join("t.tb");
+    fs::create_dir(&path).unwrap();
+    fs::write(path.join("keep"), b"x").unwrap();
+    match write(&path, &header(ENTRIES, 1), &payload(ENTRIES, 1)) {
+        Err(TablebaseError::Io { path: p, .. }) => assert_eq!(p, path),
+        other => panic!("expected Io, got {other:?}"),
+    }
+    assert_eq!(dir_entries(dir.path()), ["t.tb"]);
+    assert_eq!(dir_entries(&path), ["keep"]);
+}
+
+#[test]
+fn error_messages_are_single_lines() {
+    let errors = [
+        TablebaseError::Io {
+            path: "x.tb".into(),
+            source: std::io::Error::other("boom"),
+        },
+        TablebaseError::Truncated {
+            len: 1,
+            expected: 256,
+        },
+        TablebaseError::TrailingBytes {
+            len: 300,
+            expected: 256,
+        },
+        TablebaseError::BadMagic,
+        TablebaseError::UnsupportedVersion {
+            found: 2,
+            supported: 1,
+        },
+        TablebaseError::BadHeaderSize { found: 0 },
+        TablebaseError::HeaderChecksum {
+            expected: 1,
+            actual: 2,
+        },
+        TablebaseError::ReservedNotZero { offset: 160 },
+        TablebaseError::BadEntryWidth(3),
+        TablebaseError::PayloadChecksum {
+            expected: 1,
+            actual: 2,
+        },
+        TablebaseError::WrongGame {
+            expected: "a".into(),
+            found: "b".into(),
+        },
+        TablebaseError::WrongRules {
+            expected_variant: 0,
+            expected_options: 1,
+            found_variant: 1,
+            found_options: 0,
+            found_rules: "original".into(),
+        },
+        TablebaseError::WrongLayout {
+            expected: 1,
+            found: 2,
+        },
+        TablebaseError::WrongSize {
+            expected: 1,
+            found: 2,
+        },
+        TablebaseError::FieldTooLong {
+            field: "game",
+            len: 17,
+            max: 16,
+        },
+        TablebaseError::InvalidText {
+            field: "rules",
+            reason: "it contains a NUL byte",
+        },
+        TablebaseError::PayloadLength {
+            len: 1,
+            expected: 2,
+        },
+    ];
+    for err in &errors {
+        let message = err.to_string();
+        assert!(
+            !message.is_empty() && !message.contains('\n'),
+            "{message:?}"
+        );
+    }
+    assert!(std::error::Error::source(&errors[0]).is_some());
+}
