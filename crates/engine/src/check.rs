@@ -92,3 +92,76 @@ pub fn check<G: Game>(
         Ok(())
     })
 }
+
+/// Forward and backward relations of a game that do not describe the same edges.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RelationMismatch {
+    /// Distinct (entry, successor) pairs seen from the forward side.
+    pub forward_edges: u64,
+    /// Distinct (predecessor, entry) pairs seen from the backward side.
+    pub backward_edges: u64,
+}
+
+impl fmt::Display for RelationMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "successors and predecessors disagree: {} forward edges, {} backward edges{}",
+            self.forward_edges,
+            self.backward_edges,
+            if self.forward_edges == self.backward_edges { " (same count, different edges)" } else { "" }
+        )
+    }
+}
+
+impl std::error::Error for RelationMismatch {}
+
+fn edge_hash(p: u64, q: u64) -> u64 {
+    // splitmix64 finaliser over the pair.
+    let mut z = p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ q.wrapping_add(0xD1B5_4A32_D192_ED03);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Checks the [`Game`] contract over the whole index space: the multiset of distinct edges
+/// `p -> q` from `successors` equals the one from `predecessors` (compared by count and by a sum
+/// of 64-bit edge hashes), and no predecessor is reported for an illegal entry.
+pub fn check_relations<G: Game>(game: &G) -> Result<u64, RelationMismatch> {
+    const CHUNK: u64 = 1 << 12;
+    let n = game.size();
+    let (fc, fh, bc, bh) = (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map_init(
+            || (Vec::new(), Vec::new()),
+            |(succ, pred), c| {
+                let (mut fc, mut fh, mut bc, mut bh) = (0u64, 0u64, 0u64, 0u64);
+                for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
+                    succ.clear();
+                    if !game.successors(i, succ) {
+                        continue;
+                    }
+                    succ.sort_unstable();
+                    succ.dedup();
+                    fc += succ.len() as u64;
+                    fh = succ.iter().fold(fh, |h, &q| h.wrapping_add(edge_hash(i, q)));
+                    pred.clear();
+                    game.predecessors(i, pred);
+                    pred.sort_unstable();
+                    pred.dedup();
+                    bc += pred.len() as u64;
+                    bh = pred.iter().fold(bh, |h, &p| h.wrapping_add(edge_hash(p, i)));
+                }
+                (fc, fh, bc, bh)
+            },
+        )
+        .reduce(
+            || (0, 0, 0, 0),
+            |a, b| (a.0 + b.0, a.1.wrapping_add(b.1), a.2 + b.2, a.3.wrapping_add(b.3)),
+        );
+    if fc == bc && fh == bh {
+        Ok(fc)
+    } else {
+        Err(RelationMismatch { forward_edges: fc, backward_edges: bc })
+    }
+}

@@ -12,7 +12,7 @@
 use nana_engine::Game;
 
 use crate::attacks::table;
-use crate::index::{self, is_self_mirror_pair, rank_black, unrank, MAIN, SIZE, START};
+use crate::index::{self, is_self_mirror_pair, rank_black, rank_black_oriented, unrank, MAIN, SIZE, START};
 use crate::position::Position;
 use crate::types::{Color, Rules, Square};
 
@@ -62,9 +62,14 @@ impl Game for NanaGame {
             out.push(START);
             return;
         }
-        let mut unmoves = Unmoves::new(&self.rules, q.flip());
+        let self_mirror = is_self_mirror_pair(index);
+        // With the Kings on file 2, the entry stands for exactly this orientation. A
+        // predecessor that is stored mirrored moves, from its stored orientation, into the
+        // mirror image: another entry, unless the position is symmetric.
+        let exact = self_mirror && q.mirror() != q;
+        let mut unmoves = Unmoves::new(&self.rules, q.flip(), exact);
         unmoves.generate(out);
-        if !is_self_mirror_pair(index) {
+        if !self_mirror {
             // The entry also stands for the mirror image, whose predecessors may fall on
             // entries of their own (those with Kings on file 2).
             let mut unmoves = Unmoves { r: q.mirror().flip(), ..unmoves };
@@ -81,12 +86,14 @@ struct Unmoves<'a> {
     check: bool,
     /// Whether White has an L0 move in `r` (computed on first use).
     replies: Option<bool>,
+    /// Keep only predecessors stored in the orientation they are generated in.
+    exact: bool,
 }
 
 impl<'a> Unmoves<'a> {
-    fn new(rules: &'a Rules, r: Position) -> Unmoves<'a> {
+    fn new(rules: &'a Rules, r: Position, exact: bool) -> Unmoves<'a> {
         let check = r.in_check(rules.variant);
-        Unmoves { rules, r, check, replies: None }
+        Unmoves { rules, r, check, replies: None, exact }
     }
 
     fn has_replies(&mut self) -> bool {
@@ -114,7 +121,10 @@ impl<'a> Unmoves<'a> {
         if !self.allowed(drop, p.has_pieces_in_hand(Color::Black)) {
             return;
         }
-        out.push(rank_black(&p));
+        let (index, mirrored) = rank_black_oriented(&p);
+        if !(self.exact && mirrored) {
+            out.push(index);
+        }
     }
 
     fn generate(&mut self, out: &mut Vec<u64>) {

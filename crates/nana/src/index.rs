@@ -152,13 +152,21 @@ pub fn is_self_mirror_pair(index: u64) -> bool {
 /// The index of a legal position with Black to move.
 #[inline]
 pub(crate) fn rank_black(pos: &Position) -> u64 {
+    rank_black_oriented(pos).0
+}
+
+/// The index of a legal position with Black to move, and whether the position had to be
+/// mirrored to reach its entry's orientation.
+#[inline]
+pub(crate) fn rank_black_oriented(pos: &Position) -> (u64, bool) {
     debug_assert_eq!(pos.side_to_move(), Color::Black);
     let t = tables();
     if !pos.kings_placed() {
-        return match pos.king_square(Color::White) {
+        let i = match pos.king_square(Color::White) {
             None => START,
             Some(w) => MAIN + KING_SQUARES.iter().position(|&s| s as usize == w.index()).unwrap_or(0) as u64,
         };
+        return (i, false);
     }
     let board = pos.board_codes();
     let (mut bk, mut wk) = (0, 0);
@@ -191,7 +199,7 @@ pub(crate) fn rank_black(pos: &Position) -> u64 {
     let (a, c) = (u64::from(o.count_ones()), u64::from(d.count_ones()));
     let hands = pos.hands_raw();
     let split = u64::from(hands[0][0]) * (3 - c) + u64::from(hands[0][1]);
-    kp as u64 * CUBE_CONFIGS + u64::from(offset) + digits * (3 - a) * (3 - c) + split
+    (kp as u64 * CUBE_CONFIGS + u64::from(offset) + digits * (3 - a) * (3 - c) + split, mirrored)
 }
 
 /// The canonical position of an index (Black to move). `None` if `index >= SIZE`.

@@ -17,6 +17,7 @@ pub mod game;
 pub mod hodges;
 pub mod index;
 mod position;
+pub mod probe;
 pub mod reach;
 mod types;
 pub mod usi;

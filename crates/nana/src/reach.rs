@@ -1,1 +1,147 @@
-//! Placeholder, replaced below.
+//! The states reachable from the start under one rule set: a parallel breadth-first search over
+//! index entries, kept apart by the real side to move.
+//!
+//! An entry stands for a position with Black to move and for its colour flip with White to move
+//! (and for the mirror images of both). The start is not colour-symmetric, so reachability is
+//! two bitmaps: `black[e]` says the entry's Black-to-move position is reachable, `white[e]` its
+//! flip. A move from one side's position leads to the successor entries with the other side to
+//! move; the successors of the flip are the flips of the successors.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use nana_engine::Game;
+use rayon::prelude::*;
+
+use crate::game::NanaGame;
+use crate::index::{self, MAIN, SIZE, START};
+
+/// A bitmap over the index space.
+#[derive(Debug)]
+pub struct Bitmap(Vec<AtomicU64>);
+
+impl Bitmap {
+    pub fn new(len: u64) -> Bitmap {
+        Bitmap((0..len.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+    }
+
+    /// Sets a bit; returns whether it was clear before.
+    #[inline]
+    pub fn insert(&self, i: u64) -> bool {
+        let bit = 1u64 << (i % 64);
+        self.0[(i / 64) as usize].fetch_or(bit, Ordering::Relaxed) & bit == 0
+    }
+
+    #[inline]
+    pub fn contains(&self, i: u64) -> bool {
+        self.0[(i / 64) as usize].load(Ordering::Relaxed) & (1 << (i % 64)) != 0
+    }
+
+    pub fn count(&self) -> u64 {
+        self.0.par_iter().map(|w| u64::from(w.load(Ordering::Relaxed).count_ones())).sum()
+    }
+}
+
+/// The reachable states of one rule set.
+#[derive(Debug)]
+pub struct Reachable {
+    /// Entries whose Black-to-move position is reachable.
+    pub black: Bitmap,
+    /// Entries whose White-to-move position (the flip) is reachable.
+    pub white: Bitmap,
+}
+
+/// Counts of reachable states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct ReachCounts {
+    /// Distinct reachable positions with Black to move (mirror images counted separately).
+    pub black_positions: u64,
+    /// Distinct reachable positions with White to move.
+    pub white_positions: u64,
+    /// Index entries reachable with either side to move.
+    pub entries: u64,
+}
+
+impl ReachCounts {
+    pub fn positions(&self) -> u64 {
+        self.black_positions + self.white_positions
+    }
+}
+
+/// How many distinct positions an entry stands for per side to move: the position and its mirror
+/// image, except where the mirror image has an entry of its own (Kings on file 2, and the
+/// opening states, which are not folded).
+pub fn positions_per_entry(index: u64) -> u64 {
+    if index >= MAIN || index::is_self_mirror_pair(index) {
+        1
+    } else {
+        2
+    }
+}
+
+/// Marks every state reachable from the start. `progress` is called with the size of each new
+/// frontier.
+pub fn reachable(game: &NanaGame, progress: &(dyn Fn(u64) + Sync)) -> Reachable {
+    let sides = [Bitmap::new(SIZE), Bitmap::new(SIZE)];
+    sides[0].insert(START);
+    let mut frontier = vec![START as u32];
+    let mut side = 0;
+    while !frontier.is_empty() {
+        progress(frontier.len() as u64);
+        let next_side = &sides[1 - side];
+        let found: Vec<Vec<u32>> = frontier
+            .par_chunks(512)
+            .map_init(Vec::new, |succ, chunk| {
+                let mut found = Vec::new();
+                for &e in chunk {
+                    succ.clear();
+                    game.successors(u64::from(e), succ);
+                    for &s in succ.iter() {
+                        if next_side.insert(s) {
+                            found.push(s as u32);
+                        }
+                    }
+                }
+                found
+            })
+            .collect();
+        frontier = found.concat();
+        side = 1 - side;
+    }
+    let [black, white] = sides;
+    Reachable { black, white }
+}
+
+impl Reachable {
+    pub fn counts(&self) -> ReachCounts {
+        let chunks = SIZE.div_ceil(64) as usize;
+        let (b, w, e) = (0..chunks)
+            .into_par_iter()
+            .map(|k| {
+                let wb = self.black.0[k].load(Ordering::Relaxed);
+                let ww = self.white.0[k].load(Ordering::Relaxed);
+                let (mut b, mut w) = (0, 0);
+                let mut bits = wb | ww;
+                let e = u64::from(bits.count_ones());
+                while bits != 0 {
+                    let j = bits.trailing_zeros() as u64;
+                    bits &= bits - 1;
+                    let i = k as u64 * 64 + j;
+                    let m = positions_per_entry(i);
+                    b += m * (wb >> j & 1);
+                    w += m * (ww >> j & 1);
+                }
+                (b, w, e)
+            })
+            .reduce(|| (0, 0, 0), |x, y| (x.0 + y.0, x.1 + y.1, x.2 + y.2));
+        ReachCounts { black_positions: b, white_positions: w, entries: e }
+    }
+
+    /// Whether a position is reachable from the start.
+    pub fn contains(&self, pos: &crate::Position) -> bool {
+        let i = index::rank(pos);
+        match pos.side_to_move() {
+            crate::Color::Black => self.black.contains(i),
+            crate::Color::White => self.white.contains(i),
+        }
+    }
+}

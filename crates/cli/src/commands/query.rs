@@ -1,0 +1,242 @@
+//! `nana query`: a position's value, every move ranked, the best move and the principal variation.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+use clap::Args;
+use nana_engine::Value;
+use nana_shogi::probe::Probe;
+use nana_shogi::{hodges, parse_move, usi, Color, Position, Rules, Square};
+use serde::Serialize;
+
+use crate::args::{parse_position, RuleArgs};
+use crate::table;
+
+#[derive(Debug, Args)]
+pub struct QueryArgs {
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Tablebase file (default: tablebase/nana-<rules>.tb, else solved in memory).
+    #[arg(long)]
+    pub tablebase: Option<PathBuf>,
+    /// Position string, e.g. "3/3/3 b KRBkrb 1" (default: the start).
+    pub position: Option<String>,
+    /// Moves to play from the position first (USI-like or Hodges style).
+    #[arg(long, num_args = 1.., allow_hyphen_values = true)]
+    pub moves: Vec<String>,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Read one position per line from FILE (`-` for standard input); print one JSON line each.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "moves"])]
+    pub batch: Option<String>,
+}
+
+/// A move in the JSON output. `category` and `dtm` are for the side to move *after* the move,
+/// as in the Lichess tablebase API.
+#[derive(Debug, Serialize)]
+struct JsonMove {
+    usi: String,
+    hodges: String,
+    category: &'static str,
+    dtm: Option<u16>,
+}
+
+#[derive(Debug, Serialize)]
+struct JsonQuery {
+    fen: String,
+    category: &'static str,
+    dtm: Option<u16>,
+    checkmate: bool,
+    stalemate: bool,
+    best_move: Option<String>,
+    moves: Vec<JsonMove>,
+    mainline: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct JsonBatchLine {
+    fen: String,
+    category: &'static str,
+    dtm: Option<u16>,
+    checkmate: bool,
+    stalemate: bool,
+    best_move: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct JsonError<'a> {
+    input: &'a str,
+    error: String,
+}
+
+/// How many plies of a drawing line to show.
+const DRAW_LINE: usize = 10;
+
+pub fn run(args: &QueryArgs) -> Result<(), String> {
+    let rules = args.rules.rules();
+    let table = table::load_or_solve(&rules, args.tablebase.as_deref(), table::DEFAULT_DIR.as_ref())?;
+    let probe = table.probe();
+    if let Some(batch) = &args.batch {
+        return run_batch(&probe, batch);
+    }
+    let mut pos = parse_position(args.position.as_deref(), &rules)?;
+    for m in &args.moves {
+        let mv = parse_move(&pos, &rules, m).map_err(|e| e.to_string())?;
+        pos = pos.play_unchecked(mv);
+    }
+    let e = |e: nana_shogi::probe::ProbeError| e.to_string();
+    let value = probe.value(&pos).map_err(e)?;
+    let moves = probe.ranked_moves(&pos).map_err(e)?;
+    let mainline = probe.mainline(&pos, DRAW_LINE).map_err(e)?;
+    let in_check = pos.in_check(rules.variant);
+    if args.json {
+        let q = JsonQuery {
+            fen: pos.to_string(),
+            category: value.category(),
+            dtm: value.dtm().map(|d| d.0),
+            checkmate: moves.is_empty() && in_check,
+            stalemate: moves.is_empty() && !in_check,
+            best_move: moves.first().map(|m| usi::format(m.mv)),
+            moves: moves
+                .iter()
+                .map(|m| JsonMove {
+                    usi: usi::format(m.mv),
+                    hodges: hodges::format(&pos, &rules, m.mv),
+                    category: m.child_value.category(),
+                    dtm: m.child_value.dtm().map(|d| d.0),
+                })
+                .collect(),
+            mainline: mainline.iter().map(|&m| usi::format(m)).collect(),
+        };
+        println!("{}", serde_json::to_string(&q).map_err(|e| e.to_string())?);
+        return Ok(());
+    }
+    print!("{}", diagram(&pos));
+    println!("position: {pos}");
+    println!("rules: {} ({})", table::describe(&rules), table.origin());
+    let side = pos.side_to_move().name();
+    println!("value: {} for {side}", describe(value));
+    if moves.is_empty() {
+        let how = if in_check { "checkmate" } else { "stalemate" };
+        println!("{side} has no legal move ({how}) and has lost");
+        return Ok(());
+    }
+    let best = &moves[0];
+    println!("best move: {} ({})", usi::format(best.mv), hodges::format(&pos, &rules, best.mv));
+    println!("moves:");
+    for m in &moves {
+        println!(
+            "  {:<6} {:<10} {}",
+            usi::format(m.mv),
+            hodges::format(&pos, &rules, m.mv),
+            describe(m.value())
+        );
+    }
+    let label = if value == Value::Draw { "drawing line" } else { "principal variation" };
+    println!("{label}: {}", hodges_line(&pos, &rules, &mainline));
+    Ok(())
+}
+
+fn run_batch(probe: &Probe<'_>, source: &str) -> Result<(), String> {
+    let reader: Box<dyn BufRead> = if source == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        let f = std::fs::File::open(source).map_err(|e| format!("{source}: {e}"))?;
+        Box::new(std::io::BufReader::new(f))
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let rules = *probe.rules();
+    for line in reader.lines() {
+        let line = line.map_err(|e| format!("{source}: {e}"))?;
+        let input = line.trim();
+        if input.is_empty() {
+            continue;
+        }
+        let json = match batch_line(probe, &rules, input) {
+            Ok(v) => serde_json::to_string(&v),
+            Err(error) => serde_json::to_string(&JsonError { input, error }),
+        }
+        .map_err(|e| e.to_string())?;
+        writeln!(out, "{json}").map_err(|e| e.to_string())?;
+    }
+    out.flush().map_err(|e| e.to_string())
+}
+
+fn batch_line(probe: &Probe<'_>, rules: &Rules, input: &str) -> Result<JsonBatchLine, String> {
+    let pos = nana_shogi::fen::parse_position(input, rules.variant).map_err(|e| e.to_string())?;
+    let value = probe.value(&pos).map_err(|e| e.to_string())?;
+    let moves = probe.ranked_moves(&pos).map_err(|e| e.to_string())?;
+    let in_check = pos.in_check(rules.variant);
+    Ok(JsonBatchLine {
+        fen: pos.to_string(),
+        category: value.category(),
+        dtm: value.dtm().map(|d| d.0),
+        checkmate: moves.is_empty() && in_check,
+        stalemate: moves.is_empty() && !in_check,
+        best_move: moves.first().map(|m| usi::format(m.mv)),
+    })
+}
+
+/// `win in 27 plies`, `draw`, …
+pub fn describe(v: Value) -> String {
+    match v {
+        Value::Win(d) => format!("win, mate in {} plies", d.0),
+        Value::Loss(d) if d.0 == 0 => "loss (no legal move)".to_string(),
+        Value::Loss(d) => format!("loss, mated in {} plies", d.0),
+        Value::Draw => "draw".to_string(),
+    }
+}
+
+/// A line of moves in Hodges style, numbered by ply.
+pub fn hodges_line(pos: &Position, rules: &Rules, line: &[nana_shogi::Move]) -> String {
+    let mut pos = *pos;
+    let mut out = Vec::new();
+    for (i, &mv) in line.iter().enumerate() {
+        out.push(format!("{}. {}", i + 1, hodges::format(&pos, rules, mv)));
+        pos = pos.play_unchecked(mv);
+    }
+    if out.is_empty() {
+        "(none)".to_string()
+    } else {
+        out.join(" ")
+    }
+}
+
+/// A small board diagram, as Black sees it, with the hands.
+pub fn diagram(pos: &Position) -> String {
+    let mut s = String::from("     3   2   1\n   +---+---+---+\n");
+    for rank in 0..3u8 {
+        s.push_str("   |");
+        for file in (1..=3u8).rev() {
+            let sq = Square::from_file_rank(file, rank).expect("on the board");
+            let cell = match pos.piece_at(sq) {
+                None => "   ".to_string(),
+                Some(p) => {
+                    let name = p.role.hodges();
+                    let name = if p.color == Color::White { name.to_lowercase() } else { name.to_string() };
+                    format!("{name:^3}")
+                }
+            };
+            s.push_str(&cell);
+            s.push('|');
+        }
+        s.push_str(&format!(" {}\n   +---+---+---+\n", (b'a' + rank) as char));
+    }
+    for color in Color::ALL {
+        let mut hand = Vec::new();
+        if pos.king_in_hand(color) {
+            hand.push("K".to_string());
+        }
+        for cube in nana_shogi::Cube::ALL {
+            for _ in 0..pos.hand(color, cube) {
+                hand.push(format!("{cube:?}"));
+            }
+        }
+        let hand = if hand.is_empty() { "-".to_string() } else { hand.join(" ") };
+        s.push_str(&format!("   {} hand: {hand}\n", color.name()));
+    }
+    s.push_str(&format!("   {} to move\n", pos.side_to_move().name()));
+    s
+}

@@ -1,0 +1,45 @@
+use std::path::Path;
+use std::time::Instant;
+
+use nana_shogi::{index, reach, NanaGame, Rules};
+
+use crate::progress::bar;
+use crate::table;
+
+pub fn run(rules: &Rules, tablebase: Option<&Path>) -> Result<(), String> {
+    let start = Instant::now();
+    let game = NanaGame::new(*rules);
+    let progress = bar(0, format!("{}: reachable states", rules.variant.name()));
+    let reachable = reach::reachable(&game, &|n| {
+        progress.inc_length(n);
+        progress.inc(n);
+    });
+    progress.finish_and_clear();
+    let c = reachable.counts();
+    println!("rules: {}", table::describe(rules));
+    println!("index size: {}", index::SIZE);
+    println!(
+        "reachable positions: {} (black to move {}, white to move {})",
+        c.positions(),
+        c.black_positions,
+        c.white_positions
+    );
+    println!("reachable index entries: {}", c.entries);
+    println!("time: {:.2} s", start.elapsed().as_secs_f64());
+
+    let default = Path::new(table::DEFAULT_DIR).join(table::file_name(rules));
+    let path = tablebase.unwrap_or(&default);
+    if tablebase.is_some() || path.exists() {
+        let t = table::open(path, rules)?;
+        let s = t.stats();
+        println!("tablebase: {}", t.origin());
+        println!(
+            "entries: wins {}, losses {}, draws {}, unused {}; longest mate {} plies",
+            s.wins, s.losses, s.draws, s.illegal, s.max_dtm
+        );
+        let probe = t.probe();
+        let v = probe.value(&nana_shogi::Position::start()).map_err(|e| e.to_string())?;
+        println!("start: {v}");
+    }
+    Ok(())
+}

@@ -1,0 +1,104 @@
+//! `nana`: solve Nana shogi and use the solution. Thin glue over the rules, engine and
+//! tablebase crates; see `nana --help`.
+
+mod args;
+mod commands;
+mod progress;
+mod table;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use args::{PositionArg, RuleArgs, SolveRuleArgs};
+
+/// Strong solution of Nana shogi: rules, tablebases, queries, perfect play.
+#[derive(Debug, Parser)]
+#[command(name = "nana", version, about, propagate_version = true)]
+struct Cli {
+    /// Worker threads (default: one per core).
+    #[arg(long, global = true)]
+    threads: Option<usize>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List the legal moves of a position (USI<TAB>Hodges).
+    Moves {
+        #[command(flatten)]
+        rules: RuleArgs,
+        #[command(flatten)]
+        position: PositionArg,
+    },
+    /// Count the leaf nodes of the legal-move tree, for every depth up to DEPTH.
+    Perft {
+        #[command(flatten)]
+        rules: RuleArgs,
+        #[command(flatten)]
+        position: PositionArg,
+        depth: u32,
+    },
+    /// Index size and the states reachable from the start.
+    Stats {
+        #[command(flatten)]
+        rules: RuleArgs,
+        /// Also print the solution's counts from this tablebase (or the default one, if present).
+        #[arg(long)]
+        tablebase: Option<std::path::PathBuf>,
+    },
+    /// Solve and write tablebases.
+    Solve {
+        #[command(flatten)]
+        rules: SolveRuleArgs,
+        /// Output directory.
+        #[arg(long, default_value = table::DEFAULT_DIR)]
+        out: std::path::PathBuf,
+    },
+    /// Confirm the published results (start values and the original-rules mate).
+    Verify {
+        /// Where to look for tablebases; solved in memory when none is found.
+        #[arg(long, default_value = table::DEFAULT_DIR)]
+        dir: std::path::PathBuf,
+    },
+    /// Re-check every entry of a tablebase against its successors with the forward rules.
+    CheckTable { file: std::path::PathBuf },
+    /// Look up a position: value, ranked moves, best move, principal variation.
+    Query(commands::query::QueryArgs),
+    /// Play against perfect play in the terminal.
+    Play(commands::play::PlayArgs),
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    if let Some(n) = cli.threads {
+        if n == 0 {
+            return Err("--threads must be at least 1".into());
+        }
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+            .map_err(|e| format!("cannot start {n} threads: {e}"))?;
+    }
+    match cli.command {
+        Command::Moves { rules, position } => commands::moves::run(&rules.rules(), &position),
+        Command::Perft { rules, position, depth } => commands::perft::run(&rules.rules(), &position, depth),
+        Command::Stats { rules, tablebase } => commands::stats::run(&rules.rules(), tablebase.as_deref()),
+        Command::Solve { rules, out } => commands::solve::run(&rules.rule_sets()?, &out),
+        Command::Verify { dir } => commands::verify::run(&dir),
+        Command::CheckTable { file } => commands::check::run(&file),
+        Command::Query(args) => commands::query::run(&args),
+        Command::Play(args) => commands::play::run(&args),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
