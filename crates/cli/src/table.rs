@@ -80,7 +80,7 @@ fn expected(rules: &Rules) -> Expected<'static> {
 /// Solves one rule set with progress bars.
 pub fn solve(rules: &Rules) -> Result<Solution, String> {
     let bars = Bars::new(rules.variant.name());
-    nana_engine::solve(&NanaGame::new(*rules), &bars).map_err(|e| e.to_string())
+    nana_engine::solve(&NanaGame::prepared(*rules), &bars).map_err(|e| e.to_string())
 }
 
 /// Writes a solution atomically to `dir/file_name(rules)`.

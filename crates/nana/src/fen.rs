@@ -245,6 +245,6 @@ mod tests {
         assert!(illegal("K2/R2/3 w Bkrb").contains("every cube must be in hand"));
         assert!(parse_position("K2/3/3 w RBkrb", v).is_ok());
         assert!(illegal("K2/3/3 b RBkrb").contains("White's"));
-        assert!(illegal("3/3/3 b KRBkrb2R").contains("cubes"));
+        assert!(illegal("3/3/3 b KRBkrbR").contains("cubes"));
     }
 }

@@ -8,23 +8,63 @@
 //! King drop of the opening is undone. A candidate is kept only if it is a legal position whose
 //! move into `r` obeys every rule: L0 (no check given by a drop; the mover's King safe, which
 //! `r`'s legality already says), R1 and R2, judged on `r`'s L0 replies and the candidate's hand.
+//!
+//! [`NanaGame::new`] answers from the rules alone. [`NanaGame::prepared`] first computes three
+//! bits per entry (legal; side to move in check; side to move has an L0 move), so that move
+//! generation in both directions looks these up by index instead of generating the opponent's
+//! replies for every move: the solver's fast path. The plain game is what the independent
+//! checker uses.
+
+use std::ops::ControlFlow;
 
 use nana_engine::Game;
+use rayon::prelude::*;
 
 use crate::attacks::table;
-use crate::index::{self, is_self_mirror_pair, rank_black, rank_black_oriented, unrank, MAIN, SIZE, START};
-use crate::position::Position;
+use crate::index::{is_self_mirror_pair, rank_black, rank_black_oriented, unrank, MAIN, SIZE, START};
+use crate::position::{forbidden, Position};
 use crate::types::{Color, Rules, Square};
 
+const LEGAL: u8 = 1;
+const IN_CHECK: u8 = 2;
+const HAS_L0_MOVE: u8 = 4;
+
 /// Nana shogi under one rule set, for the solver.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct NanaGame {
     pub rules: Rules,
+    /// Per entry: `LEGAL | IN_CHECK | HAS_L0_MOVE` bits, when prepared.
+    flags: Option<Vec<u8>>,
 }
 
 impl NanaGame {
+    /// The game answered from the rules alone.
     pub fn new(rules: Rules) -> NanaGame {
-        NanaGame { rules }
+        NanaGame { rules, flags: None }
+    }
+
+    /// The game with per-entry flags computed up front (in parallel): faster move generation.
+    pub fn prepared(rules: Rules) -> NanaGame {
+        let variant = rules.variant;
+        let flags = (0..SIZE as usize)
+            .into_par_iter()
+            .with_min_len(1 << 12)
+            .map(|i| {
+                let pos = unrank(i as u64).expect("in range");
+                if pos.is_in_check(variant, Color::White) {
+                    return 0;
+                }
+                let mut f = LEGAL;
+                if pos.in_check(variant) {
+                    f |= IN_CHECK;
+                }
+                if pos.has_l0_move(variant) {
+                    f |= HAS_L0_MOVE;
+                }
+                f
+            })
+            .collect();
+        NanaGame { rules, flags: Some(flags) }
     }
 
     /// The legal position of an entry, or `None` for an unused entry.
@@ -44,10 +84,26 @@ impl Game for NanaGame {
     }
 
     fn successors(&self, index: u64, out: &mut Vec<u64>) -> bool {
-        let Some(pos) = self.position(index) else { return false };
-        let _ = pos.for_each_legal_move(&self.rules, |_, child| {
-            out.push(rank_black(&child.flip()));
-            std::ops::ControlFlow::Continue(())
+        let Some(flags) = &self.flags else {
+            let Some(pos) = self.position(index) else { return false };
+            let _ = pos.for_each_legal_move(&self.rules, |_, child| {
+                out.push(rank_black(&child.flip()));
+                ControlFlow::Continue(())
+            });
+            return true;
+        };
+        if flags[index as usize] & LEGAL == 0 {
+            return false;
+        }
+        let pos = unrank(index).expect("in range");
+        let hand = pos.has_pieces_in_hand(Color::Black);
+        let _ = pos.for_each_l0_move(self.rules.variant, |mv, child| {
+            let i = rank_black(&child.flip());
+            let f = flags[i as usize];
+            if forbidden(&self.rules, hand, mv.is_drop(), f & IN_CHECK != 0, || f & HAS_L0_MOVE != 0).is_none() {
+                out.push(i);
+            }
+            ControlFlow::Continue(())
         });
         true
     }
@@ -67,12 +123,29 @@ impl Game for NanaGame {
         // predecessor that is stored mirrored moves, from its stored orientation, into the
         // mirror image: another entry, unless the position is symmetric.
         let exact = self_mirror && q.mirror() != q;
-        let mut unmoves = Unmoves::new(&self.rules, q.flip(), exact);
+        let (check, replies) = match &self.flags {
+            Some(flags) => {
+                let f = flags[index as usize];
+                (f & IN_CHECK != 0, Some(f & HAS_L0_MOVE != 0))
+            }
+            None => (q.in_check(self.rules.variant), None),
+        };
+        let mut unmoves = Unmoves {
+            game: self,
+            r: q.flip(),
+            check,
+            replies,
+            exact,
+            file2_kings_only: false,
+        };
         unmoves.generate(out);
         if !self_mirror {
-            // The entry also stands for the mirror image, whose predecessors may fall on
-            // entries of their own (those with Kings on file 2).
-            let mut unmoves = Unmoves { r: q.mirror().flip(), ..unmoves };
+            // The entry also stands for the mirror image. Its predecessors fold onto the same
+            // entries as those above, except where the predecessor's Kings stand on file 2
+            // (stored in both orientations): only a King's move off file 2, or the opening's
+            // King drop, can lead from such a predecessor here.
+            unmoves.r = q.mirror().flip();
+            unmoves.file2_kings_only = true;
             unmoves.generate(out);
         }
     }
@@ -80,7 +153,7 @@ impl Game for NanaGame {
 
 /// Retro-move generation for one position `r` (White to move; Black has just moved).
 struct Unmoves<'a> {
-    rules: &'a Rules,
+    game: &'a NanaGame,
     r: Position,
     /// Whether White is in check in `r`.
     check: bool,
@@ -88,49 +161,34 @@ struct Unmoves<'a> {
     replies: Option<bool>,
     /// Keep only predecessors stored in the orientation they are generated in.
     exact: bool,
+    /// Generate only the opening's King drop and King moves from file 2 with the other King
+    /// on file 2.
+    file2_kings_only: bool,
 }
 
-impl<'a> Unmoves<'a> {
-    fn new(rules: &'a Rules, r: Position, exact: bool) -> Unmoves<'a> {
-        let check = r.in_check(rules.variant);
-        Unmoves { rules, r, check, replies: None, exact }
-    }
-
-    fn has_replies(&mut self) -> bool {
-        let variant = self.rules.variant;
-        let r = &self.r;
-        *self.replies.get_or_insert_with(|| r.has_l0_move(variant))
-    }
-
-    /// Whether a Black move into `r` from a position with (`hand`) or without pieces in hand,
-    /// a drop or not, obeys R1 and R2.
-    fn allowed(&mut self, drop: bool, hand: bool) -> bool {
-        let tested = if self.check {
-            hand
-        } else {
-            (drop && self.rules.drop_stalemate) || (hand && self.rules.hand_stalemate)
-        };
-        !tested || self.has_replies()
-    }
-
+impl Unmoves<'_> {
     /// Pushes `p` (Black to move) if it is legal and its move into `r` is allowed.
     fn push(&mut self, p: Position, drop: bool, out: &mut Vec<u64>) {
-        if p.is_in_check(self.rules.variant, Color::White) {
-            return;
-        }
-        if !self.allowed(drop, p.has_pieces_in_hand(Color::Black)) {
-            return;
-        }
+        let variant = self.game.rules.variant;
         let (index, mirrored) = rank_black_oriented(&p);
-        if !(self.exact && mirrored) {
+        let legal = match &self.game.flags {
+            Some(flags) => flags[index as usize] & LEGAL != 0,
+            None => !p.is_in_check(variant, Color::White),
+        };
+        if !legal || (self.exact && mirrored) {
+            return;
+        }
+        let r = &self.r;
+        let replies = &mut self.replies;
+        let has_replies = || *replies.get_or_insert_with(|| r.has_l0_move(variant));
+        if forbidden(&self.game.rules, p.has_pieces_in_hand(Color::Black), drop, self.check, has_replies).is_none() {
             out.push(index);
         }
     }
 
     fn generate(&mut self, out: &mut Vec<u64>) {
         let r = self.r;
-        let variant = self.rules.variant;
-        let t = table(variant);
+        let t = table(self.game.rules.variant);
         let board = *r.board_codes();
         let hands = r.hands_raw();
         let occ: u16 = (0..9).filter(|&i| board[i] != 0).fold(0, |m, i| m | 1 << i);
@@ -147,10 +205,14 @@ impl<'a> Unmoves<'a> {
             // From the opening state, a King drop is never mate or stalemate and is always allowed.
             out.push(rank_black(&Position::from_raw(b, hands, 0b01, Color::Black)));
         }
+        let on_file2 = |sq: usize| sq % 3 == 1;
+        if self.file2_kings_only && !white_king.is_some_and(on_file2) {
+            return;
+        }
 
         for to in 0..9 {
             let code = board[to];
-            if code == 0 || code >= 10 {
+            if code == 0 || code >= 10 || (self.file2_kings_only && code != 1) {
                 continue;
             }
             let role = (code - 1) % 9;
@@ -161,6 +223,9 @@ impl<'a> Unmoves<'a> {
                     continue;
                 }
                 if role == 0 {
+                    if self.file2_kings_only && !on_file2(from) {
+                        continue;
+                    }
                     if let Some(wk) = white_king {
                         if Square::ALL[from].touches(Square::ALL[wk]) {
                             continue;
@@ -184,21 +249,14 @@ impl<'a> Unmoves<'a> {
                     }
                 }
             }
-            // Or the cube was dropped here, with the face it shows.
-            if role != 0 && to != Square::CENTER.index() {
+            // Or the cube was dropped here, with the face it shows. A drop never gives check.
+            if role != 0 && to != Square::CENTER.index() && !self.check {
                 let mut b = board;
                 b[to] = 0;
                 let mut h = hands;
                 h[0][((role - 1) / 4) as usize] += 1;
-                let p = Position::from_raw(b, h, 0, Color::Black);
-                // A drop never gives check.
-                if !self.check {
-                    self.push(p, true, out);
-                }
+                self.push(Position::from_raw(b, h, 0, Color::Black), true, out);
             }
         }
     }
 }
-
-/// The size of the index space (re-exported for convenience).
-pub const INDEX_SIZE: u64 = index::SIZE;

@@ -128,15 +128,6 @@ const BLACK_KING: u8 = 1;
 const WHITE_KING: u8 = 10;
 
 #[inline]
-fn code_color(code: u8) -> Color {
-    if code >= 10 {
-        Color::White
-    } else {
-        Color::Black
-    }
-}
-
-#[inline]
 fn code_role(code: u8) -> u8 {
     (code - 1) % 9
 }
@@ -448,20 +439,13 @@ impl Position {
     /// Why the L0 move `mv` leading to `child` breaks R1 or R2, if it does.
     #[inline]
     fn restriction(&self, rules: &Rules, mv: Move, child: &Position) -> Option<&'static str> {
-        let hand = self.has_pieces_in_hand(self.side);
-        let check = child.in_check(rules.variant);
-        let (tested, reason) = if check {
-            (hand, "a player with pieces in hand may not mate (R2)")
-        } else if mv.is_drop() && rules.drop_stalemate {
-            (true, "a drop may not stalemate (R1)")
-        } else {
-            (hand && rules.hand_stalemate, "a player with pieces in hand may not stalemate (R2)")
-        };
-        if tested && !child.has_l0_move(rules.variant) {
-            Some(reason)
-        } else {
-            None
-        }
+        forbidden(
+            rules,
+            self.has_pieces_in_hand(self.side),
+            mv.is_drop(),
+            child.in_check(rules.variant),
+            || child.has_l0_move(rules.variant),
+        )
     }
 
     /// Visits every legal move and the position it leads to.
@@ -581,13 +565,35 @@ impl Position {
     }
 }
 
+/// Why R1 or R2 forbid an L0 move, if they do: the mover held pieces in `hand` at the start of
+/// the move, the move is a `drop` or not, and after it the opponent is in `check` or not and
+/// has an L0 reply (`replies`, asked only when it matters). "Mated" and "stalemated" are judged
+/// on L0 replies (docs/RULES.md).
+#[inline]
+pub(crate) fn forbidden(
+    rules: &Rules,
+    hand: bool,
+    drop: bool,
+    check: bool,
+    replies: impl FnOnce() -> bool,
+) -> Option<&'static str> {
+    let (tested, reason) = if check {
+        (hand, "a player with pieces in hand may not mate (R2)")
+    } else if drop && rules.drop_stalemate {
+        (true, "a drop may not stalemate (R1)")
+    } else {
+        (hand && rules.hand_stalemate, "a player with pieces in hand may not stalemate (R2)")
+    };
+    if tested && !replies() {
+        Some(reason)
+    } else {
+        None
+    }
+}
+
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&crate::fen::Fen(self.to_setup()), f)
     }
 }
 
-#[allow(dead_code)]
-pub(crate) fn code_is_color(code: u8, color: Color) -> bool {
-    code != 0 && code_color(code) == color
-}

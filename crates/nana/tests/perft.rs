@@ -86,7 +86,10 @@ fn perft_data_file() {
                         for &(depth, nodes) in &s.counts {
                             let got = perft(&s.pos, &s.rules, depth);
                             if got != nodes {
-                                failures.push(format!("{}: depth {depth}: expected {nodes}, got {got}", s.header));
+                                failures.push(format!(
+                                    "{}: depth {depth}: expected {nodes}, got {got}",
+                                    s.header
+                                ));
                             }
                         }
                     }
@@ -116,4 +119,35 @@ fn header_options() {
     let s = parse_header("position 3/3/3 b KRBkrb rules current r2s off");
     assert_eq!(s.rules, Rules { variant: Variant::Current, drop_stalemate: true, hand_stalemate: false });
     assert!(std::panic::catch_unwind(|| parse_header("position 3/3/3 b KRBkrb rules current r3 on")).is_err());
+}
+
+/// Every count of the shared reference file (an independent implementation) is in the data
+/// file. The shared directory sits next to the repository; a clone without it skips this check.
+#[test]
+fn data_file_holds_the_shared_reference_counts() {
+    let shared = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/reference/perft.txt");
+    let Ok(text) = std::fs::read_to_string(shared) else {
+        eprintln!("{shared} not found: skipped");
+        return;
+    };
+    let ours = read_sections();
+    let mut header: Option<Section> = None;
+    let mut n = 0;
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if line.starts_with("position ") {
+            header = Some(parse_header(line));
+            continue;
+        }
+        let h = header.as_ref().expect("a count before any position line");
+        let mut it = line.split_whitespace().map(|w| w.parse::<u64>().unwrap());
+        let (depth, nodes) = (it.next().unwrap() as u32, it.next().unwrap());
+        let found =
+            ours.iter().any(|s| s.pos == h.pos && s.rules == h.rules && s.counts.contains(&(depth, nodes)));
+        assert!(found, "{}: depth {depth} {nodes} is missing from the data file", h.header);
+        n += 1;
+    }
+    assert!(n > 0);
 }

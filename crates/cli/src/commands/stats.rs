@@ -8,7 +8,7 @@ use crate::table;
 
 pub fn run(rules: &Rules, tablebase: Option<&Path>) -> Result<(), String> {
     let start = Instant::now();
-    let game = NanaGame::new(*rules);
+    let game = NanaGame::prepared(*rules);
     let progress = bar(0, format!("{}: reachable states", rules.variant.name()));
     let reachable = reach::reachable(&game, &|n| {
         progress.inc_length(n);

@@ -1,0 +1,188 @@
+//! Whole-game tests: the index over its whole space, forward against backward moves, the
+//! reachable set, and both rule sets solved and checked. Heavy: they run in the test profile,
+//! which the workspace builds with opt-level 3.
+
+use nana_engine::{check, check_relations, solve, Entry, Game, NoProgress, Value};
+use nana_shogi::index::{is_self_mirror_pair, rank, unrank, MAIN, SIZE, START};
+use nana_shogi::probe::Probe;
+use nana_shogi::{fen, reach, NanaGame, Position, Rules, Variant};
+use rayon::prelude::*;
+
+#[test]
+fn index_bijection_over_the_whole_space() {
+    let bad = (0..SIZE)
+        .into_par_iter()
+        .filter(|&i| {
+            let p = unrank(i).expect("in range");
+            let ok = rank(&p) == i
+                && rank(&p.flip()) == i
+                // Openings and Kings on file 2 store both mirror images.
+                && (i >= MAIN || is_self_mirror_pair(i) || rank(&p.mirror()) == i)
+                && (i < MAIN || rank(&p.mirror()) >= MAIN);
+            !ok
+        })
+        .count();
+    assert_eq!(bad, 0);
+    assert!(unrank(SIZE).is_none());
+    assert_eq!(SIZE, 18_609_858);
+}
+
+/// Random playouts: every position met maps into the space, onto an entry whose canonical
+/// position is the position itself up to colour flip and mirror.
+#[test]
+fn every_legal_position_maps_inside_the_space() {
+    let mut seed = 0x1234_5678_9abc_def0u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for rules in [Rules::CURRENT, Rules::ORIGINAL] {
+        for _ in 0..2000 {
+            let mut pos = Position::start();
+            for _ in 0..(next() % 60) {
+                let moves = pos.legal_moves(&rules);
+                if moves.is_empty() {
+                    break;
+                }
+                pos = pos.play(&rules, moves[(next() % moves.len() as u64) as usize]).unwrap();
+                let i = rank(&pos);
+                assert!(i < SIZE);
+                let canon = unrank(i).unwrap();
+                let black = if pos.side_to_move() == nana_shogi::Color::White { pos.flip() } else { pos };
+                assert!(canon == black || canon == black.mirror(), "{pos} -> {canon}");
+                // The string form reads back to the same position.
+                assert_eq!(fen::parse_position(&pos.to_string(), rules.variant).unwrap(), pos);
+            }
+        }
+    }
+}
+
+fn all_rules() -> Vec<Rules> {
+    let mut v = Vec::new();
+    for variant in Variant::ALL {
+        for (drop_stalemate, hand_stalemate) in [(true, true), (false, false)] {
+            v.push(Rules { variant, drop_stalemate, hand_stalemate });
+        }
+    }
+    v
+}
+
+/// Retro-moves are checked against forward moves over the whole space: the same edges, with
+/// the solver's prepared game (flags looked up by index) and, for the default rules, with the
+/// plain one (everything generated from the rules).
+#[test]
+fn predecessors_match_successors() {
+    for rules in all_rules() {
+        let edges = check_relations(&NanaGame::prepared(rules));
+        assert!(edges.is_ok(), "{}: {}", rules.describe(), edges.unwrap_err());
+        if rules.drop_stalemate && rules.hand_stalemate {
+            assert_eq!(check_relations(&NanaGame::new(rules)), edges);
+        }
+    }
+}
+
+/// Pinned reachable counts (from our own enumeration), cross-checked: the set is closed under
+/// successors, and every reachable state but the start has a reachable predecessor (found by
+/// the independent retro-move generator).
+#[test]
+fn reachable_states() {
+    let expected = [
+        (Rules::CURRENT, 17_343_299, 17_343_306, 9_125_050),
+        (Rules::ORIGINAL, 14_420_469, 14_420_476, 7_619_297),
+    ];
+    for (rules, black, white, entries) in expected {
+        let game = NanaGame::prepared(rules);
+        let r = reach::reachable(&game, &|_| {});
+        let c = r.counts();
+        assert_eq!((c.black_positions, c.white_positions, c.entries), (black, white, entries));
+        let sides = [&r.black, &r.white];
+        let broken = (0..SIZE)
+            .into_par_iter()
+            .filter(|&i| {
+                let (mut succ, mut pred) = (Vec::new(), Vec::new());
+                game.successors(i, &mut succ);
+                game.predecessors(i, &mut pred);
+                (0..2).any(|s| {
+                    if !sides[s].contains(i) {
+                        return false;
+                    }
+                    let closed = succ.iter().all(|&q| sides[1 - s].contains(q));
+                    let rooted = (i == START && s == 0) || pred.iter().any(|&p| sides[1 - s].contains(p));
+                    !(closed && rooted)
+                })
+            })
+            .count();
+        assert_eq!(broken, 0, "{}", rules.describe());
+        assert!(r.contains(&Position::start()));
+    }
+}
+
+/// Both rule sets: solved, independently re-checked, symmetric, identical bytes with one and
+/// two threads, and the published results.
+#[test]
+fn solve_both_rule_sets() {
+    for rules in [Rules::CURRENT, Rules::ORIGINAL] {
+        let game = NanaGame::prepared(rules);
+        // The independent check generates every move from the rules alone.
+        let plain = NanaGame::new(rules);
+        let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let s = two.install(|| solve(&game, &NoProgress)).unwrap();
+        let s1 = one.install(|| solve(&game, &NoProgress)).unwrap();
+        assert!(s.entries == s1.entries, "{}: bytes differ between 1 and 2 threads", rules.describe());
+
+        // Every win has a move to a loss one ply shorter and none shorter, every loss's moves
+        // all lead to wins, draws have a drawing move and no winning one.
+        check(&plain, &s.entries, &|_| {}).unwrap();
+
+        // Mirror symmetry where mirror images are stored apart (Kings on file 2).
+        let asym = (0..MAIN)
+            .into_par_iter()
+            .filter(|&i| is_self_mirror_pair(i) && s.entries[i as usize] != Entry::ILLEGAL.0)
+            .filter(|&i| s.entries[i as usize] != s.entries[rank(&unrank(i).unwrap().mirror()) as usize])
+            .count();
+        assert_eq!(asym, 0);
+
+        // Colour symmetry: the position with White to move answers with the same value.
+        let probe = Probe::new(rules, &s.entries).unwrap();
+        let start = Position::start();
+        assert_eq!(probe.value(&start).unwrap(), probe.value(&start.flip()).unwrap());
+
+        let v = probe.value(&start).unwrap();
+        match rules.variant {
+            Variant::Current => assert_eq!(v, Value::Draw),
+            Variant::Original => assert_eq!(v, Value::Win(nana_engine::Dtm(31))),
+        }
+        // The principal variation keeps the value and ends in a position without a legal move.
+        let line = probe.mainline(&start, 10).unwrap();
+        let mut pos = start;
+        let mut value = v;
+        for mv in &line {
+            pos = pos.play(&rules, *mv).unwrap();
+            let next = probe.value(&pos).unwrap();
+            match (value, next) {
+                (Value::Win(a), Value::Loss(b)) | (Value::Loss(a), Value::Win(b)) => assert_eq!(b.0 + 1, a.0),
+                (Value::Draw, Value::Draw) => {}
+                other => panic!("value not kept along the line: {other:?}"),
+            }
+            value = next;
+        }
+        if v != Value::Draw {
+            assert!(pos.is_terminal(&rules));
+            assert_eq!(line.len(), 31);
+        }
+        // A terminal position is a loss in 0 in the table.
+        let mut terminal = None;
+        for i in (0..MAIN).step_by(1009) {
+            if let Some(p) = game.position(i) {
+                if p.is_terminal(&rules) {
+                    terminal = Some(i);
+                    assert_eq!(Entry(s.entries[i as usize]).value(), Some(Value::Loss(nana_engine::Dtm(0))));
+                }
+            }
+        }
+        assert!(terminal.is_some());
+    }
+}
