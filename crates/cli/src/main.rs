@@ -61,6 +61,9 @@ enum Command {
         /// Where to look for tablebases; solved in memory when none is found.
         #[arg(long, default_value = table::DEFAULT_DIR)]
         dir: std::path::PathBuf,
+        /// Regenerate both tablebases into --dir first (the main job: `nana verify --solve`).
+        #[arg(long)]
+        solve: bool,
     },
     /// Re-check every entry of a tablebase against its successors with the forward rules.
     CheckTable { file: std::path::PathBuf },
@@ -85,7 +88,13 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Perft { rules, position, depth } => commands::perft::run(&rules.rules(), &position, depth),
         Command::Stats { rules, tablebase } => commands::stats::run(&rules.rules(), tablebase.as_deref()),
         Command::Solve { rules, out } => commands::solve::run(&rules.rule_sets()?, &out),
-        Command::Verify { dir } => commands::verify::run(&dir),
+        Command::Verify { dir, solve } => {
+            if solve {
+                commands::solve::run(&[nana_shogi::Rules::CURRENT, nana_shogi::Rules::ORIGINAL], &dir)?;
+                println!();
+            }
+            commands::verify::run(&dir)
+        }
         Command::CheckTable { file } => commands::check::run(&file),
         Command::Query(args) => commands::query::run(&args),
         Command::Play(args) => commands::play::run(&args),
