@@ -102,6 +102,14 @@ fn run(cli: Cli) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
+    // Die quietly on a closed pipe (`nana query | head`), as command-line tools do, instead of
+    // panicking in `println!`.
+    #[cfg(unix)]
+    // Safety: restoring the default disposition of SIGPIPE at start-up, before any thread
+    // exists, has no preconditions.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,

@@ -145,9 +145,16 @@ impl Table {
     }
 }
 
+fn open_file(path: &Path) -> Result<Tablebase, String> {
+    if path.is_dir() {
+        return Err(format!("{}: is a directory, not a tablebase file", path.display()));
+    }
+    Tablebase::open(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// Opens a tablebase and checks that it was built for `rules`.
 pub fn open(path: &Path, rules: &Rules) -> Result<Table, String> {
-    let tb = Tablebase::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let tb = open_file(path)?;
     let built = rules_of(tb.header());
     if built.as_ref().ok() != Some(rules) {
         let found = built.map(|r| describe(&r)).unwrap_or_else(|e| e);
@@ -163,7 +170,7 @@ pub fn open(path: &Path, rules: &Rules) -> Result<Table, String> {
 
 /// Opens a tablebase built with any rules.
 pub fn open_any(path: &Path) -> Result<Table, String> {
-    let tb = Tablebase::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let tb = open_file(path)?;
     let rules = rules_of(tb.header()).map_err(|e| format!("{}: {e}", path.display()))?;
     tb.check_expected(&expected(&rules)).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(Table { rules, source: Source::File(tb) })
@@ -180,7 +187,7 @@ pub fn load_or_solve(rules: &Rules, explicit: Option<&Path>, dir: &Path) -> Resu
         return open(&path, rules);
     }
     eprintln!(
-        "note: no tablebase at {}; solving {} in memory (a few seconds). Run `nana solve` to keep one.",
+        "note: no tablebase at {}; solving {} in memory (several seconds). Run `nana solve` to keep one.",
         path.display(),
         describe(rules)
     );

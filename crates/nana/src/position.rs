@@ -54,6 +54,8 @@ pub enum PositionError {
     /// There are exactly two cubes of each kind, on the board or in hand.
     CubeCount { cube: Cube, count: u8 },
     KingsAdjacent,
+    /// A King on the centre touches every other square, so the other King could never be placed.
+    KingOnCentre,
     /// The side that is not to move is in check: the last move left its King attacked.
     OpponentInCheck { color: Color },
     /// A King is in hand, but not every cube is in its owner's hand as at the start.
@@ -74,6 +76,9 @@ impl fmt::Display for PositionError {
                 cube
             ),
             PositionError::KingsAdjacent => f.write_str("the two kings stand next to each other"),
+            PositionError::KingOnCentre => {
+                f.write_str("a king stands on the centre, next to every square the other king could take")
+            }
             PositionError::OpponentInCheck { color } => {
                 write!(f, "{} is in check but it is not its turn", color.name())
             }
@@ -188,6 +193,9 @@ impl Position {
             if pos.king_in_hand(other) && !pos.king_in_hand(setup.side) {
                 return Err(PositionError::OpeningOrder { color: other });
             }
+        }
+        if pos.board[Square::CENTER.index()] == BLACK_KING || pos.board[Square::CENTER.index()] == WHITE_KING {
+            return Err(PositionError::KingOnCentre);
         }
         if let (Some(b), Some(w)) = (pos.king_square(Color::Black), pos.king_square(Color::White)) {
             if b.touches(w) {

@@ -50,9 +50,21 @@ pub struct RankedMove {
 }
 
 impl RankedMove {
-    /// The value of the move for the player making it.
+    /// The value of the move for the player making it, with the distance counted from the
+    /// position after the move.
     pub fn value(&self) -> Value {
         self.child_value.negate()
+    }
+
+    /// The value of the move for the player making it, with the distance counted from the
+    /// position before the move (the move itself is the first ply): the value the position
+    /// has when this is its best move.
+    pub fn value_before(&self) -> Value {
+        match self.value() {
+            Value::Win(d) => Value::Win(nana_engine::Dtm(d.0 + 1)),
+            Value::Loss(d) => Value::Loss(nana_engine::Dtm(d.0 + 1)),
+            Value::Draw => Value::Draw,
+        }
     }
 }
 
@@ -99,14 +111,7 @@ impl<'a> Probe<'a> {
         }
         moves.sort_by_cached_key(|m| (m.value().rank_key(), crate::usi::format(m.mv)));
         let own = self.value(pos)?;
-        let expected = match moves.first() {
-            None => Value::Loss(nana_engine::Dtm(0)),
-            Some(best) => match best.value() {
-                Value::Win(d) => Value::Win(nana_engine::Dtm(d.0 + 1)),
-                Value::Loss(d) => Value::Loss(nana_engine::Dtm(d.0 + 1)),
-                Value::Draw => Value::Draw,
-            },
-        };
+        let expected = moves.first().map_or(Value::Loss(nana_engine::Dtm(0)), RankedMove::value_before);
         if own != expected {
             return Err(ProbeError::Inconsistent { position: pos.to_string() });
         }

@@ -85,7 +85,7 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
                 }
                 "hint" => {
                     let m = &moves[0];
-                    println!("hint: {} ({}), {}", usi::format(m.mv), hodges::format(&pos, &rules, m.mv), describe(m.value()));
+                    println!("hint: {} ({}), {}", usi::format(m.mv), hodges::format(&pos, &rules, m.mv), describe(m.value_before()));
                     continue;
                 }
                 "undo" => {

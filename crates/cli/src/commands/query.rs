@@ -22,7 +22,7 @@ pub struct QueryArgs {
     /// Position string, e.g. "3/3/3 b KRBkrb 1" (default: the start).
     pub position: Option<String>,
     /// Moves to play from the position first (USI-like or Hodges style).
-    #[arg(long, num_args = 1.., allow_hyphen_values = true)]
+    #[arg(long, num_args = 1..)]
     pub moves: Vec<String>,
     /// Print one JSON object.
     #[arg(long)]
@@ -75,15 +75,16 @@ const DRAW_LINE: usize = 10;
 
 pub fn run(args: &QueryArgs) -> Result<(), String> {
     let rules = args.rules.rules();
-    let table = table::load_or_solve(&rules, args.tablebase.as_deref(), table::DEFAULT_DIR.as_ref())?;
-    let probe = table.probe();
-    if let Some(batch) = &args.batch {
-        return run_batch(&probe, batch);
-    }
+    // Read the input before loading (or solving) a table, so that a typo fails at once.
     let mut pos = parse_position(args.position.as_deref(), &rules)?;
     for m in &args.moves {
         let mv = parse_move(&pos, &rules, m).map_err(|e| e.to_string())?;
         pos = pos.play_unchecked(mv);
+    }
+    let table = table::load_or_solve(&rules, args.tablebase.as_deref(), table::DEFAULT_DIR.as_ref())?;
+    let probe = table.probe();
+    if let Some(batch) = &args.batch {
+        return run_batch(&probe, batch);
     }
     let e = |e: nana_shogi::probe::ProbeError| e.to_string();
     let value = probe.value(&pos).map_err(e)?;
@@ -130,7 +131,7 @@ pub fn run(args: &QueryArgs) -> Result<(), String> {
             "  {:<6} {:<10} {}",
             usi::format(m.mv),
             hodges::format(&pos, &rules, m.mv),
-            describe(m.value())
+            describe(m.value_before())
         );
     }
     let label = if value == Value::Draw { "drawing line" } else { "principal variation" };
@@ -179,12 +180,13 @@ fn batch_line(probe: &Probe<'_>, rules: &Rules, input: &str) -> Result<JsonBatch
     })
 }
 
-/// `win in 27 plies`, `draw`, …
+/// `win, mate in 27 plies`, `draw`, …
 pub fn describe(v: Value) -> String {
+    let plies = |n: u16| if n == 1 { "1 ply".to_string() } else { format!("{n} plies") };
     match v {
-        Value::Win(d) => format!("win, mate in {} plies", d.0),
+        Value::Win(d) => format!("win, mate in {}", plies(d.0)),
         Value::Loss(d) if d.0 == 0 => "loss (no legal move)".to_string(),
-        Value::Loss(d) => format!("loss, mated in {} plies", d.0),
+        Value::Loss(d) => format!("loss, mated in {}", plies(d.0)),
         Value::Draw => "draw".to_string(),
     }
 }

@@ -1,0 +1,40 @@
+//! The whole job of `nana solve`: both rule sets, preparing, solving and writing the tables.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use nana_shogi::{index, NanaGame, Rules};
+use nana_tablebase::{Counts, Header};
+
+fn solve_both(c: &mut Criterion) {
+    let dir = std::env::temp_dir().join(format!("nana-bench-{}", std::process::id()));
+    let mut g = c.benchmark_group("solve");
+    g.sample_size(10);
+    g.bench_function("both rule sets (prepare + solve + write)", |b| {
+        b.iter(|| {
+            for rules in [Rules::CURRENT, Rules::ORIGINAL] {
+                let s = nana_engine::solve(&NanaGame::prepared(rules), &nana_engine::NoProgress).unwrap();
+                let header = Header {
+                    game: "nana-shogi".into(),
+                    variant: rules.variant as u32,
+                    options: 3,
+                    rules: rules.describe(),
+                    entries: index::SIZE,
+                    entry_width: 1,
+                    layout_version: index::LAYOUT_VERSION,
+                    counts: Counts {
+                        wins: s.stats.wins,
+                        losses: s.stats.losses,
+                        draws: s.stats.draws,
+                        illegal: s.stats.illegal,
+                    },
+                    max_dtm: u32::from(s.stats.max_dtm),
+                };
+                nana_tablebase::write(&dir.join(format!("{}.tb", rules.variant)), &header, &s.entries).unwrap();
+            }
+        })
+    });
+    g.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group!(benches, solve_both);
+criterion_main!(benches);

@@ -1,0 +1,1135 @@
+//! End-to-end tests of the `nana` binary.
+//!
+//! Every rule set the tests need is solved once per test binary into a temporary directory (the
+//! shared fixture below, both solves running side by side); the tests point `--tablebase` at
+//! those files and run the binary in a fresh empty directory, so the default `tablebase/` folder
+//! of the working tree is never picked up by accident. Only the in-memory-fallback test runs
+//! without a table.
+//!
+//! Known results checked here: under the current rules the start is a draw; under the original
+//! rules Black wins, the game ending on ply 31 (DTM 31 plies).
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value as Json;
+use tempfile::TempDir;
+
+// ---------------------------------------------------------------------------------------------
+// Running the binary
+// ---------------------------------------------------------------------------------------------
+
+/// What one run of `nana` produced.
+#[derive(Debug)]
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    /// Asserts exit status 0 and no panic; returns `self` for chaining.
+    #[track_caller]
+    fn success(&self) -> &Run {
+        assert_eq!(self.code, Some(0), "expected success, got {self:#?}");
+        assert_no_panic(self);
+        self
+    }
+
+    fn json(&self) -> Json {
+        serde_json::from_str(self.stdout.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {self:#?}"))
+    }
+
+    fn lines(&self) -> Vec<&str> {
+        self.stdout.lines().collect()
+    }
+}
+
+/// Runs `nana ARGS` in `cwd` with `stdin` as standard input.
+fn nana_at(cwd: &Path, args: &[&str], stdin: &str) -> Run {
+    let out = Command::cargo_bin("nana")
+        .expect("the nana binary is built for integration tests")
+        .args(args)
+        .current_dir(cwd)
+        .write_stdin(stdin)
+        .timeout(Duration::from_secs(300))
+        .output()
+        .expect("nana runs");
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// Runs `nana ARGS` in a fresh empty directory (so no default `tablebase/` folder exists).
+fn nana(args: &[&str]) -> Run {
+    nana_stdin(args, "")
+}
+
+fn nana_stdin(args: &[&str], stdin: &str) -> Run {
+    let cwd = tempfile::tempdir().expect("temp dir");
+    nana_at(cwd.path(), args, stdin)
+}
+
+#[track_caller]
+fn assert_no_panic(run: &Run) {
+    assert!(!run.stderr.contains("panicked"), "the binary panicked: {run:#?}");
+    assert_ne!(run.code, Some(101), "exit code 101 is Rust's panic exit code: {run:#?}");
+}
+
+/// A failure reported the way `main` reports errors: exit 1, exactly one stderr line starting
+/// with `error: `, containing every needle.
+#[track_caller]
+fn assert_error(run: &Run, needles: &[&str]) {
+    assert_no_panic(run);
+    assert_eq!(run.code, Some(1), "expected exit code 1: {run:#?}");
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "expected a single stderr line: {run:#?}");
+    assert!(lines[0].starts_with("error: "), "stderr must start with `error: `: {run:#?}");
+    for n in needles {
+        assert!(lines[0].contains(n), "stderr should mention {n:?}: {run:#?}");
+    }
+}
+
+/// A command-line usage error reported by the argument parser: exit 2, first line `error: ...`.
+#[track_caller]
+fn assert_usage_error(run: &Run, needles: &[&str]) {
+    assert_no_panic(run);
+    assert_eq!(run.code, Some(2), "expected the usage-error exit code 2: {run:#?}");
+    let first = run.stderr.lines().next().unwrap_or_default();
+    assert!(first.starts_with("error: "), "stderr must start with `error: `: {run:#?}");
+    for n in needles {
+        assert!(run.stderr.contains(n), "stderr should mention {n:?}: {run:#?}");
+    }
+    assert!(run.stdout.is_empty(), "nothing on stdout: {run:#?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The shared fixture: both rule sets solved once
+// ---------------------------------------------------------------------------------------------
+
+struct Tables {
+    /// Keeps the directory alive for the whole test binary.
+    _dir: TempDir,
+    current: PathBuf,
+    original: PathBuf,
+    /// What `nana solve` printed, per rule set.
+    solve_current: String,
+    solve_original: String,
+}
+
+fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let dir = tempfile::tempdir().expect("temp dir");
+        // The two solves are independent: run them side by side.
+        let children: Vec<_> = ["current", "original"]
+            .iter()
+            .map(|rules| {
+                std::process::Command::new(env!("CARGO_BIN_EXE_nana"))
+                    .args(["solve", "--rules", rules, "--out"])
+                    .arg(dir.path())
+                    .current_dir(dir.path())
+                    .stdin(Stdio::null())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .expect("nana solve starts")
+            })
+            .collect();
+        let mut outputs = Vec::new();
+        for child in children {
+            let out = child.wait_with_output().expect("nana solve runs");
+            let stdout = String::from_utf8(out.stdout).expect("UTF-8");
+            let stderr = String::from_utf8(out.stderr).expect("UTF-8");
+            assert!(out.status.success(), "nana solve failed:\n{stdout}\n{stderr}");
+            assert!(!stderr.contains("panicked"), "{stderr}");
+            outputs.push(stdout);
+        }
+        let current = dir.path().join("nana-current.tb");
+        let original = dir.path().join("nana-original.tb");
+        assert!(current.is_file() && original.is_file(), "solve writes nana-<rules>.tb into --out");
+        let solve_original = outputs.pop().expect("two solves");
+        let solve_current = outputs.pop().expect("two solves");
+        Tables { _dir: dir, current, original, solve_current, solve_original }
+    })
+}
+
+fn table(rules: &str) -> &'static str {
+    let t = tables();
+    let path = match rules {
+        "current" => &t.current,
+        "original" => &t.original,
+        other => panic!("no fixture for {other}"),
+    };
+    path.to_str().expect("temp paths are UTF-8")
+}
+
+/// `nana query --rules RULES --tablebase <fixture> ARGS`.
+fn query(rules: &str, args: &[&str]) -> Run {
+    let mut all = vec!["query", "--rules", rules, "--tablebase", table(rules)];
+    all.extend_from_slice(args);
+    nana(&all)
+}
+
+/// `nana query --json` of the position reached by `moves` from `position` (start if `None`).
+fn query_json(rules: &str, position: Option<&str>, moves: &[&str]) -> Json {
+    let mut args = vec!["--json"];
+    args.extend(position);
+    if !moves.is_empty() {
+        args.push("--moves");
+        args.extend_from_slice(moves);
+    }
+    let run = query(rules, &args);
+    run.success();
+    run.json()
+}
+
+/// A temporary copy of a fixture table, to damage.
+fn copy_of(rules: &str) -> (TempDir, PathBuf, Vec<u8>) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join(format!("nana-{rules}.tb"));
+    let bytes = std::fs::read(table(rules)).expect("fixture readable");
+    (dir, path, bytes)
+}
+
+/// CRC-32 (IEEE), as the file format uses.
+fn crc32(data: &[u8]) -> u32 {
+    let mut table = [0u32; 256];
+    for (i, slot) in table.iter_mut().enumerate() {
+        let mut c = i as u32;
+        for _ in 0..8 {
+            c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
+        }
+        *slot = c;
+    }
+    !data.iter().fold(!0u32, |crc, &b| table[((crc ^ u32::from(b)) & 0xFF) as usize] ^ (crc >> 8))
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON helpers
+// ---------------------------------------------------------------------------------------------
+
+fn s(v: &Json) -> &str {
+    v.as_str().unwrap_or_else(|| panic!("expected a string, got {v}"))
+}
+
+fn strings(v: &Json) -> Vec<String> {
+    v.as_array().unwrap_or_else(|| panic!("expected an array, got {v}")).iter().map(|x| s(x).to_string()).collect()
+}
+
+fn keys(v: &Json) -> BTreeSet<String> {
+    v.as_object().unwrap_or_else(|| panic!("expected an object, got {v}")).keys().cloned().collect()
+}
+
+fn key_set(names: &[&str]) -> BTreeSet<String> {
+    names.iter().map(|k| k.to_string()).collect()
+}
+
+/// The rank of a move for the player making it, from the JSON `category`/`dtm` of the position
+/// after it (the opponent's point of view): fastest win, then draws, then slowest loss.
+fn mover_rank(m: &Json) -> (u8, i64) {
+    let dtm = m["dtm"].as_i64();
+    match s(&m["category"]) {
+        "loss" => (0, dtm.expect("a loss has a dtm")),
+        "draw" => {
+            assert!(m["dtm"].is_null(), "a draw has no dtm: {m}");
+            (1, 0)
+        }
+        "win" => (2, -dtm.expect("a win has a dtm")),
+        other => panic!("unknown category {other:?} in {m}"),
+    }
+}
+
+/// Checks the JSON shape of a single query and the order of its moves.
+#[track_caller]
+fn check_query_shape(q: &Json) {
+    assert_eq!(
+        keys(q),
+        key_set(&["fen", "category", "dtm", "checkmate", "stalemate", "best_move", "moves", "mainline"])
+    );
+    let moves = q["moves"].as_array().expect("moves is an array");
+    for m in moves {
+        assert_eq!(keys(m), key_set(&["usi", "hodges", "category", "dtm"]), "{m}");
+    }
+    // Best first; ties in USI order.
+    let ranks: Vec<((u8, i64), &str)> = moves.iter().map(|m| (mover_rank(m), s(&m["usi"]))).collect();
+    let mut sorted = ranks.clone();
+    sorted.sort();
+    assert_eq!(ranks, sorted, "moves must be sorted best first, ties in USI order");
+    match moves.first() {
+        None => {
+            assert!(q["best_move"].is_null());
+            assert_eq!(q["category"], "loss");
+            assert_eq!(q["dtm"], 0);
+            assert!(q["checkmate"].as_bool().unwrap() ^ q["stalemate"].as_bool().unwrap());
+        }
+        Some(best) => {
+            assert_eq!(q["best_move"], best["usi"]);
+            assert_eq!(q["checkmate"], false);
+            assert_eq!(q["stalemate"], false);
+            // The position's value is the best move's value seen from the mover, one ply longer.
+            let (cat, dtm) = match s(&best["category"]) {
+                "loss" => ("win", Some(best["dtm"].as_u64().unwrap() + 1)),
+                "win" => ("loss", Some(best["dtm"].as_u64().unwrap() + 1)),
+                _ => ("draw", None),
+            };
+            assert_eq!(q["category"], cat, "{q}");
+            assert_eq!(q["dtm"].as_u64(), dtm, "{q}");
+            assert_eq!(q["mainline"][0], best["usi"], "the mainline starts with the best move");
+        }
+    }
+}
+
+/// `nana moves` as (USI, Hodges) pairs.
+fn legal_moves(rules: &str, position: Option<&str>) -> Vec<(String, String)> {
+    let mut args = vec!["moves", "--rules", rules];
+    if let Some(p) = position {
+        args.extend(["--position", p]);
+    }
+    let run = nana(&args);
+    run.success();
+    run.lines()
+        .into_iter()
+        .map(|l| {
+            let (u, h) = l.split_once('\t').unwrap_or_else(|| panic!("USI<TAB>Hodges expected: {l:?}"));
+            assert!(!h.contains('\t'));
+            (u.to_string(), h.to_string())
+        })
+        .collect()
+}
+
+/// The original rules' winning line from the start, in USI.
+fn original_mainline() -> Vec<String> {
+    strings(&query_json("original", None, &[])["mainline"])
+}
+
+#[test]
+fn solve_reports_each_rule_set() {
+    let t = tables();
+    for (out, rules, path) in [
+        (&t.solve_current, "current, drop-stalemate on, hand-stalemate on", &t.current),
+        (&t.solve_original, "original, drop-stalemate on, hand-stalemate on", &t.original),
+    ] {
+        assert_eq!(out.lines().next(), Some(rules), "{out}");
+        assert!(out.contains(&format!(" to {}\n", path.display())), "{out}");
+        let legal = number_after(out, "  positions (index entries): ");
+        let wins = number_after(out, "  wins ");
+        assert!(wins > 0 && wins < legal, "{out}");
+        assert!(number_after(out, "  longest distance to mate: ") >= 31, "{out}");
+        // The header is followed by one byte per index entry.
+        let line = out.lines().find(|l| l.contains(" legal, ")).unwrap();
+        let counts: Vec<u64> = line.split(|c: char| !c.is_ascii_digit()).filter_map(|n| n.parse().ok()).collect();
+        let size = std::fs::metadata(path).unwrap().len();
+        assert_eq!(size, 256 + counts[0] + counts[1], "{line}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. moves and perft
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn moves_at_the_start_are_the_eight_king_drops() {
+    for rules in ["current", "original"] {
+        let moves = legal_moves(rules, None);
+        assert_eq!(moves.len(), 8, "{moves:?}");
+        let squares: BTreeSet<String> = moves
+            .iter()
+            .map(|(u, h)| {
+                assert!(u.starts_with("K*"), "{u}");
+                assert_eq!(u, h, "a King drop reads the same in both notations");
+                u[2..].to_string()
+            })
+            .collect();
+        let expected: BTreeSet<String> =
+            ["1a", "2a", "3a", "1b", "3b", "1c", "2c", "3c"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(squares, expected, "every square but the centre");
+    }
+}
+
+#[test]
+fn moves_of_a_mid_game_position() {
+    // 19 moves, as the independent perft reference counts.
+    let moves = legal_moves("current", Some("K2/G1b/2k w Rb 1"));
+    assert_eq!(moves.len(), 19, "{moves:?}");
+    for pair in [("1b2a", "B-2a=TG"), ("1b2c", "B-2c=TG"), ("1c2c", "K-2c"), ("T*2a", "TG*2a"), ("S*3c", "CS*3c")] {
+        assert!(moves.iter().any(|(u, h)| (u.as_str(), h.as_str()) == pair), "missing {pair:?} in {moves:?}");
+    }
+    // Nothing lands on the centre by drop, every USI string is distinct.
+    assert!(moves.iter().all(|(u, _)| !(u.contains('*') && u.ends_with("2b"))));
+    let distinct: BTreeSet<&String> = moves.iter().map(|(u, _)| u).collect();
+    assert_eq!(distinct.len(), moves.len());
+
+    // The original rules have a long rook: 20 moves here.
+    assert_eq!(legal_moves("original", Some("1K1/W2/Tk1 b Rb 1")).len(), 20);
+
+    // Two pieces of the same face reaching one square get their origin square.
+    let moves = legal_moves("current", Some("2k/S1S/K2 b Rr"));
+    assert!(moves.contains(&("1b2a".into(), "CS1b-2a=D".into())), "{moves:?}");
+    assert!(moves.contains(&("3b2a".into(), "CS3b-2a=D".into())), "{moves:?}");
+}
+
+#[test]
+fn perft_start_matches_the_reference() {
+    let run = nana(&["perft", "3"]);
+    run.success();
+    assert_eq!(run.stdout, "1\t8\n2\t32\n3\t1292\n");
+    let run = nana(&["perft", "--rules", "original", "3"]);
+    run.success();
+    assert_eq!(run.stdout, "1\t8\n2\t32\n3\t1200\n");
+}
+
+#[test]
+fn perft_mid_game_positions_match_the_reference() {
+    let run = nana(&["perft", "--position", "K2/G1b/2k w Rb 1", "3"]);
+    run.success();
+    assert_eq!(run.stdout, "1\t19\n2\t222\n3\t1035\n");
+    let run = nana(&["perft", "--rules", "original", "--position", "1K1/W2/Tk1 b Rb 1", "3"]);
+    run.success();
+    assert_eq!(run.stdout, "1\t20\n2\t224\n3\t2098\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. query: text and JSON
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn query_text_original_start() {
+    let run = query("original", &[]);
+    run.success();
+    let out = &run.stdout;
+    for line in [
+        "     3   2   1",
+        "   +---+---+---+",
+        "   |   |   |   | a",
+        "   |   |   |   | c",
+        "   black hand: K O D",
+        "   white hand: K O D",
+        "   black to move",
+        "position: 3/3/3 b KRBkrb",
+        "value: win, mate in 31 plies for black",
+        "best move: K*2a (K*2a)",
+        "moves:",
+    ] {
+        assert!(out.lines().any(|l| l == line), "missing line {line:?} in\n{out}");
+    }
+    let rules_line = out.lines().find(|l| l.starts_with("rules: ")).expect("rules line");
+    assert!(rules_line.contains("original, drop-stalemate on, hand-stalemate on"), "{rules_line}");
+    assert!(rules_line.contains(table("original")), "names the table used: {rules_line}");
+
+    // One line per legal move after `moves:`, best first.
+    let lines = run.lines();
+    let at = lines.iter().position(|l| *l == "moves:").expect("moves header");
+    let move_lines: Vec<&str> = lines[at + 1..].iter().take_while(|l| l.starts_with("  ")).copied().collect();
+    assert_eq!(move_lines.len(), 8, "{move_lines:?}");
+    assert!(move_lines[0].trim_start().starts_with("K*2a"), "{move_lines:?}");
+    assert!(move_lines[0].contains("win"), "{move_lines:?}");
+    assert!(move_lines.iter().filter(|l| l.ends_with("draw")).count() == 4, "{move_lines:?}");
+
+    // The principal variation runs to the end of the game: 31 numbered plies in Hodges style.
+    let pv = out.lines().find_map(|l| l.strip_prefix("principal variation: ")).expect("pv line");
+    let plies: Vec<&str> = pv.split_whitespace().filter(|t| !t.ends_with('.')).collect();
+    assert_eq!(plies.len(), 31, "{pv}");
+    assert!(pv.starts_with("1. K*2a 2. K*2c 3. R*1b 4. R*1c 5. Rx1c=C"), "{pv}");
+    assert!(pv.contains(" 31. "), "{pv}");
+    assert!(run.stderr.is_empty(), "no notes when a table is given: {run:#?}");
+}
+
+#[test]
+fn query_text_current_start_is_a_draw() {
+    let run = query("current", &[]);
+    run.success();
+    let out = &run.stdout;
+    assert!(out.contains("\nvalue: draw for black\n"), "{out}");
+    assert!(out.contains("\nbest move: K*1a (K*1a)\n"), "{out}");
+    assert!(!out.contains("principal variation"), "{out}");
+    let line = out.lines().find_map(|l| l.strip_prefix("drawing line: ")).expect("drawing line");
+    let plies: Vec<&str> = line.split_whitespace().filter(|t| !t.ends_with('.')).collect();
+    assert_eq!(plies.len(), 10, "at most 10 plies of a drawing line: {line}");
+    assert!(line.starts_with("1. K*1a "), "{line}");
+}
+
+#[test]
+fn query_text_of_finished_games() {
+    // Checkmate: White to move, in check, no legal move.
+    let run = query("current", &["K1k/2G/1S1 w RB"]);
+    run.success();
+    assert!(run.stdout.contains("\nvalue: loss (no legal move) for white\n"), "{run:#?}");
+    assert!(run.stdout.contains("\nwhite has no legal move (checkmate) and has lost\n"), "{run:#?}");
+    assert!(!run.stdout.contains("best move"), "{run:#?}");
+    // The end of the original rules' winning line is a stalemate, which loses as well.
+    let run = query("original", &["RCK/3/1Tk w B"]);
+    run.success();
+    assert!(run.stdout.contains("\nwhite has no legal move (stalemate) and has lost\n"), "{run:#?}");
+}
+
+#[test]
+fn query_json_original_start() {
+    let q = query_json("original", None, &[]);
+    check_query_shape(&q);
+    assert_eq!(q["fen"], "3/3/3 b KRBkrb");
+    assert_eq!(q["category"], "win");
+    assert_eq!(q["dtm"], 31);
+    assert_eq!(q["checkmate"], false);
+    assert_eq!(q["stalemate"], false);
+    assert_eq!(q["best_move"], "K*2a");
+    let moves = q["moves"].as_array().unwrap();
+    // A move's category is for the side to move after it: the winning move leaves White lost.
+    assert_eq!(moves[0]["usi"], "K*2a");
+    assert_eq!(moves[0]["hodges"], "K*2a");
+    assert_eq!(moves[0]["category"], "loss");
+    assert_eq!(moves[0]["dtm"], 30);
+    assert_eq!(
+        moves.iter().map(|m| s(&m["category"])).collect::<Vec<_>>(),
+        ["loss", "loss", "loss", "loss", "draw", "draw", "draw", "draw"]
+    );
+    // Exactly the legal moves, with the same notation as `nana moves`.
+    let from_json: BTreeSet<(String, String)> =
+        moves.iter().map(|m| (s(&m["usi"]).to_string(), s(&m["hodges"]).to_string())).collect();
+    let from_moves: BTreeSet<(String, String)> = legal_moves("original", None).into_iter().collect();
+    assert_eq!(from_json, from_moves);
+    assert_eq!(q["mainline"].as_array().unwrap().len(), 31, "the mate comes on ply 31");
+}
+
+#[test]
+fn query_json_mainline_replays_to_the_end() {
+    let mainline = original_mainline();
+    assert_eq!(mainline.len(), 31);
+    let moves: Vec<&str> = mainline.iter().map(String::as_str).collect();
+    let mut previous: Option<Json> = None;
+    for k in 0..=31 {
+        let q = query_json("original", None, &moves[..k]);
+        check_query_shape(&q);
+        let side = q["fen"].as_str().unwrap().split(' ').nth(1).unwrap().to_string();
+        assert_eq!(side, if k % 2 == 0 { "b" } else { "w" }, "after {k} plies: {q}");
+        assert_eq!(q["dtm"], 31 - k as u64, "after {k} plies: {q}");
+        assert_eq!(q["category"], if k % 2 == 0 { "win" } else { "loss" }, "after {k} plies: {q}");
+        assert_eq!(strings(&q["mainline"]), mainline[k..], "the rest of the line after {k} plies");
+        if let Some(p) = &previous {
+            // The previous position's best move led here: its category/dtm are this position's.
+            let best = &p["moves"][0];
+            assert_eq!(best["usi"], mainline[k - 1]);
+            assert_eq!(best["category"], q["category"]);
+            assert_eq!(best["dtm"], q["dtm"]);
+        }
+        previous = Some(q);
+    }
+    let last = previous.unwrap();
+    assert_eq!(last["category"], "loss");
+    assert_eq!(last["dtm"], 0);
+    assert_eq!(last["moves"].as_array().unwrap().len(), 0);
+    assert!(last["best_move"].is_null());
+    assert_eq!(last["mainline"].as_array().unwrap().len(), 0);
+    // The winning line ends in stalemate (a loss for the stalemated side under these rules).
+    assert_eq!(last["stalemate"], true);
+    assert_eq!(last["checkmate"], false);
+}
+
+#[test]
+fn query_json_current_start_is_a_draw() {
+    let q = query_json("current", None, &[]);
+    check_query_shape(&q);
+    assert_eq!(q["category"], "draw");
+    assert!(q["dtm"].is_null());
+    let moves = q["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 8);
+    assert_eq!(moves[0]["category"], "draw");
+    // K*2a loses for Black: White (to move after it) wins.
+    let k2a = moves.iter().find(|m| m["usi"] == "K*2a").unwrap();
+    assert_eq!(k2a["category"], "win");
+    assert_eq!(moves.last().unwrap()["usi"], "K*2a", "the losing move comes last");
+    // A drawing line of 10 plies, every position on it drawn.
+    let line = strings(&q["mainline"]);
+    assert_eq!(line.len(), 10);
+    let line: Vec<&str> = line.iter().map(String::as_str).collect();
+    for k in 1..=line.len() {
+        let q = query_json("current", None, &line[..k]);
+        assert_eq!(q["category"], "draw", "after {:?}", &line[..k]);
+        assert!(q["dtm"].is_null());
+    }
+}
+
+#[test]
+fn query_json_checkmate() {
+    let q = query_json("current", Some("K1k/2G/1S1 w RB"), &[]);
+    check_query_shape(&q);
+    assert_eq!(q["checkmate"], true);
+    assert_eq!(q["stalemate"], false);
+    assert_eq!(q["category"], "loss");
+    assert_eq!(q["dtm"], 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. --moves in both notations, illegal moves
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn query_moves_in_usi_and_hodges_reach_the_same_position() {
+    let usi = ["K*2a", "K*2c", "R*1b", "R*1c", "1b1c", "2c1c", "C*3a", "1c2c", "B*1a", "2c1c", "1a2b"];
+    let hodges = ["K*2a", "K*2c", "R*1b", "R*1c", "Rx1c=C", "Kx1c", "C*3a", "K-2c", "B*1a", "K-1c", "B-2b=TG"];
+    let a = query_json("original", None, &usi);
+    let b = query_json("original", None, &hodges);
+    assert_eq!(a, b);
+    assert_eq!(a["dtm"], 31 - 11);
+    // Mixed notations, and a position string with a ply number.
+    let mixed = ["K*2a", "K*2c", "R*1b", "R*1c", "Rx1c=C", "2c1c"];
+    let c = query_json("original", Some("3/3/3 b KRBkrb 1"), &mixed);
+    assert_eq!(c, query_json("original", None, &usi[..6]));
+    // A drop with a two-letter face: TG*1b in Hodges is T*1b in USI.
+    let d = query_json("current", None, &["K*2a", "K*2c", "TG*1b"]);
+    let e = query_json("current", None, &["K*2a", "K*2c", "T*1b"]);
+    assert_eq!(d, e);
+    assert_eq!(d["fen"], "1K1/2T/1k1 w Rrb");
+    // Hodges with the origin square where two cubes of one face can reach the square.
+    let f = query_json("current", Some("2k/S1S/K2 b Rr"), &["CS1b-2a=D"]);
+    let g = query_json("current", Some("2k/S1S/K2 b Rr"), &["1b2a"]);
+    assert_eq!(f, g);
+}
+
+#[test]
+fn query_rejects_illegal_moves() {
+    let cases: [(&[&str], &[&str]); 6] = [
+        (&["K*2b"], &["bad move \"K*2b\"", "centre"]),
+        (&["K*2a", "K*1a"], &["bad move \"K*1a\"", "next to the other king"]),
+        (&["xyz"], &["bad move \"xyz\""]),
+        (&["K*2a", "K*2c", "R*1b", "R*1c", "B-2b=TG"], &["bad move \"B-2b=TG\"", "no legal move matches"]),
+        // The right move with the wrong new face.
+        (&["K*2a", "K*2c", "R*1b", "R*1c", "Rx1c=SW"], &["bad move \"Rx1c=SW\""]),
+        // A board move before the Kings are placed.
+        (&["2a2b"], &["bad move \"2a2b\""]),
+    ];
+    for (moves, needles) in cases {
+        let mut args = vec!["--json", "--moves"];
+        args.extend_from_slice(moves);
+        let run = query("original", &args);
+        assert_error(&run, needles);
+        assert!(run.stdout.is_empty(), "{run:#?}");
+    }
+    // Ambiguous Hodges: two cat swords can reach 2a.
+    let run = query("current", &["2k/S1S/K2 b Rr", "--moves", "CS-2a=D"]);
+    assert_error(&run, &["ambiguous", "CS1b-2a=D"]);
+    // No move at all after the game has ended.
+    let mut moves: Vec<String> = original_mainline();
+    moves.push("K*3b".into());
+    let mut args = vec!["--moves"];
+    args.extend(moves.iter().map(String::as_str));
+    assert_error(&query("original", &args), &["bad move \"K*3b\""]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. batch mode
+// ---------------------------------------------------------------------------------------------
+
+const BATCH: &str = "3/3/3 b KRBkrb 1\n\nnot a position\nKk1/3/3 b RBrb 1\n   \nRCK/3/1Tk w B\n  1K1/2R/1k1 w Brb  \n";
+
+fn check_batch_output(run: &Run) {
+    run.success();
+    assert!(run.stderr.is_empty(), "{run:#?}");
+    let lines: Vec<Json> =
+        run.lines().iter().map(|l| serde_json::from_str(l).expect("one JSON object per line")).collect();
+    assert_eq!(lines.len(), 5, "one line per non-empty input line: {run:#?}");
+    let ok_keys = key_set(&["fen", "category", "dtm", "checkmate", "stalemate", "best_move"]);
+    let err_keys = key_set(&["input", "error"]);
+
+    assert_eq!(keys(&lines[0]), ok_keys);
+    assert_eq!(lines[0]["fen"], "3/3/3 b KRBkrb");
+    assert_eq!(lines[0]["category"], "win");
+    assert_eq!(lines[0]["dtm"], 31);
+    assert_eq!(lines[0]["best_move"], "K*2a");
+
+    assert_eq!(keys(&lines[1]), err_keys);
+    assert_eq!(lines[1]["input"], "not a position");
+    assert!(s(&lines[1]["error"]).starts_with("bad position"), "{}", lines[1]);
+
+    assert_eq!(keys(&lines[2]), err_keys);
+    assert_eq!(lines[2]["input"], "Kk1/3/3 b RBrb 1");
+    assert!(s(&lines[2]["error"]).contains("illegal position"), "{}", lines[2]);
+    assert!(s(&lines[2]["error"]).contains("next to each other"), "{}", lines[2]);
+
+    assert_eq!(keys(&lines[3]), ok_keys);
+    assert_eq!(lines[3]["category"], "loss");
+    assert_eq!(lines[3]["dtm"], 0);
+    assert_eq!(lines[3]["stalemate"], true);
+    assert!(lines[3]["best_move"].is_null());
+
+    // Surrounding blanks are trimmed; the values agree with a single query.
+    let single = query_json("original", Some("1K1/2R/1k1 w Brb"), &[]);
+    for k in ["fen", "category", "dtm", "checkmate", "stalemate", "best_move"] {
+        assert_eq!(lines[4][k], single[k], "{k}");
+    }
+    assert_eq!(lines[4]["dtm"], 28);
+}
+
+#[test]
+fn batch_from_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("positions.txt");
+    std::fs::write(&file, BATCH).unwrap();
+    let run = query("original", &["--batch", file.to_str().unwrap()]);
+    check_batch_output(&run);
+}
+
+#[test]
+fn batch_from_stdin() {
+    let args = ["query", "--rules", "original", "--tablebase", table("original"), "--batch", "-"];
+    let run = nana_stdin(&args, BATCH);
+    check_batch_output(&run);
+    // The same output as from a file, byte for byte.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("positions.txt");
+    std::fs::write(&file, BATCH).unwrap();
+    assert_eq!(run.stdout, query("original", &["--batch", file.to_str().unwrap()]).stdout);
+}
+
+#[test]
+fn batch_errors() {
+    let missing = query("current", &["--batch", "/nonexistent/positions.txt"]);
+    assert_error(&missing, &["/nonexistent/positions.txt"]);
+    // --batch takes no position and no --moves.
+    assert_usage_error(&query("current", &["--batch", "-", "3/3/3 b KRBkrb"]), &["--batch"]);
+    assert_usage_error(&query("current", &["--batch", "-", "--moves", "K*2a"]), &["--batch"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. bad input everywhere
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn malformed_positions_are_errors() {
+    for (position, needle) in [
+        ("garbage", "bad position \"garbage\""),
+        ("3/3/3 x KRBkrb 1", "side to move"),
+        ("4/3/3 b KRBkrb 1", "rank a"),
+        ("K2/3/2X b RBrb", "'X'"),
+        ("K1k/3/3 w 3RBrb", "count 3"),
+        ("K2/3/2k b RBrb 1 extra", "extra"),
+        ("Kk1/3/3 b RBrb 1", "illegal position"),
+        ("k2/R2/K2 b Brb", "in check but it is not its turn"),
+        ("K1k/R2/3 w 2RBb", "3 O cubes"),
+    ] {
+        assert_error(&query("current", &[position]), &[needle]);
+        assert_error(&nana(&["moves", "--position", position]), &[needle]);
+        assert_error(&nana(&["perft", "--position", position, "1"]), &[needle]);
+    }
+}
+
+#[test]
+fn unknown_rules_are_a_usage_error() {
+    // The argument parser reports it (exit 2) and lists the rule sets.
+    for command in ["query", "moves", "play", "stats"] {
+        let run = nana(&[command, "--rules", "bogus"]);
+        assert_usage_error(&run, &["invalid value 'bogus'", "--rules", "current", "original"]);
+    }
+    assert_error(&nana(&["--threads", "0", "moves"]), &["--threads"]);
+}
+
+#[test]
+fn a_table_of_other_rules_is_refused() {
+    assert!(query("current", &[]).stdout.contains("value: draw"), "the current table itself works");
+    let run = nana(&["query", "--rules", "current", "--tablebase", table("original")]);
+    assert_error(
+        &run,
+        &[
+            table("original"),
+            "original, drop-stalemate on, hand-stalemate on",
+            "current, drop-stalemate on, hand-stalemate on",
+        ],
+    );
+    // Other rule options are other tables too.
+    let run = nana(&["query", "--rules", "current", "--hand-stalemate", "off", "--tablebase", table("current")]);
+    assert_error(&run, &["hand-stalemate off", "hand-stalemate on"]);
+    // play and stats check the same way.
+    assert_error(&nana(&["play", "--rules", "original", "--tablebase", table("current")]), &["current, drop"]);
+    assert_error(&nana(&["stats", "--rules", "original", "--tablebase", table("current")]), &["current, drop"]);
+}
+
+#[test]
+fn damaged_tables_are_refused() {
+    let (dir, path, bytes) = copy_of("current");
+    let p = path.to_str().unwrap();
+    let check = |needles: &[&str]| {
+        assert_error(&nana(&["query", "--tablebase", p]), needles);
+        assert_error(&nana(&["query", "--tablebase", p, "--batch", "-"]), needles);
+        assert_error(&nana_stdin(&["play", "--tablebase", p], "quit\n"), needles);
+    };
+    // Truncated payload.
+    std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+    check(&[p, "truncated"]);
+    // Truncated header.
+    std::fs::write(&path, &bytes[..100]).unwrap();
+    check(&[p, "truncated"]);
+    // Empty file.
+    std::fs::write(&path, b"").unwrap();
+    check(&[p, "truncated"]);
+    // One flipped payload byte.
+    let mut flipped = bytes.clone();
+    flipped[256 + 5_000_000] ^= 0x01;
+    std::fs::write(&path, &flipped).unwrap();
+    check(&[p, "corrupted", "checksum"]);
+    // One flipped header byte (in the rules description).
+    let mut flipped = bytes.clone();
+    flipped[50] ^= 0x04;
+    std::fs::write(&path, &flipped).unwrap();
+    check(&[p, "header checksum"]);
+    // A trailing byte.
+    let mut longer = bytes.clone();
+    longer.push(b'x');
+    std::fs::write(&path, &longer).unwrap();
+    check(&[p, "corrupted"]);
+    // Not a tablebase at all.
+    std::fs::write(&path, "hello, not a table\n").unwrap();
+    check(&[p, "not a nana tablebase"]);
+    // Missing file and a directory.
+    std::fs::remove_file(&path).unwrap();
+    check(&[p, "No such file"]);
+    let d = dir.path().to_str().unwrap();
+    assert_error(&nana(&["query", "--tablebase", d]), &[d]);
+}
+
+#[test]
+fn a_resealed_wrong_entry_is_an_error_not_a_wrong_answer() {
+    // Change the start's entry (the last one) from draw to "win in 1" and fix both checksums, so
+    // the file opens: the lookup must notice that the value disagrees with the moves' values, and
+    // check-table must find the entry.
+    let (_dir, path, mut bytes) = copy_of("current");
+    let last = bytes.len() - 1;
+    assert_eq!(bytes[last], 0, "the start is a draw under the current rules (entry 0)");
+    bytes[last] = 2;
+    let payload_crc = crc32(&bytes[256..]);
+    bytes[156..160].copy_from_slice(&payload_crc.to_le_bytes());
+    let header_crc = crc32(&bytes[..252]);
+    bytes[252..256].copy_from_slice(&header_crc.to_le_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    let p = path.to_str().unwrap();
+    assert_error(&nana(&["query", "--tablebase", p]), &["inconsistent", "3/3/3 b KRBkrb"]);
+    assert_error(&nana(&["check-table", p]), &[p, "check failed", "win in 1", "draw"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. play
+// ---------------------------------------------------------------------------------------------
+
+fn play(rules: &str, extra: &[&str], stdin: &str) -> Run {
+    let mut args = vec!["play", "--rules", rules, "--tablebase", table(rules)];
+    args.extend_from_slice(extra);
+    let run = nana_stdin(&args, stdin);
+    run.success();
+    run
+}
+
+fn engine_moves(run: &Run) -> Vec<String> {
+    run.stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("engine plays "))
+        .map(|l| l.split(' ').next().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn play_black_wins_along_the_mainline() {
+    let mainline = original_mainline();
+    // The same line in Hodges style, from the text output.
+    let text = query("original", &[]).stdout;
+    let pv = text.lines().find_map(|l| l.strip_prefix("principal variation: ")).unwrap();
+    let hodges: Vec<&str> = pv.split_whitespace().filter(|t| !t.ends_with('.')).collect();
+    assert_eq!(hodges.len(), mainline.len());
+
+    // hint, an illegal move, undo with nothing to undo, help, then Black's plies of the line,
+    // alternately in USI and Hodges notation.
+    let mut input = String::from("hint\nK*2b\nundo\nhelp\n\n");
+    for (j, i) in (0..mainline.len()).step_by(2).enumerate() {
+        let mv = if j % 2 == 0 { mainline[i].as_str() } else { hodges[i] };
+        input.push_str(mv);
+        input.push('\n');
+    }
+    let run = play("original", &[], &input);
+    let out = &run.stdout;
+    assert!(out.starts_with("You play black (original, drop-stalemate on, hand-stalemate on)."), "{out}");
+    assert!(out.contains("evaluation: win, mate in 31 plies for black"), "{out}");
+    assert!(out.contains("hint: K*2a (K*2a)"), "{out}");
+    assert!(out.contains("bad move \"K*2b\": nothing may be dropped on the centre; try again"), "{out}");
+    assert!(out.contains("nothing to undo."), "{out}");
+    assert!(out.contains("undo, hint, quit"), "help text: {out}");
+    // The engine answers along the line.
+    let expected: Vec<String> = mainline.iter().skip(1).step_by(2).cloned().collect();
+    assert_eq!(engine_moves(&run), expected);
+    let last = out.lines().last().unwrap();
+    assert!(
+        last == "no legal move: black wins." || last == "checkmate: black wins.",
+        "the game ends with Black's win: {last:?}\n{out}"
+    );
+    assert!(out.contains("evaluation: loss (no legal move) for white"), "{out}");
+}
+
+#[test]
+fn play_quit_undo_and_end_of_input() {
+    // quit
+    let run = play("original", &[], "K*2a\nquit\nK*2c\n");
+    assert_eq!(run.stdout.lines().last().unwrap(), "your move> game abandoned.");
+    assert_eq!(engine_moves(&run), ["K*2c"]);
+    // undo takes back the engine's reply and the move before it.
+    let run = play("original", &[], "K*2a\nundo\nK*2c\nquit\n");
+    assert_eq!(engine_moves(&run), ["K*2c", "K*2a"], "after undo, K*2c is answered by K*2a");
+    assert_eq!(run.stdout.matches("black hand: K O D").count(), 2, "the start is shown again after undo");
+    // end of input
+    let run = play("original", &[], "K*2a\n");
+    assert!(run.stdout.ends_with("end of input: game abandoned.\n"), "{run:#?}");
+    let run = play("current", &[], "");
+    assert!(run.stdout.ends_with("end of input: game abandoned.\n"), "{run:#?}");
+    assert!(run.stdout.contains("evaluation: draw for black"), "{run:#?}");
+}
+
+#[test]
+fn play_as_white() {
+    let mainline = original_mainline();
+    let run = play("original", &["--side", "white"], &format!("hint\n{}\n", mainline[1]));
+    let out = &run.stdout;
+    assert!(out.starts_with("You play white"), "{out}");
+    // The engine (Black) moves first, before any prompt.
+    let first_engine = out.find("engine plays K*2a (K*2a)").expect("engine opens with K*2a");
+    assert!(first_engine < out.find("your move>").unwrap(), "{out}");
+    assert!(out.contains("evaluation: loss, mated in 30 plies for white"), "{out}");
+    assert!(out.contains(&format!("hint: {} ", mainline[1])), "{out}");
+    assert_eq!(engine_moves(&run), mainline[..3].iter().step_by(2).cloned().collect::<Vec<_>>());
+    assert!(out.ends_with("end of input: game abandoned.\n"), "{out}");
+}
+
+/// Both sides playing the first ranked move under the current rules (a draw) must cycle:
+/// returns the line as a function of the ply, with the ply where the cycle starts and its length.
+fn drawn_cycle() -> (Vec<String>, usize, usize) {
+    let mut line: Vec<String> = Vec::new();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    loop {
+        let moves: Vec<&str> = line.iter().map(String::as_str).collect();
+        let q = query_json("current", None, &moves);
+        assert_eq!(q["category"], "draw", "a drawn line stays drawn");
+        let fen = s(&q["fen"]).to_string();
+        if let Some(&start) = seen.get(&fen) {
+            return (line.clone(), start, line.len() - start);
+        }
+        seen.insert(fen, line.len());
+        line.push(s(&q["best_move"]).to_string());
+        assert!(line.len() < 400, "no cycle found");
+    }
+}
+
+#[test]
+fn play_repetition_ends_the_game() {
+    let (line, start, period) = drawn_cycle();
+    let ply = |i: usize| if i < line.len() { line[i].clone() } else { line[start + (i - start) % period].clone() };
+    // The position at ply `start` occurs for the n-th time at ply start + (n - 1) × period.
+    let black_moves = |n: u32| -> String {
+        let end = start + (n as usize - 1) * period;
+        (0..end).step_by(2).map(|i| ply(i) + "\n").collect()
+    };
+    for (n, extra) in [(2u32, vec!["--repetition", "2"]), (3, vec!["--repetition", "3"]), (4, vec![])] {
+        let run = play("current", &extra, &black_moves(n));
+        let last = run.stdout.lines().last().unwrap();
+        assert_eq!(last, format!("the position occurred {n} times: the game is drawn by repetition."), "{run:#?}");
+    }
+    // One occurrence short of the default (4): the game goes on until the input ends.
+    let run = play("current", &[], &black_moves(3));
+    assert!(run.stdout.ends_with("end of input: game abandoned.\n"), "{run:#?}");
+    // Fewer than 2 is refused.
+    let run = nana(&["play", "--repetition", "1"]);
+    assert_usage_error(&run, &["--repetition"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 7. stats
+// ---------------------------------------------------------------------------------------------
+
+fn number_after(out: &str, prefix: &str) -> u64 {
+    let line = out.lines().find_map(|l| l.strip_prefix(prefix)).unwrap_or_else(|| panic!("no {prefix:?} in\n{out}"));
+    let digits: String = line.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().unwrap_or_else(|_| panic!("no number after {prefix:?}: {line:?}"))
+}
+
+#[test]
+fn stats_counts_reachable_positions() {
+    let run = nana(&["stats", "--tablebase", table("current")]);
+    run.success();
+    let out = &run.stdout;
+    let size = number_after(out, "index size: ");
+    let file_len = std::fs::metadata(table("current")).unwrap().len();
+    assert_eq!(size, file_len - 256, "one 1-byte entry per index");
+    let line = out.lines().find(|l| l.starts_with("reachable positions: ")).unwrap();
+    assert!(line.contains(" (black to move ") && line.contains(", white to move "), "{line}");
+    let counts: Vec<u64> = line.split(|c: char| !c.is_ascii_digit()).filter_map(|n| n.parse().ok()).collect();
+    assert_eq!(counts.len(), 3, "{line}");
+    assert_eq!(counts[0], counts[1] + counts[2], "{line}");
+    assert!(counts[0] > 0, "{line}");
+    let entries = number_after(out, "reachable index entries: ");
+    assert!(entries > 0 && entries <= size, "{out}");
+    // The table's counts agree with what solve printed.
+    let solved = &tables().solve_current;
+    let counts = solved.lines().find_map(|l| l.trim().strip_prefix("wins ")).unwrap();
+    assert!(out.contains(&format!("entries: wins {counts}, unused")), "stats:\n{out}\nsolve:\n{solved}");
+    assert!(out.contains("\nstart: draw\n"), "{out}");
+    // Every reachable position is legal, so at most the legal entries are reachable.
+    let legal = number_after(solved, "  positions (index entries): ");
+    assert!(entries <= legal, "{entries} reachable > {legal} legal");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 8. verify
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn verify_confirms_the_published_results() {
+    let cwd = tempfile::tempdir().unwrap();
+    let dir = cwd.path().join("tablebase");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::copy(table("current"), dir.join("nana-current.tb")).unwrap();
+    std::fs::copy(table("original"), dir.join("nana-original.tb")).unwrap();
+    let run = nana_at(cwd.path(), &["verify"], "");
+    run.success();
+    assert!(run.stderr.is_empty(), "the tables in tablebase/ are used, nothing solved: {run:#?}");
+    let out = &run.stdout;
+    assert_eq!(out.lines().filter(|l| l.starts_with("CONFIRMED")).count(), 2, "{out}");
+    assert!(!out.contains("NOT CONFIRMED"), "{out}");
+    assert!(out.contains("| current | start | draw | - |"), "{out}");
+    assert!(out.contains("| original | start | win, Black mates on ply 31 | 31 |"), "{out}");
+    let lines = run.lines();
+    let at = lines.iter().position(|l| l.starts_with("principal variation, original rules")).expect("pv header");
+    let pv = lines[at + 1];
+    assert!(pv.starts_with("1. K*2a 2. K*2c "), "{pv}");
+    assert!(pv.contains(" 31. ") && !pv.contains(" 32. "), "{pv}");
+    // --dir points elsewhere.
+    let run = nana(&["verify", "--dir", cwd.path().join("tablebase").to_str().unwrap()]);
+    run.success();
+    assert_eq!(run.stdout, *out);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 9. check-table
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn check_table_accepts_the_solved_table_and_rejects_a_damaged_copy() {
+    let run = nana(&["check-table", table("current")]);
+    run.success();
+    let size = std::fs::metadata(table("current")).unwrap().len() - 256;
+    assert!(
+        run.stdout.starts_with(&format!(
+            "{}: all {size} entries consistent with the forward rules (current,",
+            table("current")
+        )),
+        "{run:#?}"
+    );
+    let (_dir, path, mut bytes) = copy_of("current");
+    bytes[256 + 12_345_678] ^= 0x80;
+    std::fs::write(&path, &bytes).unwrap();
+    let p = path.to_str().unwrap();
+    assert_error(&nana(&["check-table", p]), &[p, "checksum"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// In-memory fallback
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn query_without_a_table_solves_in_memory() {
+    let run = nana(&["query", "--rules", "original", "--json"]);
+    run.success();
+    assert!(run.stderr.contains("note: no tablebase at tablebase/nana-original.tb; solving original"), "{run:#?}");
+    assert!(run.stderr.contains("in memory"), "{run:#?}");
+    let q = run.json();
+    assert_eq!(q["category"], "win");
+    assert_eq!(q["dtm"], 31);
+    assert_eq!(q["best_move"], "K*2a");
+    // Exactly what the table on disk answers.
+    assert_eq!(q, query_json("original", None, &[]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Regression tests for bugs found and fixed
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn query_options_after_moves_are_options() {
+    let run = nana(&["query", "--tablebase", table("current"), "--moves", "K*2a", "--json"]);
+    run.success();
+    assert_eq!(run.json()["fen"], "1K1/3/3 w RBkrb");
+}
+
+#[test]
+fn a_king_on_the_centre_is_not_blamed_on_the_table() {
+    for position in ["3/1K1/3 w RBkrb", "3/1k1/3 b KRBrb"] {
+        let run = query("current", &["--json", position]);
+        assert_no_panic(&run);
+        assert!(!run.stderr.contains("inconsistent"), "{run:#?}");
+        if run.code == Some(0) {
+            // Acceptable alternative: a well-defined position where White cannot drop its King.
+            let q = run.json();
+            assert_eq!(q["category"], "loss");
+            assert_eq!(q["dtm"], 0);
+        } else {
+            assert_error(&run, &["illegal position"]);
+        }
+    }
+}
+
+#[test]
+fn text_move_values_count_from_the_position_shown() {
+    let run = query("original", &[]);
+    run.success();
+    let lines = run.lines();
+    let at = lines.iter().position(|l| *l == "moves:").unwrap();
+    assert!(lines[at + 1].ends_with("win, mate in 31 plies"), "{}", lines[at + 1]);
+    let run = play("original", &[], "hint\n");
+    assert!(run.stdout.contains("hint: K*2a (K*2a), win, mate in 31 plies"), "{run:#?}");
+}
+
+#[test]
+fn a_closed_stdout_does_not_panic() {
+    // A pipe whose read end is already closed: the write end is the stdin of a child that has
+    // exited without reading. Every write to it fails with EPIPE, with no timing involved.
+    let cwd = tempfile::tempdir().unwrap();
+    let mut reader = std::process::Command::new(env!("CARGO_BIN_EXE_nana"))
+        .arg("--version")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let dead_pipe = reader.stdin.take().unwrap();
+    assert!(reader.wait().unwrap().success());
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_nana"))
+        .args(["moves", "--position", "K2/G1b/2k w Rb 1"])
+        .current_dir(cwd.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(dead_pipe))
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_ne!(out.status.code(), Some(101));
+}
+
+// predicates are used for the simplest output checks.
+#[test]
+fn version_and_help() {
+    let cwd = tempfile::tempdir().unwrap();
+    Command::cargo_bin("nana")
+        .unwrap()
+        .current_dir(cwd.path())
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("query").and(predicate::str::contains("check-table")));
+    Command::cargo_bin("nana")
+        .unwrap()
+        .current_dir(cwd.path())
+        .args(["query", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("--batch").and(predicate::str::contains("--moves")));
+}
