@@ -19,6 +19,19 @@ pub(crate) struct Attack {
 impl Attack {
     const EMPTY: Attack = Attack { near: 0, far: [(0, 0); 4], nfar: 0 };
 
+    /// The squares that, when empty, let this piece's slide reach `target` from two squares
+    /// away: where a piece standing would shield `target`.
+    #[inline]
+    pub(crate) fn shields(&self, target: u16) -> u16 {
+        let mut m = 0;
+        for &(first, second) in &self.far[..self.nfar as usize] {
+            if second == target {
+                m |= first;
+            }
+        }
+        m
+    }
+
     #[inline]
     pub(crate) fn targets(&self, occupied: u16) -> u16 {
         let mut t = self.near;

@@ -37,7 +37,7 @@ pub const SIZE: u64 = MAIN + OPENING;
 /// The index of the start position.
 pub const START: u64 = SIZE - 1;
 /// Bumped whenever the layout changes; stored in tablebase headers.
-pub const LAYOUT_VERSION: u32 = 1;
+pub const LAYOUT_VERSION: u32 = 2;
 
 /// The eight squares a King may stand on (all but the centre), in index order.
 const KING_SQUARES: [u8; 8] = [0, 1, 2, 3, 5, 6, 7, 8];
@@ -50,13 +50,18 @@ struct Tables {
     pairs: [(u8, u8); KING_PAIRS],
     /// King pair -> the 7 other squares, ascending.
     free: [[u8; 7]; KING_PAIRS],
+    /// King pair -> the 7 other squares as they are read from a mirrored position.
+    free_mirrored: [[u8; 7]; KING_PAIRS],
     /// Whether the King pair is its own mirror image.
     self_mirror: [bool; KING_PAIRS],
     /// `[o mask][d mask]` over the 7 free squares -> offset of the pattern, `u32::MAX` if the
     /// masks overlap or hold more than two cubes of a kind.
     pattern_offset: Vec<u32>,
-    /// Patterns sorted by offset: (offset, o mask, d mask).
-    patterns: Vec<(u32, u8, u8)>,
+    /// Pattern classes by (O cubes, D cubes) on the board, in offset order: the class's first
+    /// offset, the size of each of its patterns, its first pattern in `patterns`.
+    classes: [(u32, u32, u16); 9],
+    /// Patterns in offset order: (o mask, d mask).
+    patterns: Vec<(u8, u8)>,
 }
 
 fn tables() -> &'static Tables {
@@ -91,44 +96,60 @@ fn build() -> Tables {
     }
     assert_eq!(pairs.len(), KING_PAIRS);
     let mut free = [[0u8; 7]; KING_PAIRS];
+    let mut free_mirrored = [[0u8; 7]; KING_PAIRS];
     let mut self_mirror = [false; KING_PAIRS];
     for (k, &(b, w)) in pairs.iter().enumerate() {
         let squares: Vec<u8> = (0..9).filter(|&s| s != b && s != w).collect();
         free[k].copy_from_slice(&squares);
+        for (j, &sq) in squares.iter().enumerate() {
+            free_mirrored[k][j] = mirror_sq(sq);
+        }
         self_mirror[k] = (mirror_sq(b), mirror_sq(w)) == (b, w);
     }
+    // Patterns grouped by class (number of O and D cubes on the board), so that all patterns
+    // of a class have the same size and unranking finds a pattern by one division.
     let mut pattern_offset = vec![u32::MAX; 128 * 128];
     let mut patterns = Vec::new();
+    let mut classes = [(0u32, 0u32, 0u16); 9];
     let mut offset = 0u64;
-    for o in 0..128u32 {
-        for d in 0..128u32 {
-            let (a, c) = (o.count_ones(), d.count_ones());
-            if o & d != 0 || a > 2 || c > 2 {
-                continue;
+    for (k, (a, c)) in (0..3u32).flat_map(|a| (0..3u32).map(move |c| (a, c))).enumerate() {
+        let size = 8u64.pow(a + c) * u64::from(3 - a) * u64::from(3 - c);
+        classes[k] = (offset as u32, size as u32, patterns.len() as u16);
+        for o in 0..128u32 {
+            for d in 0..128u32 {
+                if o & d != 0 || o.count_ones() != a || d.count_ones() != c {
+                    continue;
+                }
+                pattern_offset[(o * 128 + d) as usize] = offset as u32;
+                patterns.push((o as u8, d as u8));
+                offset += size;
             }
-            pattern_offset[(o * 128 + d) as usize] = offset as u32;
-            patterns.push((offset as u32, o as u8, d as u8));
-            offset += 8u64.pow(a + c) * u64::from(3 - a) * u64::from(3 - c);
         }
     }
     assert_eq!(offset, CUBE_CONFIGS);
     let pairs: [(u8, u8); KING_PAIRS] = pairs.try_into().expect("17 king pairs");
-    Tables { pair_of, pairs, free, self_mirror, pattern_offset, patterns }
+    Tables { pair_of, pairs, free, free_mirrored, self_mirror, pattern_offset, classes, patterns }
 }
 
-/// Cube kind (0 = O, 1 = D) and digit (owner × 4 + face) of a cell code, if it holds a cube.
+/// Per cell code: cube kind (0 = O, 1 = D) and digit (owner × 4 + face), or `None` for an
+/// empty square or a King.
+const CUBE_DIGITS: [Option<(usize, u8)>; 19] = {
+    let mut t = [None; 19];
+    let mut code = 1;
+    while code <= 18 {
+        let c = code - 1;
+        let (owner, role) = (c / 9, c % 9);
+        if role != 0 {
+            t[code as usize] = Some((((role - 1) / 4) as usize, owner * 4 + (role - 1) % 4));
+        }
+        code += 1;
+    }
+    t
+};
+
 #[inline]
 fn cube_digit(code: u8) -> Option<(usize, u8)> {
-    if code == 0 {
-        return None;
-    }
-    let c = code - 1;
-    let (owner, role) = (c / 9, c % 9);
-    if role == 0 {
-        return None;
-    }
-    let kind = ((role - 1) / 4) as usize;
-    Some((kind, owner * 4 + (role - 1) % 4))
+    CUBE_DIGITS[code as usize]
 }
 
 #[inline]
@@ -179,12 +200,11 @@ pub(crate) fn rank_black_oriented(pos: &Position) -> (u64, bool) {
     }
     let (kp, mirrored) = t.pair_of[bk][wk];
     debug_assert!(kp != u8::MAX, "kings cannot stand so");
-    let free = &t.free[kp as usize];
+    let free = if mirrored { &t.free_mirrored[kp as usize] } else { &t.free[kp as usize] };
     let (mut o, mut d) = (0u32, 0u32);
     let mut digits = 0u64;
-    // Digits are read with the highest free square most significant.
+    // Digits are read with the lowest free square most significant.
     for (j, &sq) in free.iter().enumerate() {
-        let sq = if mirrored { mirror_sq(sq) } else { sq };
         if let Some((kind, digit)) = cube_digit(board[sq as usize]) {
             if kind == 0 {
                 o |= 1 << j;
@@ -223,10 +243,11 @@ pub fn unrank(index: u64) -> Option<Position> {
     let t = tables();
     let kp = (index / CUBE_CONFIGS) as usize;
     let r = (index % CUBE_CONFIGS) as u32;
-    let p = t.patterns.partition_point(|&(off, _, _)| off <= r) - 1;
-    let (offset, o, d) = t.patterns[p];
-    let (a, c) = (u64::from(o.count_ones()), u64::from(d.count_ones()));
-    let local = u64::from(r - offset);
+    let class = t.classes.iter().rposition(|&(start, _, _)| start <= r).expect("class 0 starts at 0");
+    let (start, size, first) = t.classes[class];
+    let (a, c) = (class as u64 / 3, class as u64 % 3);
+    let (o, d) = t.patterns[first as usize + ((r - start) / size) as usize];
+    let local = u64::from((r - start) % size);
     let splits = (3 - a) * (3 - c);
     let split = local % splits;
     let mut digits = local / splits;

@@ -394,6 +394,18 @@ impl Position {
         }
 
         let in_check = self.in_check(variant);
+        // Squares whose piece shields our King from a slider: only moving such a piece (or
+        // the King, or any piece while in check) can leave the King attacked.
+        let mut shields = 0u16;
+        let our_king = self.king_square(us);
+        if let Some(k) = our_king {
+            for (i, &c) in self.board.iter().enumerate() {
+                if c != 0 && own & (1 << i) == 0 {
+                    shields |= t[c as usize][i].shields(k.bit());
+                }
+            }
+        }
+        let our_king_code = if us == Color::Black { BLACK_KING } else { WHITE_KING };
         // Board moves.
         for from in Square::ALL {
             let code = self.board[from.index()];
@@ -406,7 +418,8 @@ impl Position {
                 targets &= targets - 1;
                 let mv = Move::Board { from, to };
                 let child = self.play_unchecked(mv);
-                if child.is_in_check(variant, us) {
+                let risky = in_check || code == our_king_code || shields & from.bit() != 0;
+                if risky && child.is_in_check(variant, us) {
                     continue;
                 }
                 f(mv, &child)?;
