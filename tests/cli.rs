@@ -104,6 +104,7 @@ fn assert_usage_error(run: &Run, needles: &[&str]) {
     assert_eq!(run.code, Some(2), "expected the usage-error exit code 2: {run:#?}");
     let first = run.stderr.lines().next().unwrap_or_default();
     assert!(first.starts_with("error: "), "stderr must start with `error: `: {run:#?}");
+    assert_eq!(run.stderr.trim_end().lines().count(), 1, "a usage error is one line: {run:#?}");
     for n in needles {
         assert!(run.stderr.contains(n), "stderr should mention {n:?}: {run:#?}");
     }

@@ -101,6 +101,28 @@ fn run(cli: Cli) -> Result<(), String> {
     }
 }
 
+/// Help and version go to stdout as clap writes them; a usage error becomes one line on stderr
+/// (clap's message, with its list of possible values if it has one) and exit code 2.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+        || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    {
+        let _ = e.print();
+        return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+    }
+    let rendered = e.render().to_string();
+    let line = rendered
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("For more information") && !l.starts_with("Usage:"))
+        .map(|l| l.trim_start_matches("error: "))
+        .collect::<Vec<_>>()
+        .join(" ");
+    eprintln!("error: {line} (see `nana --help`)");
+    ExitCode::from(2)
+}
+
 fn main() -> ExitCode {
     // Die quietly on a closed pipe (`nana query | head`), as command-line tools do, instead of
     // panicking in `println!`.
@@ -110,7 +132,10 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
