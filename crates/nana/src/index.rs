@@ -131,26 +131,23 @@ fn build() -> Tables {
     Tables { pair_of, pairs, free, free_mirrored, self_mirror, pattern_offset, classes, patterns }
 }
 
-/// Per cell code: cube kind (0 = O, 1 = D) and digit (owner × 4 + face), or `None` for an
-/// empty square or a King.
-const CUBE_DIGITS: [Option<(usize, u8)>; 19] = {
-    let mut t = [None; 19];
+/// Per cell code: (is an O cube, is a D cube, digit = owner × 4 + face, digit base: 8 for a
+/// cube, 1 for an empty square or a King), so that ranking needs no branches.
+const CELL_DIGITS: [(u32, u32, u64, u64); 19] = {
+    let mut t = [(0, 0, 0, 1); 19];
     let mut code = 1;
     while code <= 18 {
         let c = code - 1;
         let (owner, role) = (c / 9, c % 9);
         if role != 0 {
-            t[code as usize] = Some((((role - 1) / 4) as usize, owner * 4 + (role - 1) % 4));
+            let kind = (role - 1) / 4;
+            let digit = (owner * 4 + (role - 1) % 4) as u64;
+            t[code as usize] = (if kind == 0 { 1 } else { 0 }, kind as u32, digit, 8);
         }
         code += 1;
     }
     t
 };
-
-#[inline]
-fn cube_digit(code: u8) -> Option<(usize, u8)> {
-    CUBE_DIGITS[code as usize]
-}
 
 #[inline]
 fn digit_code(kind: usize, digit: u8) -> u8 {
@@ -205,14 +202,10 @@ pub(crate) fn rank_black_oriented(pos: &Position) -> (u64, bool) {
     let mut digits = 0u64;
     // Digits are read with the lowest free square most significant.
     for (j, &sq) in free.iter().enumerate() {
-        if let Some((kind, digit)) = cube_digit(board[sq as usize]) {
-            if kind == 0 {
-                o |= 1 << j;
-            } else {
-                d |= 1 << j;
-            }
-            digits = digits * 8 + u64::from(digit);
-        }
+        let (is_o, is_d, digit, base) = CELL_DIGITS[board[sq as usize] as usize];
+        o |= is_o << j;
+        d |= is_d << j;
+        digits = digits * base + digit;
     }
     let offset = t.pattern_offset[(o * 128 + d) as usize];
     debug_assert!(offset != u32::MAX);
@@ -256,16 +249,13 @@ pub fn unrank(index: u64) -> Option<Position> {
     board[bk as usize] = 1;
     board[wk as usize] = 10;
     let free = &t.free[kp];
+    // Branch-free: every free square is written (0 where empty).
     for j in (0..7).rev() {
-        let kind = if o & (1 << j) != 0 {
-            0
-        } else if d & (1 << j) != 0 {
-            1
-        } else {
-            continue;
-        };
-        board[free[j] as usize] = digit_code(kind, (digits % 8) as u8);
-        digits /= 8;
+        let is_d = (d >> j) & 1;
+        let cube = ((o >> j) & 1) | is_d;
+        let code = digit_code(is_d as usize, (digits & 7) as u8);
+        board[free[j] as usize] = code * cube;
+        digits >>= 3 * u64::from(cube);
     }
     let (bo, bd) = ((split / (3 - c)) as u8, (split % (3 - c)) as u8);
     let hands = [[bo, bd], [2 - a as u8 - bo, 2 - c as u8 - bd]];

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use nana_engine::Value;
-use nana_shogi::probe::Probe;
+use nana_shogi::probe::{Probe, RankedMove};
 use nana_shogi::{hodges, parse_move, usi, Color, Position, Rules, Square};
 use serde::Serialize;
 
@@ -42,26 +42,37 @@ struct JsonMove {
     dtm: Option<u16>,
 }
 
+/// What both the single query and a batch line say about a position.
 #[derive(Debug, Serialize)]
-struct JsonQuery {
+struct JsonValue {
     fen: String,
     category: &'static str,
     dtm: Option<u16>,
     checkmate: bool,
     stalemate: bool,
     best_move: Option<String>,
-    moves: Vec<JsonMove>,
-    mainline: Vec<String>,
+}
+
+impl JsonValue {
+    fn new(pos: &Position, rules: &Rules, value: Value, moves: &[RankedMove]) -> JsonValue {
+        let in_check = pos.in_check(rules.variant);
+        JsonValue {
+            fen: pos.to_string(),
+            category: value.category(),
+            dtm: value.dtm().map(|d| d.0),
+            checkmate: moves.is_empty() && in_check,
+            stalemate: moves.is_empty() && !in_check,
+            best_move: moves.first().map(|m| usi::format(m.mv)),
+        }
+    }
 }
 
 #[derive(Debug, Serialize)]
-struct JsonBatchLine {
-    fen: String,
-    category: &'static str,
-    dtm: Option<u16>,
-    checkmate: bool,
-    stalemate: bool,
-    best_move: Option<String>,
+struct JsonQuery {
+    #[serde(flatten)]
+    value: JsonValue,
+    moves: Vec<JsonMove>,
+    mainline: Vec<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -93,12 +104,7 @@ pub fn run(args: &QueryArgs) -> Result<(), String> {
     let in_check = pos.in_check(rules.variant);
     if args.json {
         let q = JsonQuery {
-            fen: pos.to_string(),
-            category: value.category(),
-            dtm: value.dtm().map(|d| d.0),
-            checkmate: moves.is_empty() && in_check,
-            stalemate: moves.is_empty() && !in_check,
-            best_move: moves.first().map(|m| usi::format(m.mv)),
+            value: JsonValue::new(&pos, &rules, value, &moves),
             moves: moves
                 .iter()
                 .map(|m| JsonMove {
@@ -165,19 +171,11 @@ fn run_batch(probe: &Probe<'_>, source: &str) -> Result<(), String> {
     out.flush().map_err(|e| e.to_string())
 }
 
-fn batch_line(probe: &Probe<'_>, rules: &Rules, input: &str) -> Result<JsonBatchLine, String> {
+fn batch_line(probe: &Probe<'_>, rules: &Rules, input: &str) -> Result<JsonValue, String> {
     let pos = nana_shogi::fen::parse_position(input, rules.variant).map_err(|e| e.to_string())?;
     let value = probe.value(&pos).map_err(|e| e.to_string())?;
     let moves = probe.ranked_moves(&pos).map_err(|e| e.to_string())?;
-    let in_check = pos.in_check(rules.variant);
-    Ok(JsonBatchLine {
-        fen: pos.to_string(),
-        category: value.category(),
-        dtm: value.dtm().map(|d| d.0),
-        checkmate: moves.is_empty() && in_check,
-        stalemate: moves.is_empty() && !in_check,
-        best_move: moves.first().map(|m| usi::format(m.mv)),
-    })
+    Ok(JsonValue::new(&pos, rules, value, &moves))
 }
 
 /// `win, mate in 27 plies`, `draw`, …
