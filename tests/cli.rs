@@ -863,7 +863,7 @@ fn play_black_wins_along_the_mainline() {
     assert_eq!(engine_moves(&run), expected);
     let last = out.lines().last().unwrap();
     assert!(
-        last == "no legal move: black wins." || last == "checkmate: black wins.",
+        last == "stalemate: black wins." || last == "checkmate: black wins.",
         "the game ends with Black's win: {last:?}\n{out}"
     );
     assert!(out.contains("evaluation: loss (no legal move) for white"), "{out}");

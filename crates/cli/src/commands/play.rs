@@ -56,7 +56,7 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
         println!("evaluation: {} for {}", describe(value), pos.side_to_move().name());
         let moves = probe.ranked_moves(&pos).map_err(err)?;
         if moves.is_empty() {
-            let how = if pos.in_check(rules.variant) { "checkmate" } else { "no legal move" };
+            let how = if pos.in_check(rules.variant) { "checkmate" } else { "stalemate" };
             let winner = pos.side_to_move().other();
             println!("{how}: {} wins.", winner.name());
             return Ok(());
