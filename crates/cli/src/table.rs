@@ -2,7 +2,7 @@
 //! and the in-memory fallback when no file is found.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use nana_engine::{Solution, Stats};
 use nana_shogi::probe::Probe;
@@ -77,10 +77,18 @@ fn expected(rules: &Rules) -> Expected<'static> {
     }
 }
 
-/// Solves one rule set with progress bars.
-pub fn solve(rules: &Rules) -> Result<Solution, String> {
+/// Solves one rule set with progress bars; also returns how long each phase took.
+pub fn solve(rules: &Rules) -> Result<(Solution, Vec<(String, Duration)>), String> {
     let bars = Bars::new(rules.variant.name());
-    nana_engine::solve(&NanaGame::prepared(*rules), &bars).map_err(|e| e.to_string())
+    let start = Instant::now();
+    let spinner = crate::progress::bar(0, format!("{}: prepare", rules.variant.name()));
+    let game = NanaGame::prepared(*rules);
+    spinner.finish_and_clear();
+    let prepared = start.elapsed();
+    let solution = nana_engine::solve(&game, &bars).map_err(|e| e.to_string())?;
+    let mut times = vec![("prepare".to_string(), prepared)];
+    times.extend(bars.times());
+    Ok((solution, times))
 }
 
 /// Writes a solution atomically to `dir/file_name(rules)`.
@@ -192,7 +200,7 @@ pub fn load_or_solve(rules: &Rules, explicit: Option<&Path>, dir: &Path) -> Resu
         describe(rules)
     );
     let start = Instant::now();
-    let solution = solve(rules)?;
+    let (solution, _) = solve(rules)?;
     eprintln!("note: solved in {:.1} s", start.elapsed().as_secs_f64());
     Ok(Table { rules: *rules, source: Source::Memory(solution) })
 }

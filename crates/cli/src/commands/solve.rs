@@ -9,7 +9,7 @@ pub fn run(rule_sets: &[Rules], out: &Path) -> Result<(), String> {
     let all = Instant::now();
     for rules in rule_sets {
         let start = Instant::now();
-        let solution = table::solve(rules)?;
+        let (solution, phases) = table::solve(rules)?;
         let solved = start.elapsed();
         let path = table::write(out, rules, &solution)?;
         let s = &solution.stats;
@@ -23,6 +23,9 @@ pub fn run(rule_sets: &[Rules], out: &Path) -> Result<(), String> {
             (start.elapsed() - solved).as_secs_f64(),
             path.display()
         );
+        let phases: Vec<String> =
+            phases.iter().map(|(p, t)| format!("{p} {:.2} s", t.as_secs_f64())).collect();
+        println!("  phases: {}", phases.join(", "));
     }
     println!("total time: {:.2} s", all.elapsed().as_secs_f64());
     if let Some(kib) = peak_rss_kib() {
