@@ -12,7 +12,12 @@ fn index(c: &mut Criterion) {
     let mut g = c.benchmark_group("index");
     g.throughput(Throughput::Elements(indices.len() as u64));
     g.bench_function("unrank", |b| {
-        b.iter(|| indices.iter().map(|&i| unrank(i).unwrap()).fold(0u64, |a, p| a ^ p.hand(nana_shogi::Color::Black, nana_shogi::Cube::O) as u64))
+        b.iter(|| {
+            indices
+                .iter()
+                .map(|&i| unrank(i).unwrap())
+                .fold(0u64, |a, p| a ^ p.hand(nana_shogi::Color::Black, nana_shogi::Cube::O) as u64)
+        })
     });
     g.bench_function("rank", |b| b.iter(|| positions.iter().map(rank).fold(0u64, |a, i| a ^ i)));
     g.finish();

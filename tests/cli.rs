@@ -222,7 +222,11 @@ fn s(v: &Json) -> &str {
 }
 
 fn strings(v: &Json) -> Vec<String> {
-    v.as_array().unwrap_or_else(|| panic!("expected an array, got {v}")).iter().map(|x| s(x).to_string()).collect()
+    v.as_array()
+        .unwrap_or_else(|| panic!("expected an array, got {v}"))
+        .iter()
+        .map(|x| s(x).to_string())
+        .collect()
 }
 
 fn keys(v: &Json) -> BTreeSet<String> {
@@ -326,7 +330,8 @@ fn solve_reports_each_rule_set() {
         assert!(number_after(out, "  longest distance to mate: ") >= 31, "{out}");
         // The header is followed by one byte per index entry.
         let line = out.lines().find(|l| l.contains(" legal, ")).unwrap();
-        let counts: Vec<u64> = line.split(|c: char| !c.is_ascii_digit()).filter_map(|n| n.parse().ok()).collect();
+        let counts: Vec<u64> =
+            line.split(|c: char| !c.is_ascii_digit()).filter_map(|n| n.parse().ok()).collect();
         let size = std::fs::metadata(path).unwrap().len();
         assert_eq!(size, 256 + counts[0] + counts[1], "{line}");
     }
@@ -360,7 +365,9 @@ fn moves_of_a_mid_game_position() {
     // 19 moves, as the independent perft reference counts.
     let moves = legal_moves("current", Some("K2/G1b/2k w Rb 1"));
     assert_eq!(moves.len(), 19, "{moves:?}");
-    for pair in [("1b2a", "B-2a=TG"), ("1b2c", "B-2c=TG"), ("1c2c", "K-2c"), ("T*2a", "TG*2a"), ("S*3c", "CS*3c")] {
+    for pair in
+        [("1b2a", "B-2a=TG"), ("1b2c", "B-2c=TG"), ("1c2c", "K-2c"), ("T*2a", "TG*2a"), ("S*3c", "CS*3c")]
+    {
         assert!(moves.iter().any(|(u, h)| (u.as_str(), h.as_str()) == pair), "missing {pair:?} in {moves:?}");
     }
     // Nothing lands on the centre by drop, every USI string is distinct.
@@ -574,7 +581,8 @@ fn query_json_checkmate() {
 #[test]
 fn query_moves_in_usi_and_hodges_reach_the_same_position() {
     let usi = ["K*2a", "K*2c", "R*1b", "R*1c", "1b1c", "2c1c", "C*3a", "1c2c", "B*1a", "2c1c", "1a2b"];
-    let hodges = ["K*2a", "K*2c", "R*1b", "R*1c", "Rx1c=C", "Kx1c", "C*3a", "K-2c", "B*1a", "K-1c", "B-2b=TG"];
+    let hodges =
+        ["K*2a", "K*2c", "R*1b", "R*1c", "Rx1c=C", "Kx1c", "C*3a", "K-2c", "B*1a", "K-1c", "B-2b=TG"];
     let a = query_json("original", None, &usi);
     let b = query_json("original", None, &hodges);
     assert_eq!(a, b);
@@ -628,7 +636,8 @@ fn query_rejects_illegal_moves() {
 // 4. batch mode
 // ---------------------------------------------------------------------------------------------
 
-const BATCH: &str = "3/3/3 b KRBkrb 1\n\nnot a position\nKk1/3/3 b RBrb 1\n   \nRCK/3/1Tk w B\n  1K1/2R/1k1 w Brb  \n";
+const BATCH: &str =
+    "3/3/3 b KRBkrb 1\n\nnot a position\nKk1/3/3 b RBrb 1\n   \nRCK/3/1Tk w B\n  1K1/2R/1k1 w Brb  \n";
 
 fn check_batch_output(run: &Run) {
     run.success();
@@ -744,11 +753,18 @@ fn a_table_of_other_rules_is_refused() {
         ],
     );
     // Other rule options are other tables too.
-    let run = nana(&["query", "--rules", "current", "--hand-stalemate", "off", "--tablebase", table("current")]);
+    let run =
+        nana(&["query", "--rules", "current", "--hand-stalemate", "off", "--tablebase", table("current")]);
     assert_error(&run, &["hand-stalemate off", "hand-stalemate on"]);
     // play and stats check the same way.
-    assert_error(&nana(&["play", "--rules", "original", "--tablebase", table("current")]), &["current, drop"]);
-    assert_error(&nana(&["stats", "--rules", "original", "--tablebase", table("current")]), &["current, drop"]);
+    assert_error(
+        &nana(&["play", "--rules", "original", "--tablebase", table("current")]),
+        &["current, drop"],
+    );
+    assert_error(
+        &nana(&["stats", "--rules", "original", "--tablebase", table("current")]),
+        &["current, drop"],
+    );
 }
 
 #[test]
@@ -924,7 +940,8 @@ fn drawn_cycle() -> (Vec<String>, usize, usize) {
 #[test]
 fn play_repetition_ends_the_game() {
     let (line, start, period) = drawn_cycle();
-    let ply = |i: usize| if i < line.len() { line[i].clone() } else { line[start + (i - start) % period].clone() };
+    let ply =
+        |i: usize| if i < line.len() { line[i].clone() } else { line[start + (i - start) % period].clone() };
     // The position at ply `start` occurs for the n-th time at ply start + (n - 1) × period.
     let black_moves = |n: u32| -> String {
         let end = start + (n as usize - 1) * period;
@@ -933,7 +950,11 @@ fn play_repetition_ends_the_game() {
     for (n, extra) in [(2u32, vec!["--repetition", "2"]), (3, vec!["--repetition", "3"]), (4, vec![])] {
         let run = play("current", &extra, &black_moves(n));
         let last = run.stdout.lines().last().unwrap();
-        assert_eq!(last, format!("the position occurred {n} times: the game is drawn by repetition."), "{run:#?}");
+        assert_eq!(
+            last,
+            format!("the position occurred {n} times: the game is drawn by repetition."),
+            "{run:#?}"
+        );
     }
     // One occurrence short of the default (4): the game goes on until the input ends.
     let run = play("current", &[], &black_moves(3));
@@ -948,7 +969,8 @@ fn play_repetition_ends_the_game() {
 // ---------------------------------------------------------------------------------------------
 
 fn number_after(out: &str, prefix: &str) -> u64 {
-    let line = out.lines().find_map(|l| l.strip_prefix(prefix)).unwrap_or_else(|| panic!("no {prefix:?} in\n{out}"));
+    let line =
+        out.lines().find_map(|l| l.strip_prefix(prefix)).unwrap_or_else(|| panic!("no {prefix:?} in\n{out}"));
     let digits: String = line.chars().take_while(char::is_ascii_digit).collect();
     digits.parse().unwrap_or_else(|_| panic!("no number after {prefix:?}: {line:?}"))
 }
@@ -999,7 +1021,8 @@ fn verify_confirms_the_published_results() {
     assert!(out.contains("| current | start | draw | - |"), "{out}");
     assert!(out.contains("| original | start | win, Black mates on ply 31 | 31 |"), "{out}");
     let lines = run.lines();
-    let at = lines.iter().position(|l| l.starts_with("principal variation, original rules")).expect("pv header");
+    let at =
+        lines.iter().position(|l| l.starts_with("principal variation, original rules")).expect("pv header");
     let pv = lines[at + 1];
     assert!(pv.starts_with("1. K*2a 2. K*2c "), "{pv}");
     assert!(pv.contains(" 31. ") && !pv.contains(" 32. "), "{pv}");
@@ -1040,7 +1063,10 @@ fn check_table_accepts_the_solved_table_and_rejects_a_damaged_copy() {
 fn query_without_a_table_solves_in_memory() {
     let run = nana(&["query", "--rules", "original", "--json"]);
     run.success();
-    assert!(run.stderr.contains("note: no tablebase at tablebase/nana-original.tb; solving original"), "{run:#?}");
+    assert!(
+        run.stderr.contains("note: no tablebase at tablebase/nana-original.tb; solving original"),
+        "{run:#?}"
+    );
     assert!(run.stderr.contains("in memory"), "{run:#?}");
     let q = run.json();
     assert_eq!(q["category"], "win");

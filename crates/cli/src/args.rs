@@ -43,11 +43,7 @@ impl RuleArgs {
             VariantArg::Current => Variant::Current,
             VariantArg::Original => Variant::Original,
         };
-        Rules {
-            variant,
-            drop_stalemate: self.drop_stalemate.on(),
-            hand_stalemate: self.hand_stalemate.on(),
-        }
+        Rules { variant, drop_stalemate: self.drop_stalemate.on(), hand_stalemate: self.hand_stalemate.on() }
     }
 }
 

@@ -60,11 +60,7 @@ pub fn rules_of(header: &Header) -> Result<Rules, String> {
     if header.options > 3 {
         return Err(format!("unknown rule option bits {:#x} in the header", header.options));
     }
-    Ok(Rules {
-        variant,
-        drop_stalemate: header.options & 1 != 0,
-        hand_stalemate: header.options & 2 != 0,
-    })
+    Ok(Rules { variant, drop_stalemate: header.options & 1 != 0, hand_stalemate: header.options & 2 != 0 })
 }
 
 fn expected(rules: &Rules) -> Expected<'static> {

@@ -40,11 +40,7 @@ impl std::error::Error for CheckError {}
 /// to wins, the longest being `d - 1`, and a draw has no move to a loss and one to a draw.
 ///
 /// `progress` is called with the number of entries checked since its last call.
-pub fn check<G: Game>(
-    game: &G,
-    entries: &[u8],
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<(), CheckError> {
+pub fn check<G: Game>(game: &G, entries: &[u8], progress: &(dyn Fn(u64) + Sync)) -> Result<(), CheckError> {
     assert_eq!(entries.len() as u64, game.size(), "solution and game differ in size");
     const CHUNK: usize = 1 << 12;
     (0..entries.len().div_ceil(CHUNK)).into_par_iter().try_for_each_init(Vec::new, |succ, c| {
@@ -67,9 +63,7 @@ pub fn check<G: Game>(
             for &s in succ.iter() {
                 match Entry(entries[s as usize]).value() {
                     None => return fail(None),
-                    Some(Value::Loss(d)) => {
-                        best_loss = Some(best_loss.map_or(d.0, |b| b.min(d.0)))
-                    }
+                    Some(Value::Loss(d)) => best_loss = Some(best_loss.map_or(d.0, |b| b.min(d.0))),
                     Some(Value::Win(d)) => longest_win = longest_win.max(d.0),
                     Some(Value::Draw) => any_draw = true,
                 }
@@ -155,10 +149,7 @@ pub fn check_relations<G: Game>(game: &G) -> Result<u64, RelationMismatch> {
                 (fc, fh, bc, bh)
             },
         )
-        .reduce(
-            || (0, 0, 0, 0),
-            |a, b| (a.0 + b.0, a.1.wrapping_add(b.1), a.2 + b.2, a.3.wrapping_add(b.3)),
-        );
+        .reduce(|| (0, 0, 0, 0), |a, b| (a.0 + b.0, a.1.wrapping_add(b.1), a.2 + b.2, a.3.wrapping_add(b.3)));
     if fc == bc && fh == bh {
         Ok(fc)
     } else {

@@ -124,11 +124,9 @@ impl fmt::Display for SolveError {
             SolveError::TooManySuccessors { index, count } => {
                 write!(f, "entry {index} has {count} distinct successors, more than 255")
             }
-            SolveError::DtmOverflow { dtm } => write!(
-                f,
-                "distance to mate {dtm} does not fit a one-byte entry (at most {})",
-                Entry::MAX_DTM
-            ),
+            SolveError::DtmOverflow { dtm } => {
+                write!(f, "distance to mate {dtm} does not fit a one-byte entry (at most {})", Entry::MAX_DTM)
+            }
         }
     }
 }

@@ -49,8 +49,11 @@ const ORTHO: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
 const DIAG: [(i8, i8); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
 const KING: [(i8, i8); 8] = [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, 1), (1, -1), (-1, -1)];
 
+/// Directions as (sideways, forward) steps.
+type Directions = &'static [(i8, i8)];
+
 /// Steps and slides of a role (by index, 0 = King .. 8 = Dog) under a rule set.
-const fn pattern(variant: Variant, role: usize) -> (&'static [(i8, i8)], &'static [(i8, i8)]) {
+const fn pattern(variant: Variant, role: usize) -> (Directions, Directions) {
     const NONE: &[(i8, i8)] = &[];
     let original = matches!(variant, Variant::Original);
     match role {

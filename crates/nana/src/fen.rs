@@ -144,7 +144,10 @@ pub fn parse_setup(input: &str) -> Result<Setup, ParseError> {
                     return Err(syntax(input, "hand: two digits in a row"));
                 }
                 if d != 2 {
-                    return Err(syntax(input, format!("hand: count {d} (a side holds at most 2 of a kind; write 2 or nothing)")));
+                    return Err(syntax(
+                        input,
+                        format!("hand: count {d} (a side holds at most 2 of a kind; write 2 or nothing)"),
+                    ));
                 }
                 count = Some(d as u8);
                 continue;

@@ -100,7 +100,9 @@ impl Game for NanaGame {
         let _ = pos.for_each_l0_move(self.rules.variant, |mv, child| {
             let i = rank_black(&child.flip());
             let f = flags[i as usize];
-            if forbidden(&self.rules, hand, mv.is_drop(), f & IN_CHECK != 0, || f & HAS_L0_MOVE != 0).is_none() {
+            if forbidden(&self.rules, hand, mv.is_drop(), f & IN_CHECK != 0, || f & HAS_L0_MOVE != 0)
+                .is_none()
+            {
                 out.push(i);
             }
             ControlFlow::Continue(())
@@ -130,14 +132,7 @@ impl Game for NanaGame {
             }
             None => (q.in_check(self.rules.variant), None),
         };
-        let mut unmoves = Unmoves {
-            game: self,
-            r: q.flip(),
-            check,
-            replies,
-            exact,
-            file2_kings_only: false,
-        };
+        let mut unmoves = Unmoves { game: self, r: q.flip(), check, replies, exact, file2_kings_only: false };
         unmoves.generate(out);
         if !self_mirror {
             // The entry also stands for the mirror image. Its predecessors fold onto the same
@@ -181,7 +176,9 @@ impl Unmoves<'_> {
         let r = &self.r;
         let replies = &mut self.replies;
         let has_replies = || *replies.get_or_insert_with(|| r.has_l0_move(variant));
-        if forbidden(&self.game.rules, p.has_pieces_in_hand(Color::Black), drop, self.check, has_replies).is_none() {
+        if forbidden(&self.game.rules, p.has_pieces_in_hand(Color::Black), drop, self.check, has_replies)
+            .is_none()
+        {
             out.push(index);
         }
     }

@@ -41,10 +41,9 @@ pub fn parse(pos: &Position, rules: &Rules, input: &str) -> Result<Move, ParseMo
         return Err(error(input, "only ASCII characters are allowed"));
     }
     let (body, new_face) = match input.split_once('=') {
-        Some((b, f)) => (
-            b,
-            Some(Role::from_hodges(f).ok_or_else(|| error(input, format!("{f:?} is not a face")))?),
-        ),
+        Some((b, f)) => {
+            (b, Some(Role::from_hodges(f).ok_or_else(|| error(input, format!("{f:?} is not a face")))?))
+        }
         None => (input, None),
     };
     let sep = body
@@ -66,7 +65,9 @@ pub fn parse(pos: &Position, rules: &Rules, input: &str) -> Result<Move, ParseMo
         .legal_moves(rules)
         .into_iter()
         .filter(|&m| match m {
-            Move::Drop { role: r, to: t } => kind == b'*' && r == role && t == to && origin.is_none() && new_face.is_none(),
+            Move::Drop { role: r, to: t } => {
+                kind == b'*' && r == role && t == to && origin.is_none() && new_face.is_none()
+            }
             Move::Board { from, to: t } => {
                 let p = pos.piece_at(from);
                 let capture = pos.piece_at(t).is_some();

@@ -49,7 +49,11 @@ pub fn parse_move(pos: &Position, rules: &Rules, input: &str) -> Result<Move, us
         },
         Err(usi_err) => hodges::parse(pos, rules, input).map_err(|h| {
             // Report the Hodges reading's reason when the string looks like Hodges notation.
-            if input.contains(['-', 'x', '=']) || input.len() > 4 { h } else { usi_err }
+            if input.contains(['-', 'x', '=']) || input.len() > 4 {
+                h
+            } else {
+                usi_err
+            }
         }),
     }
 }

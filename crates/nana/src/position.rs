@@ -10,9 +10,15 @@ use crate::types::{Color, Cube, Piece, Role, Rules, Square, Variant};
 /// A move: a board move (the face change of a cube is implied) or a drop from hand.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Move {
-    Board { from: Square, to: Square },
+    Board {
+        from: Square,
+        to: Square,
+    },
     /// A drop of a King (in the opening) or of a cube showing `role`.
-    Drop { role: Role, to: Square },
+    Drop {
+        role: Role,
+        to: Square,
+    },
 }
 
 impl Move {
@@ -50,18 +56,28 @@ impl Setup {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionError {
     /// Each side must have exactly one King, on the board or (in the opening) in hand.
-    KingCount { color: Color, count: u8 },
+    KingCount {
+        color: Color,
+        count: u8,
+    },
     /// There are exactly two cubes of each kind, on the board or in hand.
-    CubeCount { cube: Cube, count: u8 },
+    CubeCount {
+        cube: Cube,
+        count: u8,
+    },
     KingsAdjacent,
     /// A King on the centre touches every other square, so the other King could never be placed.
     KingOnCentre,
     /// The side that is not to move is in check: the last move left its King attacked.
-    OpponentInCheck { color: Color },
+    OpponentInCheck {
+        color: Color,
+    },
     /// A King is in hand, but not every cube is in its owner's hand as at the start.
     OpeningCubes,
     /// The side not to move still has its King in hand while the side to move has placed its own.
-    OpeningOrder { color: Color },
+    OpeningOrder {
+        color: Color,
+    },
 }
 
 impl fmt::Display for PositionError {
@@ -115,8 +131,9 @@ impl std::error::Error for IllegalMove {}
 
 /// A legal Nana shogi position. 16 bytes, `Copy`: make-move returns a new one.
 ///
-/// Legal means: one King per side, two cubes of each kind, Kings not adjacent, the side not to
-/// move not in check, and Kings in hand only in the two opening states. The position does not
+/// Legal means: one King per side, two cubes of each kind, Kings not adjacent and neither on the
+/// centre, the side not to move not in check, and a King in hand only while every cube is in
+/// hand as at the start, for the side to move (or both sides). The position does not
 /// know the rule set; the move generator takes it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
@@ -194,7 +211,8 @@ impl Position {
                 return Err(PositionError::OpeningOrder { color: other });
             }
         }
-        if pos.board[Square::CENTER.index()] == BLACK_KING || pos.board[Square::CENTER.index()] == WHITE_KING {
+        if pos.board[Square::CENTER.index()] == BLACK_KING || pos.board[Square::CENTER.index()] == WHITE_KING
+        {
             return Err(PositionError::KingOnCentre);
         }
         if let (Some(b), Some(w)) = (pos.king_square(Color::Black), pos.king_square(Color::White)) {
@@ -568,7 +586,13 @@ impl Position {
     pub fn flip(&self) -> Position {
         let mut board = [0u8; 9];
         for (i, &c) in self.board.iter().enumerate() {
-            board[8 - i] = if c == 0 { 0 } else if c >= 10 { c - 9 } else { c + 9 };
+            board[8 - i] = if c == 0 {
+                0
+            } else if c >= 10 {
+                c - 9
+            } else {
+                c + 9
+            };
         }
         Position {
             board,
@@ -617,4 +641,3 @@ impl fmt::Display for Position {
         fmt::Display::fmt(&crate::fen::Fen(self.to_setup()), f)
     }
 }
-

@@ -52,17 +52,8 @@ impl Square {
     pub const CENTER: Square = Square(4);
 
     /// All squares in index order.
-    pub const ALL: [Square; 9] = [
-        Square(0),
-        Square(1),
-        Square(2),
-        Square(3),
-        Square(4),
-        Square(5),
-        Square(6),
-        Square(7),
-        Square(8),
-    ];
+    pub const ALL: [Square; 9] =
+        [Square(0), Square(1), Square(2), Square(3), Square(4), Square(5), Square(6), Square(7), Square(8)];
 
     /// The square with this index, if it is below 9.
     pub const fn new(index: u8) -> Option<Square> {
@@ -116,7 +107,7 @@ impl Square {
 
     /// Whether two squares touch (a king step apart). A square does not touch itself.
     pub const fn touches(self, other: Square) -> bool {
-        let df = self.0 % 3 as u8;
+        let df = self.0 % 3;
         let of = other.0 % 3;
         let dr = self.0 / 3;
         let or = other.0 / 3;

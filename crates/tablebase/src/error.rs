@@ -139,10 +139,9 @@ impl fmt::Display for TablebaseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Io { path, source } => write!(f, "I/O error on {}: {source}", path.display()),
-            Self::Truncated { len, expected } => write!(
-                f,
-                "the file is truncated: it has {len} bytes but must have {expected}; {REGENERATE}"
-            ),
+            Self::Truncated { len, expected } => {
+                write!(f, "the file is truncated: it has {len} bytes but must have {expected}; {REGENERATE}")
+            }
             Self::TrailingBytes { len, expected } => write!(
                 f,
                 "the file is corrupted: it has {len} bytes but its header accounts for {expected}; \
@@ -169,19 +168,17 @@ impl fmt::Display for TablebaseError {
                 "the file is corrupted or from an incompatible writer: reserved header byte at \
                  offset {offset} is not zero; {REGENERATE}"
             ),
-            Self::BadEntryWidth(width) => write!(
-                f,
-                "unsupported entry width {width} bytes (must be 1 or 2); {REGENERATE}"
-            ),
+            Self::BadEntryWidth(width) => {
+                write!(f, "unsupported entry width {width} bytes (must be 1 or 2); {REGENERATE}")
+            }
             Self::PayloadChecksum { expected, actual } => write!(
                 f,
                 "the file is corrupted: payload checksum mismatch (stored {expected:#010x}, \
                  computed {actual:#010x}); {REGENERATE}"
             ),
-            Self::WrongGame { expected, found } => write!(
-                f,
-                "wrong tablebase: it is for game {found:?}, expected {expected:?}"
-            ),
+            Self::WrongGame { expected, found } => {
+                write!(f, "wrong tablebase: it is for game {found:?}, expected {expected:?}")
+            }
             Self::WrongRules {
                 expected_variant,
                 expected_options,
@@ -199,21 +196,18 @@ impl fmt::Display for TablebaseError {
                 "outdated tablebase: index layout version {found}, this build uses version \
                  {expected}; {REGENERATE}"
             ),
-            Self::WrongSize { expected, found } => write!(
-                f,
-                "wrong tablebase: it has {found} entries, expected {expected}; {REGENERATE}"
-            ),
-            Self::FieldTooLong { field, len, max } => write!(
-                f,
-                "header field `{field}` is {len} bytes long, at most {max} bytes fit"
-            ),
+            Self::WrongSize { expected, found } => {
+                write!(f, "wrong tablebase: it has {found} entries, expected {expected}; {REGENERATE}")
+            }
+            Self::FieldTooLong { field, len, max } => {
+                write!(f, "header field `{field}` is {len} bytes long, at most {max} bytes fit")
+            }
             Self::InvalidText { field, reason } => {
                 write!(f, "header field `{field}` is invalid: {reason}")
             }
-            Self::PayloadLength { len, expected } => write!(
-                f,
-                "payload is {len} bytes but the header's entry count and width require {expected}"
-            ),
+            Self::PayloadLength { len, expected } => {
+                write!(f, "payload is {len} bytes but the header's entry count and width require {expected}")
+            }
         }
     }
 }

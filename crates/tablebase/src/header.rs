@@ -166,38 +166,24 @@ impl Header {
         if let Some(version) = bytes.get(offset::VERSION..).and_then(<[u8]>::first_chunk) {
             let found = u32::from_le_bytes(*version);
             if found != FORMAT_VERSION {
-                return Err(TablebaseError::UnsupportedVersion {
-                    found,
-                    supported: FORMAT_VERSION,
-                });
+                return Err(TablebaseError::UnsupportedVersion { found, supported: FORMAT_VERSION });
             }
         }
         let Some(b) = bytes.first_chunk::<HEADER_SIZE>() else {
-            return Err(TablebaseError::Truncated {
-                len: bytes.len() as u64,
-                expected: HEADER_SIZE as u64,
-            });
+            return Err(TablebaseError::Truncated { len: bytes.len() as u64, expected: HEADER_SIZE as u64 });
         };
 
         let stored_crc = get_u32(b, offset::HEADER_CRC);
         let actual_crc = crc32fast::hash(&b[..offset::HEADER_CRC]);
         if stored_crc != actual_crc {
-            return Err(TablebaseError::HeaderChecksum {
-                expected: stored_crc,
-                actual: actual_crc,
-            });
+            return Err(TablebaseError::HeaderChecksum { expected: stored_crc, actual: actual_crc });
         }
         let header_size = get_u32(b, offset::HEADER_SIZE);
         if header_size as usize != HEADER_SIZE {
             return Err(TablebaseError::BadHeaderSize { found: header_size });
         }
-        if let Some(i) = b[offset::RESERVED..offset::HEADER_CRC]
-            .iter()
-            .position(|&byte| byte != 0)
-        {
-            return Err(TablebaseError::ReservedNotZero {
-                offset: offset::RESERVED + i,
-            });
+        if let Some(i) = b[offset::RESERVED..offset::HEADER_CRC].iter().position(|&byte| byte != 0) {
+            return Err(TablebaseError::ReservedNotZero { offset: offset::RESERVED + i });
         }
         let entry_width = get_u32(b, offset::ENTRY_WIDTH);
         check_entry_width(entry_width)?;
@@ -259,10 +245,7 @@ impl Header {
             });
         }
         if self.entries != expected.entries {
-            return Err(TablebaseError::WrongSize {
-                expected: expected.entries,
-                found: self.entries,
-            });
+            return Err(TablebaseError::WrongSize { expected: expected.entries, found: self.entries });
         }
         Ok(())
     }
@@ -272,10 +255,7 @@ impl Header {
     pub(crate) fn check_fields(&self) -> Result<(), TablebaseError> {
         check_text("game", &self.game, GAME_NAME_MAX)?;
         if !self.game.is_ascii() {
-            return Err(TablebaseError::InvalidText {
-                field: "game",
-                reason: "the game name must be ASCII",
-            });
+            return Err(TablebaseError::InvalidText { field: "game", reason: "the game name must be ASCII" });
         }
         check_text("rules", &self.rules, RULES_MAX)?;
         check_entry_width(self.entry_width)
@@ -293,17 +273,10 @@ fn check_entry_width(width: u32) -> Result<(), TablebaseError> {
 /// (otherwise it would not read back unchanged).
 fn check_text(field: &'static str, text: &str, max: usize) -> Result<(), TablebaseError> {
     if text.len() > max {
-        return Err(TablebaseError::FieldTooLong {
-            field,
-            len: text.len(),
-            max,
-        });
+        return Err(TablebaseError::FieldTooLong { field, len: text.len(), max });
     }
     if text.contains('\0') {
-        return Err(TablebaseError::InvalidText {
-            field,
-            reason: "it contains a NUL byte",
-        });
+        return Err(TablebaseError::InvalidText { field, reason: "it contains a NUL byte" });
     }
     Ok(())
 }
@@ -352,15 +325,10 @@ fn get_text(
         });
     }
     if ascii && !text.is_ascii() {
-        return Err(TablebaseError::InvalidText {
-            field,
-            reason: "the game name must be ASCII",
-        });
+        return Err(TablebaseError::InvalidText { field, reason: "the game name must be ASCII" });
     }
-    String::from_utf8(text.to_vec()).map_err(|_| TablebaseError::InvalidText {
-        field,
-        reason: "it is not valid UTF-8",
-    })
+    String::from_utf8(text.to_vec())
+        .map_err(|_| TablebaseError::InvalidText { field, reason: "it is not valid UTF-8" })
 }
 
 #[cfg(test)]
@@ -439,14 +407,7 @@ mod tests {
     fn encode_rejects_long_game_name() {
         let mut h = header();
         h.game = "g".repeat(GAME_NAME_MAX + 1);
-        assert!(matches!(
-            h.encode(0),
-            Err(TablebaseError::FieldTooLong {
-                field: "game",
-                len: 17,
-                max: 16
-            })
-        ));
+        assert!(matches!(h.encode(0), Err(TablebaseError::FieldTooLong { field: "game", len: 17, max: 16 })));
     }
 
     #[test]
@@ -455,11 +416,7 @@ mod tests {
         h.rules = "r".repeat(RULES_MAX + 1);
         assert!(matches!(
             h.encode(0),
-            Err(TablebaseError::FieldTooLong {
-                field: "rules",
-                len: 65,
-                max: 64
-            })
+            Err(TablebaseError::FieldTooLong { field: "rules", len: 65, max: 64 })
         ));
     }
 
@@ -467,21 +424,12 @@ mod tests {
     fn encode_rejects_nul_and_non_ascii_game() {
         let mut h = header();
         h.game = "a\0b".to_owned();
-        assert!(matches!(
-            h.encode(0),
-            Err(TablebaseError::InvalidText { field: "game", .. })
-        ));
+        assert!(matches!(h.encode(0), Err(TablebaseError::InvalidText { field: "game", .. })));
         h.game = "shōgi".to_owned();
-        assert!(matches!(
-            h.encode(0),
-            Err(TablebaseError::InvalidText { field: "game", .. })
-        ));
+        assert!(matches!(h.encode(0), Err(TablebaseError::InvalidText { field: "game", .. })));
         let mut h = header();
         h.rules = "x\0".to_owned();
-        assert!(matches!(
-            h.encode(0),
-            Err(TablebaseError::InvalidText { field: "rules", .. })
-        ));
+        assert!(matches!(h.encode(0), Err(TablebaseError::InvalidText { field: "rules", .. })));
     }
 
     #[test]
@@ -501,10 +449,7 @@ mod tests {
         b[offset::GAME + GAME_NAME_MAX - 1] = b'x';
         let crc = crc32fast::hash(&b[..offset::HEADER_CRC]);
         b[offset::HEADER_CRC..].copy_from_slice(&crc.to_le_bytes());
-        assert!(matches!(
-            Header::decode(&b),
-            Err(TablebaseError::InvalidText { field: "game", .. })
-        ));
+        assert!(matches!(Header::decode(&b), Err(TablebaseError::InvalidText { field: "game", .. })));
     }
 
     #[test]
@@ -513,10 +458,7 @@ mod tests {
         b[offset::RULES] = 0xff;
         let crc = crc32fast::hash(&b[..offset::HEADER_CRC]);
         b[offset::HEADER_CRC..].copy_from_slice(&crc.to_le_bytes());
-        assert!(matches!(
-            Header::decode(&b),
-            Err(TablebaseError::InvalidText { field: "rules", .. })
-        ));
+        assert!(matches!(Header::decode(&b), Err(TablebaseError::InvalidText { field: "rules", .. })));
     }
 
     #[test]

@@ -53,8 +53,6 @@ mod reader;
 mod writer;
 
 pub use error::TablebaseError;
-pub use header::{
-    Counts, Expected, Header, FORMAT_VERSION, GAME_NAME_MAX, HEADER_SIZE, MAGIC, RULES_MAX,
-};
+pub use header::{Counts, Expected, Header, FORMAT_VERSION, GAME_NAME_MAX, HEADER_SIZE, MAGIC, RULES_MAX};
 pub use reader::{validate_bytes, Tablebase};
 pub use writer::write;

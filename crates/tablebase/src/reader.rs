@@ -25,10 +25,8 @@ pub fn validate_bytes(bytes: &[u8]) -> Result<Header, TablebaseError> {
     let len = bytes.len() as u64;
     // An entry count so large that the length overflows can never be
     // satisfied; report it as truncation against the largest length.
-    let expected = header
-        .payload_len()
-        .and_then(|payload| payload.checked_add(HEADER_SIZE as u64))
-        .unwrap_or(u64::MAX);
+    let expected =
+        header.payload_len().and_then(|payload| payload.checked_add(HEADER_SIZE as u64)).unwrap_or(u64::MAX);
     if len < expected {
         return Err(TablebaseError::Truncated { len, expected });
     }
@@ -38,10 +36,7 @@ pub fn validate_bytes(bytes: &[u8]) -> Result<Header, TablebaseError> {
 
     let actual = crc32fast::hash(payload_of(bytes));
     if actual != payload_crc {
-        return Err(TablebaseError::PayloadChecksum {
-            expected: payload_crc,
-            actual,
-        });
+        return Err(TablebaseError::PayloadChecksum { expected: payload_crc, actual });
     }
     Ok(header)
 }
@@ -75,25 +70,15 @@ impl Tablebase {
     /// [`TablebaseError::Truncated`] (it is not mapped: empty mappings fail
     /// on some platforms).
     pub fn open(path: &Path) -> Result<Self, TablebaseError> {
-        let io_error = |source: io::Error| TablebaseError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
+        let io_error = |source: io::Error| TablebaseError::Io { path: path.to_path_buf(), source };
         let file = File::open(path).map_err(io_error)?;
         let len = file.metadata().map_err(io_error)?.len();
         if len == 0 {
-            return Err(TablebaseError::Truncated {
-                len,
-                expected: HEADER_SIZE as u64,
-            });
+            return Err(TablebaseError::Truncated { len, expected: HEADER_SIZE as u64 });
         }
         let map = map_read_only(&file).map_err(io_error)?;
         let header = validate_bytes(&map)?;
-        Ok(Self {
-            path: path.to_path_buf(),
-            header,
-            map,
-        })
+        Ok(Self { path: path.to_path_buf(), header, map })
     }
 
     /// Opens the file at `path` like [`Tablebase::open`] and checks that it

@@ -35,10 +35,7 @@ pub fn write(path: &Path, header: &Header, payload: &[u8]) -> Result<(), Tableba
     let len = payload.len() as u64;
     let expected = header.payload_len();
     if expected != Some(len) {
-        return Err(TablebaseError::PayloadLength {
-            len,
-            expected: expected.unwrap_or(u64::MAX),
-        });
+        return Err(TablebaseError::PayloadLength { len, expected: expected.unwrap_or(u64::MAX) });
     }
     let header_bytes = header.encode(crc32fast::hash(payload))?;
 
@@ -50,30 +47,16 @@ pub fn write(path: &Path, header: &Header, payload: &[u8]) -> Result<(), Tableba
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
     };
-    fs::create_dir_all(dir).map_err(|source| TablebaseError::Io {
-        path: dir.to_path_buf(),
-        source,
-    })?;
+    fs::create_dir_all(dir).map_err(|source| TablebaseError::Io { path: dir.to_path_buf(), source })?;
 
     let mut temp_name = OsString::from(file_name);
-    temp_name.push(format!(
-        ".tmp-{}-{}",
-        process::id(),
-        TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
+    temp_name.push(format!(".tmp-{}-{}", process::id(), TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)));
     let temp_path = dir.join(temp_name);
-    let temp_error = |source: io::Error| TablebaseError::Io {
-        path: temp_path.clone(),
-        source,
-    };
+    let temp_error = |source: io::Error| TablebaseError::Io { path: temp_path.clone(), source };
 
     // `create_new` never clobbers an existing file; the guard is set up only
     // once the file is ours, so it never removes someone else's file.
-    let mut file = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&temp_path)
-        .map_err(temp_error)?;
+    let mut file = OpenOptions::new().write(true).create_new(true).open(&temp_path).map_err(temp_error)?;
     let guard = RemoveOnDrop(Some(temp_path.clone()));
 
     file.write_all(&header_bytes)
@@ -82,16 +65,10 @@ pub fn write(path: &Path, header: &Header, payload: &[u8]) -> Result<(), Tableba
         .map_err(temp_error)?;
     drop(file);
 
-    fs::rename(&temp_path, path).map_err(|source| TablebaseError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    fs::rename(&temp_path, path).map_err(|source| TablebaseError::Io { path: path.to_path_buf(), source })?;
     guard.disarm();
 
-    sync_dir(dir).map_err(|source| TablebaseError::Io {
-        path: dir.to_path_buf(),
-        source,
-    })
+    sync_dir(dir).map_err(|source| TablebaseError::Io { path: dir.to_path_buf(), source })
 }
 
 /// Removes the temporary file when dropped, unless disarmed after the rename.

@@ -23,10 +23,7 @@ fn round_trip(entries: u64, width: u32) {
     assert_eq!(table.header(), &header);
     assert_eq!(table.payload(), payload.as_slice());
     assert_eq!(table.path(), path);
-    assert_eq!(
-        fs::metadata(&path).unwrap().len(),
-        (HEADER_SIZE + payload.len()) as u64
-    );
+    assert_eq!(fs::metadata(&path).unwrap().len(), (HEADER_SIZE + payload.len()) as u64);
     // The temporary file is gone.
     assert_eq!(dir_entries(dir.path()), ["table.tb"]);
 }
@@ -52,11 +49,7 @@ fn every_truncated_length_is_rejected_as_truncated() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("short.tb");
     for len in 0..full.len() {
-        let want_len = if len < HEADER_SIZE {
-            HEADER_SIZE
-        } else {
-            full.len()
-        } as u64;
+        let want_len = if len < HEADER_SIZE { HEADER_SIZE } else { full.len() } as u64;
         let check = |result: Result<_, TablebaseError>| match result {
             Err(TablebaseError::Truncated { len: l, expected }) => {
                 assert_eq!((l, expected), (len as u64, want_len), "length {len}");
@@ -74,10 +67,7 @@ fn header_only_file_of_non_empty_table_is_truncated() {
     let full = file_bytes(ENTRIES, 2);
     assert!(matches!(
         validate_bytes(&full[..HEADER_SIZE]),
-        Err(TablebaseError::Truncated {
-            len: 256,
-            expected: 456
-        })
+        Err(TablebaseError::Truncated { len: 256, expected: 456 })
     ));
 }
 
@@ -88,13 +78,7 @@ fn trailing_byte_is_rejected() {
     let mut bytes = file_bytes(ENTRIES, 1);
     bytes.push(0);
     fs::write(&path, &bytes).unwrap();
-    assert!(matches!(
-        Tablebase::open(&path),
-        Err(TablebaseError::TrailingBytes {
-            len: 357,
-            expected: 356
-        })
-    ));
+    assert!(matches!(Tablebase::open(&path), Err(TablebaseError::TrailingBytes { len: 357, expected: 356 })));
 }
 
 /// Which error a single flipped bit at `pos` must produce.
@@ -116,10 +100,9 @@ fn every_single_bit_flip_is_detected_in_memory() {
             let mut bad = good.clone();
             bad[pos] ^= 1 << bit;
             match validate_bytes(&bad) {
-                Err(err) => assert!(
-                    expected_flip_error(pos, &err),
-                    "byte {pos} bit {bit}: unexpected error {err:?}"
-                ),
+                Err(err) => {
+                    assert!(expected_flip_error(pos, &err), "byte {pos} bit {bit}: unexpected error {err:?}")
+                }
                 Ok(_) => panic!("byte {pos} bit {bit}: flip not detected"),
             }
         }
@@ -136,10 +119,7 @@ fn every_flipped_byte_is_detected_by_open() {
         bad[pos] ^= 1 << (pos % 8);
         fs::write(&path, &bad).unwrap();
         match Tablebase::open(&path) {
-            Err(err) => assert!(
-                expected_flip_error(pos, &err),
-                "byte {pos}: unexpected error {err:?}"
-            ),
+            Err(err) => assert!(expected_flip_error(pos, &err), "byte {pos}: unexpected error {err:?}"),
             Ok(_) => panic!("byte {pos}: flip not detected"),
         }
     }
@@ -149,21 +129,12 @@ fn every_flipped_byte_is_detected_by_open() {
 fn wrong_magic_is_rejected() {
     let mut bytes = file_bytes(ENTRIES, 1);
     bytes[..8].copy_from_slice(b"NANATB\n\n");
-    assert!(matches!(
-        validate_bytes(&bytes),
-        Err(TablebaseError::BadMagic)
-    ));
+    assert!(matches!(validate_bytes(&bytes), Err(TablebaseError::BadMagic)));
     // Short non-tablebase files are "not a tablebase", not "truncated".
-    assert!(matches!(
-        validate_bytes(b"hello"),
-        Err(TablebaseError::BadMagic)
-    ));
+    assert!(matches!(validate_bytes(b"hello"), Err(TablebaseError::BadMagic)));
     assert!(matches!(
         validate_bytes(b"NANATB\r\n\x02"),
-        Err(TablebaseError::Truncated {
-            len: 9,
-            expected: 256
-        })
+        Err(TablebaseError::Truncated { len: 9, expected: 256 })
     ));
 }
 
@@ -174,18 +145,12 @@ fn unsupported_version_is_rejected() {
     fix_header_crc(&mut bytes);
     assert!(matches!(
         validate_bytes(&bytes),
-        Err(TablebaseError::UnsupportedVersion {
-            found: 2,
-            supported: 1
-        })
+        Err(TablebaseError::UnsupportedVersion { found: 2, supported: 1 })
     ));
     // Checked as soon as the version bytes are present, before the length.
     assert!(matches!(
         validate_bytes(&bytes[..12]),
-        Err(TablebaseError::UnsupportedVersion {
-            found: 2,
-            supported: 1
-        })
+        Err(TablebaseError::UnsupportedVersion { found: 2, supported: 1 })
     ));
 }
 
@@ -194,10 +159,7 @@ fn bad_header_size_is_rejected() {
     let mut bytes = file_bytes(ENTRIES, 1);
     bytes[12..16].copy_from_slice(&512u32.to_le_bytes());
     fix_header_crc(&mut bytes);
-    assert!(matches!(
-        validate_bytes(&bytes),
-        Err(TablebaseError::BadHeaderSize { found: 512 })
-    ));
+    assert!(matches!(validate_bytes(&bytes), Err(TablebaseError::BadHeaderSize { found: 512 })));
 }
 
 #[test]
@@ -233,10 +195,7 @@ fn huge_entry_count_is_truncated_not_overflow() {
     fix_header_crc(&mut bytes);
     assert!(matches!(
         validate_bytes(&bytes),
-        Err(TablebaseError::Truncated {
-            len: 456,
-            expected: u64::MAX
-        })
+        Err(TablebaseError::Truncated { len: 456, expected: u64::MAX })
     ));
 }
 
@@ -247,12 +206,7 @@ fn payload_checksum_error_names_both_values() {
     bytes[HEADER_SIZE + 5] ^= 0xff;
     let actual = crc32fast::hash(&bytes[HEADER_SIZE..]);
     match validate_bytes(&bytes) {
-        Err(
-            err @ TablebaseError::PayloadChecksum {
-                expected,
-                actual: a,
-            },
-        ) => {
+        Err(err @ TablebaseError::PayloadChecksum { expected, actual: a }) => {
             assert_eq!((expected, a), (stored, actual));
             let message = err.to_string();
             assert!(message.contains("corrupted"), "{message}");
@@ -267,13 +221,7 @@ fn empty_and_missing_files_are_errors() {
     let dir = tempfile::tempdir().unwrap();
     let empty = dir.path().join("empty.tb");
     fs::write(&empty, b"").unwrap();
-    assert!(matches!(
-        Tablebase::open(&empty),
-        Err(TablebaseError::Truncated {
-            len: 0,
-            expected: 256
-        })
-    ));
+    assert!(matches!(Tablebase::open(&empty), Err(TablebaseError::Truncated { len: 0, expected: 256 })));
     let missing = dir.path().join("missing.tb");
     match Tablebase::open(&missing) {
         Err(TablebaseError::Io { path, source }) => {
@@ -304,16 +252,10 @@ fn matching_expectations_pass() {
 fn wrong_game_is_its_own_error() {
     let dir = tempfile::tempdir().unwrap();
     let path = written_table(&dir);
-    let want = Expected {
-        game: "other-game",
-        ..expected(ENTRIES)
-    };
+    let want = Expected { game: "other-game", ..expected(ENTRIES) };
     match Tablebase::open_expecting(&path, &want) {
         Err(TablebaseError::WrongGame { expected, found }) => {
-            assert_eq!(
-                (expected.as_str(), found.as_str()),
-                ("other-game", "test-game")
-            );
+            assert_eq!((expected.as_str(), found.as_str()), ("other-game", "test-game"));
         }
         other => panic!("expected WrongGame, got {other:?}"),
     }
@@ -324,11 +266,7 @@ fn wrong_variant_or_options_is_wrong_rules() {
     let dir = tempfile::tempdir().unwrap();
     let table = Tablebase::open(&written_table(&dir)).unwrap();
     for (variant, options) in [(0, 0b101), (1, 0b100), (7, 0)] {
-        let want = Expected {
-            variant,
-            options,
-            ..expected(ENTRIES)
-        };
+        let want = Expected { variant, options, ..expected(ENTRIES) };
         match table.check_expected(&want) {
             Err(TablebaseError::WrongRules {
                 expected_variant,
@@ -350,16 +288,10 @@ fn wrong_variant_or_options_is_wrong_rules() {
 fn wrong_layout_is_its_own_error() {
     let dir = tempfile::tempdir().unwrap();
     let table = Tablebase::open(&written_table(&dir)).unwrap();
-    let want = Expected {
-        layout_version: 4,
-        ..expected(ENTRIES)
-    };
+    let want = Expected { layout_version: 4, ..expected(ENTRIES) };
     assert!(matches!(
         table.check_expected(&want),
-        Err(TablebaseError::WrongLayout {
-            expected: 4,
-            found: 3
-        })
+        Err(TablebaseError::WrongLayout { expected: 4, found: 3 })
     ));
 }
 
@@ -370,10 +302,7 @@ fn wrong_size_is_its_own_error() {
     let want = expected(ENTRIES + 1);
     assert!(matches!(
         table.check_expected(&want),
-        Err(TablebaseError::WrongSize {
-            expected: 101,
-            found: 100
-        })
+        Err(TablebaseError::WrongSize { expected: 101, found: 100 })
     ));
 }
 
@@ -410,10 +339,7 @@ fn open_mapping_survives_replacement() {
 
     assert_eq!(old.header(), &header(ENTRIES, 1));
     assert_eq!(old.payload(), payload(ENTRIES, 1).as_slice());
-    assert_eq!(
-        validate_bytes(&fs::read(&path).unwrap()).unwrap(),
-        header(50, 2)
-    );
+    assert_eq!(validate_bytes(&fs::read(&path).unwrap()).unwrap(), header(50, 2));
 }
 
 #[test]
@@ -437,13 +363,7 @@ fn write_with_wrong_payload_length_leaves_no_file() {
         );
     }
     let result = write(&path, &header(ENTRIES, 2), &payload(ENTRIES, 1));
-    assert!(matches!(
-        result,
-        Err(TablebaseError::PayloadLength {
-            len: 100,
-            expected: 200
-        })
-    ));
+    assert!(matches!(result, Err(TablebaseError::PayloadLength { len: 100, expected: 200 })));
     assert!(dir_entries(dir.path()).is_empty());
 }
 
@@ -455,28 +375,17 @@ fn write_with_unencodable_header_leaves_no_file() {
     long_game.game = "a-very-long-game-name".to_owned();
     assert!(matches!(
         write(&path, &long_game, &payload(ENTRIES, 1)),
-        Err(TablebaseError::FieldTooLong {
-            field: "game",
-            len: 21,
-            max: 16
-        })
+        Err(TablebaseError::FieldTooLong { field: "game", len: 21, max: 16 })
     ));
     let mut long_rules = header(ENTRIES, 1);
     long_rules.rules = "x".repeat(65);
     assert!(matches!(
         write(&path, &long_rules, &payload(ENTRIES, 1)),
-        Err(TablebaseError::FieldTooLong {
-            field: "rules",
-            len: 65,
-            max: 64
-        })
+        Err(TablebaseError::FieldTooLong { field: "rules", len: 65, max: 64 })
     ));
     let mut bad_width = header(ENTRIES, 1);
     bad_width.entry_width = 4;
-    assert!(matches!(
-        write(&path, &bad_width, &payload(ENTRIES, 4)),
-        Err(TablebaseError::BadEntryWidth(4))
-    ));
+    assert!(matches!(write(&path, &bad_width, &payload(ENTRIES, 4)), Err(TablebaseError::BadEntryWidth(4))));
     assert!(dir_entries(dir.path()).is_empty());
 }
 
@@ -498,38 +407,17 @@ fn failed_rename_removes_temp_file() {
 #[test]
 fn error_messages_are_single_lines() {
     let errors = [
-        TablebaseError::Io {
-            path: "x.tb".into(),
-            source: std::io::Error::other("boom"),
-        },
-        TablebaseError::Truncated {
-            len: 1,
-            expected: 256,
-        },
-        TablebaseError::TrailingBytes {
-            len: 300,
-            expected: 256,
-        },
+        TablebaseError::Io { path: "x.tb".into(), source: std::io::Error::other("boom") },
+        TablebaseError::Truncated { len: 1, expected: 256 },
+        TablebaseError::TrailingBytes { len: 300, expected: 256 },
         TablebaseError::BadMagic,
-        TablebaseError::UnsupportedVersion {
-            found: 2,
-            supported: 1,
-        },
+        TablebaseError::UnsupportedVersion { found: 2, supported: 1 },
         TablebaseError::BadHeaderSize { found: 0 },
-        TablebaseError::HeaderChecksum {
-            expected: 1,
-            actual: 2,
-        },
+        TablebaseError::HeaderChecksum { expected: 1, actual: 2 },
         TablebaseError::ReservedNotZero { offset: 160 },
         TablebaseError::BadEntryWidth(3),
-        TablebaseError::PayloadChecksum {
-            expected: 1,
-            actual: 2,
-        },
-        TablebaseError::WrongGame {
-            expected: "a".into(),
-            found: "b".into(),
-        },
+        TablebaseError::PayloadChecksum { expected: 1, actual: 2 },
+        TablebaseError::WrongGame { expected: "a".into(), found: "b".into() },
         TablebaseError::WrongRules {
             expected_variant: 0,
             expected_options: 1,
@@ -537,34 +425,15 @@ fn error_messages_are_single_lines() {
             found_options: 0,
             found_rules: "original".into(),
         },
-        TablebaseError::WrongLayout {
-            expected: 1,
-            found: 2,
-        },
-        TablebaseError::WrongSize {
-            expected: 1,
-            found: 2,
-        },
-        TablebaseError::FieldTooLong {
-            field: "game",
-            len: 17,
-            max: 16,
-        },
-        TablebaseError::InvalidText {
-            field: "rules",
-            reason: "it contains a NUL byte",
-        },
-        TablebaseError::PayloadLength {
-            len: 1,
-            expected: 2,
-        },
+        TablebaseError::WrongLayout { expected: 1, found: 2 },
+        TablebaseError::WrongSize { expected: 1, found: 2 },
+        TablebaseError::FieldTooLong { field: "game", len: 17, max: 16 },
+        TablebaseError::InvalidText { field: "rules", reason: "it contains a NUL byte" },
+        TablebaseError::PayloadLength { len: 1, expected: 2 },
     ];
     for err in &errors {
         let message = err.to_string();
-        assert!(
-            !message.is_empty() && !message.contains('\n'),
-            "{message:?}"
-        );
+        assert!(!message.is_empty() && !message.contains('\n'), "{message:?}");
     }
     assert!(std::error::Error::source(&errors[0]).is_some());
 }

@@ -32,12 +32,7 @@ fn arb_header() -> impl Strategy<Value = (Header, Vec<u8>)> {
                 entries,
                 entry_width: width,
                 layout_version: ids.2,
-                counts: Counts {
-                    wins: counts.0,
-                    losses: counts.1,
-                    draws: counts.2,
-                    illegal: counts.3,
-                },
+                counts: Counts { wins: counts.0, losses: counts.1, draws: counts.2, illegal: counts.3 },
                 max_dtm: ids.3,
             };
             (Just(header), proptest::collection::vec(any::<u8>(), len))

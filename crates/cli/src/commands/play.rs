@@ -85,13 +85,20 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
                 }
                 "hint" => {
                     let m = &moves[0];
-                    println!("hint: {} ({}), {}", usi::format(m.mv), hodges::format(&pos, &rules, m.mv), describe(m.value_before()));
+                    println!(
+                        "hint: {} ({}), {}",
+                        usi::format(m.mv),
+                        hodges::format(&pos, &rules, m.mv),
+                        describe(m.value_before())
+                    );
                     continue;
                 }
                 "undo" => {
                     // Take back the last move of yours and the reply to it.
                     let mut undone = 0;
-                    while history.len() > 1 && (undone == 0 || history.last().map(|p| p.side_to_move()) != Some(human)) {
+                    while history.len() > 1
+                        && (undone == 0 || history.last().map(|p| p.side_to_move()) != Some(human))
+                    {
                         let p = history.pop().expect("checked non-empty");
                         *seen.get_mut(&p).expect("counted when played") -= 1;
                         undone += 1;

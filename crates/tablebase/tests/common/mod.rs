@@ -21,25 +21,14 @@ pub fn header(entries: u64, width: u32) -> Header {
         entries,
         entry_width: width,
         layout_version: 3,
-        counts: Counts {
-            wins: 10,
-            losses: 20,
-            draws: 30,
-            illegal: entries.saturating_sub(60),
-        },
+        counts: Counts { wins: 10, losses: 20, draws: 30, illegal: entries.saturating_sub(60) },
         max_dtm: 41,
     }
 }
 
 /// What a reader of [`header`] expects.
 pub fn expected(entries: u64) -> Expected<'static> {
-    Expected {
-        game: "test-game",
-        variant: 1,
-        options: 0b101,
-        layout_version: 3,
-        entries,
-    }
+    Expected { game: "test-game", variant: 1, options: 0b101, layout_version: 3, entries }
 }
 
 /// A deterministic, non-constant payload.
@@ -51,10 +40,7 @@ pub fn payload(entries: u64, width: u32) -> Vec<u8> {
 /// The complete bytes of a valid file.
 pub fn file_bytes(entries: u64, width: u32) -> Vec<u8> {
     let payload = payload(entries, width);
-    let mut bytes = header(entries, width)
-        .encode(crc32fast::hash(&payload))
-        .unwrap()
-        .to_vec();
+    let mut bytes = header(entries, width).encode(crc32fast::hash(&payload)).unwrap().to_vec();
     bytes.extend_from_slice(&payload);
     bytes
 }
