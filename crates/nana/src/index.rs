@@ -182,7 +182,13 @@ pub(crate) fn rank_black_oriented(pos: &Position) -> (u64, bool) {
     if !pos.kings_placed() {
         let i = match pos.king_square(Color::White) {
             None => START,
-            Some(w) => MAIN + KING_SQUARES.iter().position(|&s| s as usize == w.index()).unwrap_or(0) as u64,
+            Some(w) => {
+                MAIN + KING_SQUARES
+                    .iter()
+                    .position(|&s| s as usize == w.index())
+                    .expect("validated positions never have a King on the centre")
+                    as u64
+            }
         };
         return (i, false);
     }
