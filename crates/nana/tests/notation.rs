@@ -8,20 +8,12 @@ use nana_shogi::{
     hodges, parse_move, usi, Color, Move, Piece, Position, Role, Rules, Setup, Square, Variant,
 };
 
+mod common;
+use common::XorShift;
+
 // ---------------------------------------------------------------------------------------------
 // Helpers.
 // ---------------------------------------------------------------------------------------------
-
-struct XorShift(u64);
-
-impl XorShift {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
 
 /// The position after `plies` random legal moves from the start (fewer if the game ends).
 fn playout(rules: &Rules, seed: u64, plies: usize) -> Position {

@@ -125,6 +125,9 @@ enum Reach {
 
 use Reach::{Slide as L, Step as S};
 
+mod common;
+use common::XorShift;
+
 /// The table of RULES.md, written out direction by direction.
 fn dirs(face: Face, variant: Variant) -> &'static [Dir] {
     let original = variant == Variant::Original;
@@ -482,22 +485,6 @@ impl RefPos {
 // ---------------------------------------------------------------------------------------------
 // Helpers: a deterministic PRNG, the crate's answers as strings.
 // ---------------------------------------------------------------------------------------------
-
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 fn crate_legal(pos: &Position, rules: &Rules) -> BTreeSet<String> {
     let moves = pos.legal_moves(rules);

@@ -6,6 +6,9 @@ use std::collections::BTreeSet;
 
 use nana_shogi::{fen, perft, usi, Color, Move, Piece, Position, Role, Rules, Setup, Square, Variant};
 
+mod common;
+use common::XorShift;
+
 // ---------------------------------------------------------------------------------------------
 // Helpers.
 // ---------------------------------------------------------------------------------------------
@@ -72,17 +75,6 @@ const CUBE_FACES: [Role; 8] = [
     Role::CatSword,
     Role::Dog,
 ];
-
-struct XorShift(u64);
-
-impl XorShift {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
 
 /// Positions met in random games from the start (every ply of `games` games).
 fn random_positions(rules: &Rules, games: usize, seed: u64) -> Vec<Position> {

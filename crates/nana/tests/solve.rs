@@ -8,6 +8,9 @@ use nana_shogi::probe::Probe;
 use nana_shogi::{fen, reach, NanaGame, Position, Rules, Variant};
 use rayon::prelude::*;
 
+mod common;
+use common::XorShift;
+
 #[test]
 fn index_bijection_over_the_whole_space() {
     let bad = (0..SIZE)
@@ -31,22 +34,16 @@ fn index_bijection_over_the_whole_space() {
 /// position is the position itself up to colour flip and mirror.
 #[test]
 fn every_legal_position_maps_inside_the_space() {
-    let mut seed = 0x1234_5678_9abc_def0u64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = XorShift(0x1234_5678_9abc_def0);
     for rules in [Rules::CURRENT, Rules::ORIGINAL] {
         for _ in 0..2000 {
             let mut pos = Position::start();
-            for _ in 0..(next() % 60) {
+            for _ in 0..rng.below(60) {
                 let moves = pos.legal_moves(&rules);
                 if moves.is_empty() {
                     break;
                 }
-                pos = pos.play(&rules, moves[(next() % moves.len() as u64) as usize]).unwrap();
+                pos = pos.play(&rules, moves[rng.below(moves.len())]).unwrap();
                 let i = rank(&pos);
                 assert!(i < SIZE);
                 let canon = unrank(i).unwrap();
