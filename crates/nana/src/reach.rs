@@ -1,5 +1,5 @@
-//! The states reachable from the start under one rule set: a parallel breadth-first search over
-//! index entries, kept apart by the real side to move.
+//! The states reachable from the start under one rule set: a parallel closure over index
+//! entries, kept apart by the real side to move.
 //!
 //! An entry stands for a position with Black to move and for its colour flip with White to move
 //! (and for the mirror images of both). The start is not colour-symmetric, so reachability is
@@ -78,36 +78,57 @@ pub fn positions_per_entry(index: u64) -> u64 {
     }
 }
 
-/// Marks every state reachable from the start. `progress` is called with the size of each new
-/// frontier.
+/// Marks every state reachable from the start. `progress` is called with the number of states
+/// found by each sweep.
+///
+/// Not a breadth-first search: sweeps over the index expand every entry with a reached side
+/// not yet expanded, until a sweep finds nothing new. An entry whose two sides are both reached
+/// by the time a sweep meets it is expanded once for both (its successors are the same entries
+/// for either side to move), which saves much of the work.
 pub fn reachable(game: &NanaGame, progress: &(dyn Fn(u64) + Sync)) -> Reachable {
-    let sides = [Bitmap::new(SIZE), Bitmap::new(SIZE)];
-    sides[0].insert(START);
-    let mut frontier = vec![START as u32];
-    let mut side = 0;
-    while !frontier.is_empty() {
-        progress(frontier.len() as u64);
-        let next_side = &sides[1 - side];
-        let found: Vec<Vec<u32>> = frontier
-            .par_chunks(512)
-            .map_init(Vec::new, |succ, chunk| {
-                let mut found = Vec::new();
-                for &e in chunk {
-                    succ.clear();
-                    game.successors(u64::from(e), succ);
-                    for &s in succ.iter() {
-                        if next_side.insert(s) {
-                            found.push(s as u32);
+    let reached = [Bitmap::new(SIZE), Bitmap::new(SIZE)];
+    let expanded = [Bitmap::new(SIZE), Bitmap::new(SIZE)];
+    reached[0].insert(START);
+    let words = reached[0].0.len();
+    loop {
+        let found: u64 = (0..words)
+            .into_par_iter()
+            .with_min_len(16)
+            .map_init(Vec::new, |succ, w| {
+                let mut found = 0;
+                loop {
+                    // Re-read the word: expanding it may have reached more of its own entries.
+                    let pending = [0, 1].map(|s| {
+                        reached[s].0[w].load(Ordering::Relaxed) & !expanded[s].0[w].load(Ordering::Relaxed)
+                    });
+                    if pending[0] | pending[1] == 0 {
+                        return found;
+                    }
+                    for s in 0..2 {
+                        expanded[s].0[w].fetch_or(pending[s], Ordering::Relaxed);
+                    }
+                    let mut bits = pending[0] | pending[1];
+                    while bits != 0 {
+                        let j = bits.trailing_zeros();
+                        bits &= bits - 1;
+                        succ.clear();
+                        game.successors(w as u64 * 64 + u64::from(j), succ);
+                        for s in 0..2 {
+                            if pending[s] >> j & 1 != 0 {
+                                // A move hands the turn to the other side.
+                                found += succ.iter().filter(|&&q| reached[1 - s].insert(q)).count() as u64;
+                            }
                         }
                     }
                 }
-                found
             })
-            .collect();
-        frontier = found.concat();
-        side = 1 - side;
+            .sum();
+        if found == 0 {
+            break;
+        }
+        progress(found);
     }
-    let [black, white] = sides;
+    let [black, white] = reached;
     Reachable { black, white }
 }
 
