@@ -35,10 +35,6 @@ impl Bitmap {
     pub fn contains(&self, i: u64) -> bool {
         self.0[(i / 64) as usize].load(Ordering::Relaxed) & (1 << (i % 64)) != 0
     }
-
-    pub fn count(&self) -> u64 {
-        self.0.par_iter().map(|w| u64::from(w.load(Ordering::Relaxed).count_ones())).sum()
-    }
 }
 
 /// The reachable states of one rule set.
