@@ -2,12 +2,17 @@
 //! it attacks. On a 3×3 board a slider passes at most one square on its way, so an attack set is
 //! the one-step targets plus, for each slide direction, a second square that is reached when the
 //! first one is empty.
+//!
+//! The squares a slide can pass ("middle squares") depend only on where it starts: from a corner
+//! the two edge neighbours and the centre, from an edge square the centre, from the centre none.
+//! Their occupancy, packed into a 3-bit key, selects one of 8 precomputed attack sets: a lookup
+//! with no loop and no branch.
 
 use crate::types::{Square, Variant};
 
-/// The squares one piece attacks from one square.
+/// The squares one piece attacks from one square, as slide pairs (used to build the tables).
 #[derive(Copy, Clone, Debug)]
-pub(crate) struct Attack {
+struct Attack {
     /// Squares attacked whatever the occupancy.
     near: u16,
     /// `(first, second)` bit pairs of the slide directions: `second` is attacked when `first`
@@ -19,28 +24,88 @@ pub(crate) struct Attack {
 impl Attack {
     const EMPTY: Attack = Attack { near: 0, far: [(0, 0); 4], nfar: 0 };
 
-    /// The squares that, when empty, let this piece's slide reach `target` from two squares
-    /// away: where a piece standing would shield `target`.
-    #[inline]
-    pub(crate) fn shields(&self, target: u16) -> u16 {
-        let mut m = 0;
-        for &(first, second) in &self.far[..self.nfar as usize] {
-            if second == target {
-                m |= first;
-            }
-        }
-        m
-    }
-
-    #[inline]
-    pub(crate) fn targets(&self, occupied: u16) -> u16 {
+    const fn targets(&self, occupied: u16) -> u16 {
         let mut t = self.near;
-        for &(first, second) in &self.far[..self.nfar as usize] {
-            if occupied & first == 0 {
-                t |= second;
+        let mut i = 0;
+        while i < self.nfar as usize {
+            if occupied & self.far[i].0 == 0 {
+                t |= self.far[i].1;
             }
+            i += 1;
         }
         t
+    }
+}
+
+/// Per square, the middle squares a slide from it can pass, in key bit order.
+const MIDDLES: [[u8; 3]; 9] = {
+    let mut m = [[u8::MAX; 3]; 9];
+    let mut sq = 0;
+    while sq < 9 {
+        let mut n = 0;
+        let mut mid = 0;
+        while mid < 9 {
+            // `mid` is a middle square when the square beyond it, seen from `sq`, is on the board.
+            let (r, c) = ((sq / 3) as i8, (sq % 3) as i8);
+            let (mr, mc) = ((mid / 3) as i8, (mid % 3) as i8);
+            let (fr, fc) = (2 * mr - r, 2 * mc - c);
+            let step = (mr - r).abs() <= 1 && (mc - c).abs() <= 1 && mid != sq;
+            if step && fr >= 0 && fr <= 2 && fc >= 0 && fc <= 2 {
+                m[sq][n] = mid as u8;
+                n += 1;
+            }
+            mid += 1;
+        }
+        sq += 1;
+    }
+    m
+};
+
+/// `[square][occupied]` -> the key: bit k set when `MIDDLES[square][k]` is occupied.
+static KEYS: [[u8; 512]; 9] = {
+    let mut t = [[0u8; 512]; 9];
+    let mut sq = 0;
+    while sq < 9 {
+        let mut occ = 0;
+        while occ < 512 {
+            let mut key = 0;
+            let mut k = 0;
+            while k < 3 {
+                let mid = MIDDLES[sq][k];
+                if mid != u8::MAX && occ & (1 << mid) != 0 {
+                    key |= 1 << k;
+                }
+                k += 1;
+            }
+            t[sq][occ] = key;
+            occ += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// Attack sets of every piece (cell code 1..=18; 0 attacks nothing) on every square.
+pub(crate) struct AttackTable {
+    /// `[code][square][key]`.
+    targets: [[[u16; 8]; 9]; 19],
+    /// `[code][square][target]`: the middle square a slide to `target` passes, as a bit (0 if
+    /// none): where a piece standing shields `target`.
+    shields: [[[u16; 9]; 9]; 19],
+}
+
+impl AttackTable {
+    /// The squares piece `code` on `sq` attacks, given the occupied squares.
+    #[inline]
+    pub(crate) fn targets(&self, code: u8, sq: usize, occupied: u16) -> u16 {
+        self.targets[code as usize][sq][KEYS[sq][occupied as usize & 0x1ff] as usize]
+    }
+
+    /// The square (as a bit) that, when empty, lets piece `code` on `sq` slide to `target`
+    /// from two squares away; 0 if it does not slide there.
+    #[inline]
+    pub(crate) fn shield(&self, code: u8, sq: usize, target: usize) -> u16 {
+        self.shields[code as usize][sq][target]
     }
 }
 
@@ -86,11 +151,8 @@ const fn step(sq: usize, white: bool, d: (i8, i8)) -> Option<usize> {
     }
 }
 
-/// Attack sets indexed by piece cell code (1..=18; 0 unused) and square.
-pub(crate) type AttackTable = [[Attack; 9]; 19];
-
 const fn build(variant: Variant) -> AttackTable {
-    let mut table = [[Attack::EMPTY; 9]; 19];
+    let mut table = AttackTable { targets: [[[0; 8]; 9]; 19], shields: [[[0; 9]; 9]; 19] };
     let mut code = 1;
     while code <= 18 {
         let white = code >= 10;
@@ -117,7 +179,25 @@ const fn build(variant: Variant) -> AttackTable {
                 }
                 i += 1;
             }
-            table[code][sq] = a;
+            let mut key = 0;
+            while key < 8 {
+                let mut occ = 0u16;
+                let mut k = 0;
+                while k < 3 {
+                    if key & (1 << k) != 0 && MIDDLES[sq][k] != u8::MAX {
+                        occ |= 1 << MIDDLES[sq][k];
+                    }
+                    k += 1;
+                }
+                table.targets[code][sq][key] = a.targets(occ);
+                key += 1;
+            }
+            let mut i = 0;
+            while i < a.nfar as usize {
+                let (first, second) = a.far[i];
+                table.shields[code][sq][second.trailing_zeros() as usize] = first;
+                i += 1;
+            }
             sq += 1;
         }
         code += 1;
@@ -139,5 +219,5 @@ pub(crate) fn table(variant: Variant) -> &'static AttackTable {
 /// The squares a piece (cell code) on `sq` attacks, given the occupied squares.
 #[inline]
 pub(crate) fn attacks(variant: Variant, code: u8, sq: Square, occupied: u16) -> u16 {
-    table(variant)[code as usize][sq.index()].targets(occupied)
+    table(variant).targets(code, sq.index(), occupied)
 }

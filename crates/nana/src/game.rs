@@ -21,7 +21,7 @@ use nana_engine::Game;
 use rayon::prelude::*;
 
 use crate::attacks::table;
-use crate::index::{is_self_mirror_pair, rank_black, rank_black_oriented, unrank, MAIN, SIZE, START};
+use crate::index::{is_self_mirror_pair, rank, rank_black, rank_black_oriented, unrank, MAIN, SIZE, START};
 use crate::position::{forbidden, Position};
 use crate::types::{Color, Rules, Square};
 
@@ -98,7 +98,7 @@ impl Game for NanaGame {
         let pos = unrank(index).expect("in range");
         let hand = pos.has_pieces_in_hand(Color::Black);
         let _ = pos.for_each_l0_move(self.rules.variant, |mv, child| {
-            let i = rank_black(&child.flip());
+            let i = rank(child);
             let f = flags[i as usize];
             if forbidden(&self.rules, hand, mv.is_drop(), f & IN_CHECK != 0, || f & HAS_L0_MOVE != 0)
                 .is_none()
@@ -216,7 +216,7 @@ impl Unmoves<'_> {
             // The piece as it stood before the move: a cube showed its previous face.
             let before = if role == 0 { code } else { 1 + (role - 1) / 4 * 4 + (role - 1 + 3) % 4 + 1 };
             for from in 0..9 {
-                if board[from] != 0 || t[before as usize][from].targets(occ) & (1 << to) == 0 {
+                if board[from] != 0 || t.targets(before, from, occ) & (1 << to) == 0 {
                     continue;
                 }
                 if role == 0 {

@@ -21,7 +21,7 @@
 
 use std::sync::OnceLock;
 
-use crate::position::Position;
+use crate::position::{Position, FLIP_CODE};
 use crate::types::{Color, Square};
 
 /// King pairs after mirroring.
@@ -149,6 +149,17 @@ const CELL_DIGITS: [(u32, u32, u64, u64); 19] = {
     t
 };
 
+/// [`CELL_DIGITS`] of the same piece owned by the other side: the cell as the flip reads it.
+const CELL_DIGITS_FLIPPED: [(u32, u32, u64, u64); 19] = {
+    let mut t = [(0, 0, 0, 1); 19];
+    let mut code = 0;
+    while code <= 18 {
+        t[code] = CELL_DIGITS[FLIP_CODE[code] as usize];
+        code += 1;
+    }
+    t
+};
+
 #[inline]
 fn digit_code(kind: usize, digit: u8) -> u8 {
     let owner = digit / 4;
@@ -156,9 +167,17 @@ fn digit_code(kind: usize, digit: u8) -> u8 {
 }
 
 /// The index of a legal position (either side to move).
+#[inline]
 pub fn rank(pos: &Position) -> u64 {
-    let pos = if pos.side_to_move() == Color::White { pos.flip() } else { *pos };
-    rank_black(&pos)
+    if pos.side_to_move() == Color::White {
+        if pos.kings_placed() {
+            rank_main::<true>(pos).0
+        } else {
+            rank_black(&pos.flip())
+        }
+    } else {
+        rank_black(pos)
+    }
 }
 
 /// Whether the entry's position is its own left-right mirror's entry only in this orientation
@@ -178,7 +197,6 @@ pub(crate) fn rank_black(pos: &Position) -> u64 {
 #[inline]
 pub(crate) fn rank_black_oriented(pos: &Position) -> (u64, bool) {
     debug_assert_eq!(pos.side_to_move(), Color::Black);
-    let t = tables();
     if !pos.kings_placed() {
         let i = match pos.king_square(Color::White) {
             None => START,
@@ -192,23 +210,30 @@ pub(crate) fn rank_black_oriented(pos: &Position) -> (u64, bool) {
         };
         return (i, false);
     }
+    rank_main::<false>(pos)
+}
+
+/// The index of a position with both Kings on the board, and whether it had to be mirrored:
+/// of `pos` itself if it has Black to move (`FLIP` false), or of `pos.flip()` if it has White
+/// to move (`FLIP` true), read off `pos` without building the flip.
+#[inline(always)]
+fn rank_main<const FLIP: bool>(pos: &Position) -> (u64, bool) {
+    debug_assert_eq!(pos.side_to_move(), if FLIP { Color::White } else { Color::Black });
+    let t = tables();
     let board = pos.board_codes();
-    let (mut bk, mut wk) = (0, 0);
-    for (i, &c) in board.iter().enumerate() {
-        if c == 1 {
-            bk = i;
-        } else if c == 10 {
-            wk = i;
-        }
-    }
+    let [bk, wk] = pos.king_squares_raw().map(usize::from);
+    // The flip turns square s into 8 - s and swaps the colours.
+    let (bk, wk) = if FLIP { (8 - wk, 8 - bk) } else { (bk, wk) };
     let (kp, mirrored) = t.pair_of[bk][wk];
     debug_assert!(kp != u8::MAX, "kings cannot stand so");
     let free = if mirrored { &t.free_mirrored[kp as usize] } else { &t.free[kp as usize] };
+    let cells = if FLIP { &CELL_DIGITS_FLIPPED } else { &CELL_DIGITS };
     let (mut o, mut d) = (0u32, 0u32);
     let mut digits = 0u64;
     // Digits are read with the lowest free square most significant.
     for (j, &sq) in free.iter().enumerate() {
-        let (is_o, is_d, digit, base) = CELL_DIGITS[board[sq as usize] as usize];
+        let sq = if FLIP { 8 - sq } else { sq };
+        let (is_o, is_d, digit, base) = cells[board[sq as usize] as usize];
         o |= is_o << j;
         d |= is_d << j;
         digits = digits * base + digit;
@@ -217,7 +242,8 @@ pub(crate) fn rank_black_oriented(pos: &Position) -> (u64, bool) {
     debug_assert!(offset != u32::MAX);
     let (a, c) = (u64::from(o.count_ones()), u64::from(d.count_ones()));
     let hands = pos.hands_raw();
-    let split = u64::from(hands[0][0]) * (3 - c) + u64::from(hands[0][1]);
+    let hand = if FLIP { hands[1] } else { hands[0] };
+    let split = u64::from(hand[0]) * (3 - c) + u64::from(hand[1]);
     (kp as u64 * CUBE_CONFIGS + u64::from(offset) + digits * (3 - a) * (3 - c) + split, mirrored)
 }
 

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::ops::ControlFlow;
 
-use crate::attacks::{attacks, table};
+use crate::attacks::{attacks, table, AttackTable};
 use crate::types::{Color, Cube, Piece, Role, Rules, Square, Variant};
 
 /// A move: a board move (the face change of a cube is implied) or a drop from hand.
@@ -129,7 +129,7 @@ impl fmt::Display for IllegalMove {
 
 impl std::error::Error for IllegalMove {}
 
-/// A legal Nana shogi position. 16 bytes, `Copy`: make-move returns a new one.
+/// A legal Nana shogi position. 22 bytes, `Copy`: make-move returns a new one.
 ///
 /// Legal means: one King per side, two cubes of each kind, Kings not adjacent and neither on the
 /// centre, the side not to move not in check, and a King in hand only while every cube is in
@@ -144,7 +144,14 @@ pub struct Position {
     /// Bit `color`: that side's King is still in hand.
     kings_in_hand: u8,
     side: Color,
+    /// Derived from `board`: the squares of each side's pieces, as bits.
+    pieces: [u16; 2],
+    /// Derived from `board`: each side's King square, [`NO_SQUARE`] while in hand.
+    kings: [u8; 2],
 }
+
+/// The King square of a King in hand.
+const NO_SQUARE: u8 = 9;
 
 const BLACK_KING: u8 = 1;
 const WHITE_KING: u8 = 10;
@@ -163,17 +170,19 @@ impl Default for Position {
 impl Position {
     /// The start position.
     pub fn start() -> Position {
-        Position { board: [0; 9], hands: [[1, 1]; 2], kings_in_hand: 0b11, side: Color::Black }
+        Position::from_raw([0; 9], [[1, 1]; 2], 0b11, Color::Black)
     }
 
     /// Validates a setup.
     pub fn from_setup(setup: &Setup, variant: Variant) -> Result<Position, PositionError> {
-        let mut pos = Position { board: [0; 9], hands: [[0; 2]; 2], kings_in_hand: 0, side: setup.side };
+        let mut board = [0u8; 9];
+        let mut hands = [[0u8; 2]; 2];
+        let mut kings_in_hand = 0;
         let mut kings = [0u8; 2];
         let mut cubes = [0u8; 2];
         for (sq, piece) in setup.board.iter().enumerate() {
             if let Some(p) = piece {
-                pos.board[sq] = p.code();
+                board[sq] = p.code();
                 match p.role.cube() {
                     None => kings[p.color.index()] += 1,
                     Some(c) => cubes[c.index()] += 1,
@@ -184,12 +193,12 @@ impl Position {
             let h = setup.hands[color.index()];
             kings[color.index()] = kings[color.index()].saturating_add(h[0]);
             if h[0] > 0 {
-                pos.kings_in_hand |= 1 << color.index();
+                kings_in_hand |= 1 << color.index();
             }
             for cube in Cube::ALL {
                 let n = h[1 + cube.index()];
                 cubes[cube.index()] = cubes[cube.index()].saturating_add(n);
-                pos.hands[color.index()][cube.index()] = n;
+                hands[color.index()][cube.index()] = n;
             }
         }
         for color in Color::ALL {
@@ -202,6 +211,7 @@ impl Position {
                 return Err(PositionError::CubeCount { cube, count: cubes[cube.index()] });
             }
         }
+        let pos = Position::from_raw(board, hands, kings_in_hand, setup.side);
         if pos.kings_in_hand != 0 {
             if pos.hands != [[1, 1]; 2] {
                 return Err(PositionError::OpeningCubes);
@@ -245,8 +255,24 @@ impl Position {
 
     /// Builds a position from raw parts without any check. Used by the index, whose domain
     /// only holds well-formed positions; legality (check) is tested by the caller.
+    #[inline]
     pub(crate) fn from_raw(board: [u8; 9], hands: [[u8; 2]; 2], kings_in_hand: u8, side: Color) -> Position {
-        Position { board, hands, kings_in_hand, side }
+        let mut pieces = [0u16; 2];
+        let mut kings = [NO_SQUARE; 2];
+        for (i, &c) in board.iter().enumerate() {
+            let white = usize::from(c >= WHITE_KING);
+            pieces[white] |= u16::from(c != 0) << i;
+            if c == BLACK_KING || c == WHITE_KING {
+                kings[white] = i as u8;
+            }
+        }
+        Position { board, hands, kings_in_hand, side, pieces, kings }
+    }
+
+    /// Each side's King square (index 0 Black), [`None`] while in hand, as square numbers.
+    #[inline]
+    pub(crate) fn king_squares_raw(&self) -> [u8; 2] {
+        self.kings
     }
 
     #[inline]
@@ -292,30 +318,31 @@ impl Position {
         self.kings_in_hand == 0
     }
 
+    #[inline]
     pub fn king_square(&self, color: Color) -> Option<Square> {
-        let code = if color == Color::Black { BLACK_KING } else { WHITE_KING };
-        self.board.iter().position(|&c| c == code).map(|i| Square::ALL[i])
+        Square::ALL.get(usize::from(self.kings[color.index()])).copied()
     }
 
     #[inline]
     fn occupied(&self) -> u16 {
-        let mut m = 0;
-        for (i, &c) in self.board.iter().enumerate() {
-            if c != 0 {
-                m |= 1 << i;
-            }
-        }
-        m
+        self.pieces[0] | self.pieces[1]
     }
 
     /// Whether any piece of `by` attacks `sq`.
+    #[inline]
     pub fn is_attacked(&self, variant: Variant, sq: Square, by: Color) -> bool {
-        let t = table(variant);
+        self.attacks_to(table(variant), sq.bit(), by)
+    }
+
+    /// Whether any piece of `by` attacks one of the squares of `target`.
+    #[inline]
+    fn attacks_to(&self, t: &AttackTable, target: u16, by: Color) -> bool {
         let occ = self.occupied();
-        let (lo, hi) = if by == Color::Black { (1, 9) } else { (10, 18) };
-        let target = sq.bit();
-        for (i, &c) in self.board.iter().enumerate() {
-            if c >= lo && c <= hi && t[c as usize][i].targets(occ) & target != 0 {
+        let mut bits = self.pieces[by.index()];
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if t.targets(self.board[i], i, occ) & target != 0 {
                 return true;
             }
         }
@@ -323,11 +350,15 @@ impl Position {
     }
 
     /// Whether `color`'s King is on the board and attacked.
+    #[inline]
     pub fn is_in_check(&self, variant: Variant, color: Color) -> bool {
-        match self.king_square(color) {
-            Some(k) => self.is_attacked(variant, k, color.other()),
-            None => false,
-        }
+        self.king_attacked(table(variant), color)
+    }
+
+    #[inline]
+    fn king_attacked(&self, t: &AttackTable, color: Color) -> bool {
+        // A King in hand is `NO_SQUARE`: its bit is off the board, which nothing attacks.
+        self.attacks_to(t, 1 << self.kings[color.index()], color.other())
     }
 
     /// Whether the side to move is in check.
@@ -348,9 +379,12 @@ impl Position {
                     let role = code_role(captured);
                     debug_assert!(role != 0, "a king cannot be captured");
                     p.hands[us][((role - 1) / 4) as usize] += 1;
+                    p.pieces[1 - us] &= !to.bit();
                 }
+                p.pieces[us] ^= from.bit() | to.bit();
                 let role = code_role(code);
                 p.board[to.index()] = if role == 0 {
+                    p.kings[us] = to.index() as u8;
                     code
                 } else {
                     // Advance the face within its cube: O faces are roles 1..=4, D faces 5..=8.
@@ -362,8 +396,12 @@ impl Position {
             }
             Move::Drop { role, to } => {
                 p.board[to.index()] = Piece { color: self.side, role }.code();
+                p.pieces[us] |= to.bit();
                 match role.cube() {
-                    None => p.kings_in_hand &= !(1 << us),
+                    None => {
+                        p.kings_in_hand &= !(1 << us);
+                        p.kings[us] = to.index() as u8;
+                    }
                     Some(c) => p.hands[us][c.index()] -= 1,
                 }
             }
@@ -382,17 +420,9 @@ impl Position {
         let us = self.side;
         let them = us.other();
         let t = table(variant);
-        let occ = self.occupied();
-        let (lo, hi) = if us == Color::Black { (1u8, 9u8) } else { (10, 18) };
-        let mut own = 0u16;
-        for (i, &c) in self.board.iter().enumerate() {
-            if c >= lo && c <= hi {
-                own |= 1 << i;
-            }
-        }
-        let their_king = self.king_square(them);
-
         if self.king_in_hand(us) {
+            let occ = self.occupied();
+            let their_king = self.king_square(them);
             // The opening: the King is dropped before anything else happens.
             for to in Square::ALL {
                 if to == Square::CENTER || occ & to.bit() != 0 {
@@ -411,40 +441,63 @@ impl Position {
             return ControlFlow::Continue(());
         }
 
-        let in_check = self.in_check(variant);
-        // Squares whose piece shields our King from a slider: only moving such a piece (or
-        // the King, or any piece while in check) can leave the King attacked.
-        let mut shields = 0u16;
-        let our_king = self.king_square(us);
-        if let Some(k) = our_king {
-            for (i, &c) in self.board.iter().enumerate() {
-                if c != 0 && own & (1 << i) == 0 {
-                    shields |= t[c as usize][i].shields(k.bit());
-                }
-            }
+        self.for_each_board_move_and_drop(t, f)
+    }
+
+    /// [`Position::for_each_l0_move`] once both Kings are on the board.
+    #[inline]
+    fn for_each_board_move_and_drop<F>(&self, t: &AttackTable, mut f: F) -> ControlFlow<()>
+    where
+        F: FnMut(Move, &Position) -> ControlFlow<()>,
+    {
+        let us = self.side;
+        let them = us.other();
+        let occ = self.occupied();
+        let own = self.pieces[us.index()];
+        let our_king = usize::from(self.kings[us.index()]);
+        // The squares the opponent attacks with our King lifted off the board (so a slide
+        // along the line of a King step is not blocked by the King itself), and the squares
+        // whose piece shields our King from a slide.
+        let lifted = occ & !(1 << our_king);
+        let (mut danger, mut shields) = (0u16, 0u16);
+        let mut theirs = self.pieces[them.index()];
+        while theirs != 0 {
+            let i = theirs.trailing_zeros() as usize;
+            theirs &= theirs - 1;
+            let code = self.board[i];
+            danger |= t.targets(code, i, lifted);
+            shields |= t.shield(code, i, our_king);
         }
-        let our_king_code = if us == Color::Black { BLACK_KING } else { WHITE_KING };
+        let in_check = danger & (1 << our_king) != 0;
+        // A King move is safe when its target is not in danger. Another move can leave the
+        // King attacked only when it is in check already or the piece moves off a shield.
+        let risky = if in_check { own } else { shields };
         // Board moves.
-        for from in Square::ALL {
+        let mut pieces = own;
+        while pieces != 0 {
+            let from = Square::ALL[pieces.trailing_zeros() as usize];
+            pieces &= pieces - 1;
             let code = self.board[from.index()];
-            if own & from.bit() == 0 {
-                continue;
-            }
-            let mut targets = t[code as usize][from.index()].targets(occ) & !own;
+            let mut targets = t.targets(code, from.index(), occ) & !own;
+            let risky = if from.index() == our_king {
+                targets &= !danger;
+                0
+            } else {
+                risky
+            };
             while targets != 0 {
                 let to = Square::ALL[targets.trailing_zeros() as usize];
                 targets &= targets - 1;
                 let mv = Move::Board { from, to };
                 let child = self.play_unchecked(mv);
-                let risky = in_check || code == our_king_code || shields & from.bit() != 0;
-                if risky && child.is_in_check(variant, us) {
+                if risky & from.bit() != 0 && child.king_attacked(t, us) {
                     continue;
                 }
                 f(mv, &child)?;
             }
         }
         // Drops: on an empty square other than the centre, in any face, never giving check.
-        let their_king_bit = their_king.map_or(0, Square::bit);
+        let their_king_bit = 1 << self.kings[them.index()];
         for cube in Cube::ALL {
             if self.hand(us, cube) == 0 {
                 continue;
@@ -455,12 +508,12 @@ impl Position {
                 empty &= empty - 1;
                 for role in cube.faces() {
                     let code = Piece { color: us, role }.code();
-                    if attacks(variant, code, to, occ | to.bit()) & their_king_bit != 0 {
+                    if t.targets(code, to.index(), occ | to.bit()) & their_king_bit != 0 {
                         continue;
                     }
                     let mv = Move::Drop { role, to };
                     let child = self.play_unchecked(mv);
-                    if in_check && child.is_in_check(variant, us) {
+                    if in_check && child.king_attacked(t, us) {
                         continue;
                     }
                     f(mv, &child)?;
@@ -475,16 +528,24 @@ impl Position {
         self.for_each_l0_move(variant, |_, _| ControlFlow::Break(())).is_break()
     }
 
+    /// [`Position::has_l0_move`] with the attack table at hand.
+    #[inline]
+    fn has_l0_move_in(&self, t: &AttackTable) -> bool {
+        if !self.kings_placed() {
+            // The opening: a King to drop always has a square (see `for_each_l0_move`).
+            return self.king_in_hand(self.side);
+        }
+        self.for_each_board_move_and_drop(t, |_, _| ControlFlow::Break(())).is_break()
+    }
+
     /// Why the L0 move `mv` leading to `child` breaks R1 or R2, if it does.
     #[inline]
     fn restriction(&self, rules: &Rules, mv: Move, child: &Position) -> Option<&'static str> {
-        forbidden(
-            rules,
-            self.has_pieces_in_hand(self.side),
-            mv.is_drop(),
-            child.in_check(rules.variant),
-            || child.has_l0_move(rules.variant),
-        )
+        let t = table(rules.variant);
+        let check = child.king_attacked(t, child.side);
+        forbidden(rules, self.has_pieces_in_hand(self.side), mv.is_drop(), check, || {
+            child.has_l0_move_in(t)
+        })
     }
 
     /// Visits every legal move and the position it leads to.
@@ -586,19 +647,18 @@ impl Position {
     pub fn flip(&self) -> Position {
         let mut board = [0u8; 9];
         for (i, &c) in self.board.iter().enumerate() {
-            board[8 - i] = if c == 0 {
-                0
-            } else if c >= 10 {
-                c - 9
-            } else {
-                c + 9
-            };
+            board[8 - i] = FLIP_CODE[c as usize];
         }
+        // Square i becomes 8 - i: reverse the 9 low bits. A King in hand stays off the board.
+        let turn = |m: u16| m.reverse_bits() >> 7;
+        let turn_king = |k: u8| if k == NO_SQUARE { k } else { 8 - k };
         Position {
             board,
             hands: [self.hands[1], self.hands[0]],
             kings_in_hand: ((self.kings_in_hand & 1) << 1) | ((self.kings_in_hand >> 1) & 1),
             side: self.side.other(),
+            pieces: [turn(self.pieces[1]), turn(self.pieces[0])],
+            kings: [turn_king(self.kings[1]), turn_king(self.kings[0])],
         }
     }
 
@@ -606,9 +666,27 @@ impl Position {
     #[inline]
     pub fn mirror(&self) -> Position {
         let b = self.board;
-        Position { board: [b[2], b[1], b[0], b[5], b[4], b[3], b[8], b[7], b[6]], ..*self }
+        let swap = |m: u16| (m & 0o111) << 2 | (m & 0o222) | (m >> 2) & 0o111;
+        let swap_king = |k: u8| if k == NO_SQUARE { k } else { k / 3 * 3 + 2 - k % 3 };
+        Position {
+            board: [b[2], b[1], b[0], b[5], b[4], b[3], b[8], b[7], b[6]],
+            pieces: self.pieces.map(swap),
+            kings: self.kings.map(swap_king),
+            ..*self
+        }
     }
 }
+
+/// Cell code -> the code of the same piece owned by the other side (0 stays empty).
+pub(crate) const FLIP_CODE: [u8; 19] = {
+    let mut t = [0u8; 19];
+    let mut c = 1;
+    while c <= 18 {
+        t[c] = if c >= 10 { c as u8 - 9 } else { c as u8 + 9 };
+        c += 1;
+    }
+    t
+};
 
 /// Why R1 or R2 forbid an L0 move, if they do: the mover held pieces in `hand` at the start of
 /// the move, the move is a `drop` or not, and after it the opponent is in `check` or not and

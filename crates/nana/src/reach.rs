@@ -9,11 +9,14 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use nana_engine::Game;
+use std::ops::ControlFlow;
+
 use rayon::prelude::*;
 
-use crate::game::NanaGame;
 use crate::index::{self, MAIN, SIZE, START};
+use crate::types::{Color, Rules};
+#[cfg(doc)]
+use crate::NanaGame;
 
 /// A bitmap over the index space.
 #[derive(Debug)]
@@ -28,7 +31,9 @@ impl Bitmap {
     #[inline]
     pub fn insert(&self, i: u64) -> bool {
         let bit = 1u64 << (i % 64);
-        self.0[(i / 64) as usize].fetch_or(bit, Ordering::Relaxed) & bit == 0
+        let word = &self.0[(i / 64) as usize];
+        // Most bits are set already: a plain load is much cheaper than a locked `or`.
+        word.load(Ordering::Relaxed) & bit == 0 && word.fetch_or(bit, Ordering::Relaxed) & bit == 0
     }
 
     #[inline]
@@ -74,14 +79,18 @@ pub fn positions_per_entry(index: u64) -> u64 {
     }
 }
 
-/// Marks every state reachable from the start. `progress` is called with the number of states
-/// found by each sweep.
+/// Marks every state reachable from the start under `rules`. `progress` is called with the
+/// number of states found by each sweep.
 ///
 /// Not a breadth-first search: sweeps over the index expand every entry with a reached side
 /// not yet expanded, until a sweep finds nothing new. An entry whose two sides are both reached
 /// by the time a sweep meets it is expanded once for both (its successors are the same entries
 /// for either side to move), which saves much of the work.
-pub fn reachable(game: &NanaGame, progress: &(dyn Fn(u64) + Sync)) -> Reachable {
+///
+/// Moves are generated from the rules directly, without [`NanaGame::prepared`]'s per-entry
+/// flags: only a mover with pieces in hand can be stopped by R1 or R2, and only then are the
+/// replies of the position after the move looked at.
+pub fn reachable(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Reachable {
     let reached = [Bitmap::new(SIZE), Bitmap::new(SIZE)];
     let expanded = [Bitmap::new(SIZE), Bitmap::new(SIZE)];
     reached[0].insert(START);
@@ -108,7 +117,7 @@ pub fn reachable(game: &NanaGame, progress: &(dyn Fn(u64) + Sync)) -> Reachable 
                         let j = bits.trailing_zeros();
                         bits &= bits - 1;
                         succ.clear();
-                        game.successors(w as u64 * 64 + u64::from(j), succ);
+                        successors(rules, w as u64 * 64 + u64::from(j), succ);
                         for s in 0..2 {
                             if pending[s] >> j & 1 != 0 {
                                 // A move hands the turn to the other side.
@@ -126,6 +135,25 @@ pub fn reachable(game: &NanaGame, progress: &(dyn Fn(u64) + Sync)) -> Reachable 
     }
     let [black, white] = reached;
     Reachable { black, white }
+}
+
+/// The successor entries of a reached (so legal) entry.
+#[inline(never)]
+fn successors(rules: &Rules, index: u64, out: &mut Vec<u64>) {
+    let pos = index::unrank(index).expect("in range");
+    let variant = rules.variant;
+    if !pos.has_pieces_in_hand(Color::Black) {
+        // Neither R1 (a drop) nor R2 (pieces in hand) can forbid a move.
+        let _ = pos.for_each_l0_move(variant, |_, child| {
+            out.push(index::rank(child));
+            ControlFlow::Continue(())
+        });
+    } else {
+        let _ = pos.for_each_legal_move(rules, |_, child| {
+            out.push(index::rank(child));
+            ControlFlow::Continue(())
+        });
+    }
 }
 
 impl Reachable {
@@ -157,8 +185,8 @@ impl Reachable {
     pub fn contains(&self, pos: &crate::Position) -> bool {
         let i = index::rank(pos);
         match pos.side_to_move() {
-            crate::Color::Black => self.black.contains(i),
-            crate::Color::White => self.white.contains(i),
+            Color::Black => self.black.contains(i),
+            Color::White => self.white.contains(i),
         }
     }
 }

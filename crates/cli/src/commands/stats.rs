@@ -1,17 +1,15 @@
 use std::path::Path;
 use std::time::Instant;
 
-use nana_shogi::{index, reach, NanaGame, Rules};
+use nana_shogi::{index, reach, Rules};
 
 use crate::progress::bar;
 use crate::table;
 
 pub fn run(rules: &Rules, tablebase: Option<&Path>) -> Result<(), String> {
     let start = Instant::now();
-    let game = NanaGame::prepared(*rules);
-    let prepared = start.elapsed();
     let progress = bar(0, format!("{}: reachable states", rules.variant.name()));
-    let reachable = reach::reachable(&game, &|n| {
+    let reachable = reach::reachable(rules, &|n| {
         progress.inc_length(n);
         progress.inc(n);
     });
@@ -26,13 +24,7 @@ pub fn run(rules: &Rules, tablebase: Option<&Path>) -> Result<(), String> {
         c.white_positions
     );
     println!("reachable index entries: {}", c.entries);
-    let total = start.elapsed();
-    println!(
-        "time: {:.2} s (prepare {:.2} s, search {:.2} s)",
-        total.as_secs_f64(),
-        prepared.as_secs_f64(),
-        (total - prepared).as_secs_f64()
-    );
+    println!("time: {:.2} s", start.elapsed().as_secs_f64());
 
     let default = Path::new(table::DEFAULT_DIR).join(table::file_name(rules));
     let path = tablebase.unwrap_or(&default);
