@@ -28,11 +28,7 @@ fn enumeration(c: &mut Criterion) {
     g.sample_size(10);
     for rules in [Rules::CURRENT, Rules::ORIGINAL] {
         g.bench_function(format!("reachable/{}", rules.variant), |b| {
-            b.iter_batched(
-                || (),
-                |()| reach::reachable(&rules, &|_| {}).counts(),
-                BatchSize::PerIteration,
-            )
+            b.iter_batched(|| (), |()| reach::reachable(&rules, &|_| {}).counts(), BatchSize::PerIteration)
         });
     }
     g.finish();

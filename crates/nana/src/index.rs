@@ -21,7 +21,7 @@
 
 use std::sync::OnceLock;
 
-use crate::position::{Position, FLIP_CODE};
+use crate::position::{Move, Position, FLIP_CODE};
 use crate::types::{Color, Square};
 
 /// King pairs after mirroring.
@@ -50,8 +50,6 @@ struct Tables {
     pairs: [(u8, u8); KING_PAIRS],
     /// King pair -> the 7 other squares, ascending.
     free: [[u8; 7]; KING_PAIRS],
-    /// King pair -> the 7 other squares as they are read from a mirrored position.
-    free_mirrored: [[u8; 7]; KING_PAIRS],
     /// Whether the King pair is its own mirror image.
     self_mirror: [bool; KING_PAIRS],
     /// `[o mask][d mask]` over the 7 free squares -> offset of the pattern, `u32::MAX` if the
@@ -62,6 +60,11 @@ struct Tables {
     classes: [(u32, u32, u16); 9],
     /// Patterns in offset order: (o mask, d mask).
     patterns: Vec<(u8, u8)>,
+    /// `[king pair][mask of squares]` -> the same mask over the 7 free squares (bit j for
+    /// `free[king pair][j]`).
+    compress: [[u8; 512]; KING_PAIRS],
+    /// `[row key]` -> what a row of three cells adds to a rank, see [`row_key`].
+    rows: Vec<u32>,
 }
 
 fn tables() -> &'static Tables {
@@ -96,14 +99,10 @@ fn build() -> Tables {
     }
     assert_eq!(pairs.len(), KING_PAIRS);
     let mut free = [[0u8; 7]; KING_PAIRS];
-    let mut free_mirrored = [[0u8; 7]; KING_PAIRS];
     let mut self_mirror = [false; KING_PAIRS];
     for (k, &(b, w)) in pairs.iter().enumerate() {
         let squares: Vec<u8> = (0..9).filter(|&s| s != b && s != w).collect();
         free[k].copy_from_slice(&squares);
-        for (j, &sq) in squares.iter().enumerate() {
-            free_mirrored[k][j] = mirror_sq(sq);
-        }
         self_mirror[k] = (mirror_sq(b), mirror_sq(w)) == (b, w);
     }
     // Patterns grouped by class (number of O and D cubes on the board), so that all patterns
@@ -128,43 +127,86 @@ fn build() -> Tables {
     }
     assert_eq!(offset, CUBE_CONFIGS);
     let pairs: [(u8, u8); KING_PAIRS] = pairs.try_into().expect("17 king pairs");
-    Tables { pair_of, pairs, free, free_mirrored, self_mirror, pattern_offset, classes, patterns }
+    let mut compress = [[0u8; 512]; KING_PAIRS];
+    for (k, table) in compress.iter_mut().enumerate() {
+        for (mask, c) in table.iter_mut().enumerate() {
+            *c = free[k]
+                .iter()
+                .enumerate()
+                .filter(|&(_, &sq)| mask >> sq & 1 != 0)
+                .fold(0, |m, (j, _)| m | 1 << j);
+        }
+    }
+    let rows = (0..ROW_KEYS)
+        .map(|key| {
+            let states = [key / 289, key / 17 % 17, key % 17];
+            let (mut o, mut d, mut n, mut digits) = (0, 0, [0; 2], 0);
+            for (k, &state) in states.iter().enumerate() {
+                if state != 0 {
+                    let kind = (state - 1) / 8;
+                    if kind == 0 {
+                        o |= 1 << k;
+                    } else {
+                        d |= 1 << k;
+                    }
+                    n[kind as usize] += 1;
+                    digits = (digits << 3) | ((state - 1) % 8);
+                }
+            }
+            o | d << 3 | n[0] << 6 | n[1] << 8 | digits << 10
+        })
+        .collect();
+    Tables { pair_of, pairs, free, self_mirror, pattern_offset, classes, patterns, compress, rows }
 }
 
-/// Per cell code: (is an O cube, is a D cube, digit = owner × 4 + face, digit base: 8 for a
-/// cube, 1 for an empty square or a King), so that ranking needs no branches.
-const CELL_DIGITS: [(u32, u32, u64, u64); 19] = {
-    let mut t = [(0, 0, 0, 1); 19];
+/// Per cell code (padded to 32 so that a masked code needs no bounds check): 0 for an empty
+/// square or a King, else `1 + kind × 8 + owner × 4 + face` (kind 0 for O, 1 for D).
+const STATES: [u8; 32] = {
+    let mut t = [0u8; 32];
     let mut code = 1;
     while code <= 18 {
         let c = code - 1;
         let (owner, role) = (c / 9, c % 9);
         if role != 0 {
             let kind = (role - 1) / 4;
-            let digit = (owner * 4 + (role - 1) % 4) as u64;
-            t[code as usize] = (if kind == 0 { 1 } else { 0 }, kind as u32, digit, 8);
+            t[code] = (1 + kind * 8 + owner * 4 + (role - 1) % 4) as u8;
         }
         code += 1;
     }
     t
 };
 
-/// [`CELL_DIGITS`] of the same piece owned by the other side: the cell as the flip reads it.
-const CELL_DIGITS_FLIPPED: [(u32, u32, u64, u64); 19] = {
-    let mut t = [(0, 0, 0, 1); 19];
+/// [`STATES`] of the same piece owned by the other side: the cell as the flip reads it.
+const STATES_FLIPPED: [u8; 32] = {
+    let mut t = [0u8; 32];
     let mut code = 0;
     while code <= 18 {
-        t[code] = CELL_DIGITS[FLIP_CODE[code] as usize];
+        t[code] = STATES[FLIP_CODE[code] as usize];
         code += 1;
     }
     t
 };
 
-#[inline]
-fn digit_code(kind: usize, digit: u8) -> u8 {
-    let owner = digit / 4;
-    1 + owner * 9 + 1 + kind as u8 * 4 + digit % 4
-}
+/// `ceil(2^32 / d)` for the divisors `d` of [`unrank`] (the hand splits, 1 to 9).
+const RECIPROCALS: [u64; 10] = {
+    let mut t = [0u64; 10];
+    let mut d = 1;
+    while d < 10 {
+        t[d] = (1u64 << 32).div_ceil(d as u64);
+        d += 1;
+    }
+    t
+};
+
+/// Row keys: three cell states in base 17.
+const ROW_KEYS: u32 = 17 * 17 * 17;
+
+/// `[flip][mirrored]` -> for each square of the entry's position (row by row), the square of
+/// the ranked position it is read from.
+const READ_ORDER: [[[u8; 9]; 2]; 2] = [
+    [[0, 1, 2, 3, 4, 5, 6, 7, 8], [2, 1, 0, 5, 4, 3, 8, 7, 6]],
+    [[8, 7, 6, 5, 4, 3, 2, 1, 0], [6, 7, 8, 3, 4, 5, 0, 1, 2]],
+];
 
 /// The index of a legal position (either side to move).
 #[inline]
@@ -226,25 +268,113 @@ fn rank_main<const FLIP: bool>(pos: &Position) -> (u64, bool) {
     let (bk, wk) = if FLIP { (8 - wk, 8 - bk) } else { (bk, wk) };
     let (kp, mirrored) = t.pair_of[bk][wk];
     debug_assert!(kp != u8::MAX, "kings cannot stand so");
-    let free = if mirrored { &t.free_mirrored[kp as usize] } else { &t.free[kp as usize] };
-    let cells = if FLIP { &CELL_DIGITS_FLIPPED } else { &CELL_DIGITS };
-    let (mut o, mut d) = (0u32, 0u32);
-    let mut digits = 0u64;
+    // The entry's position is read three cells at a time, a row's cell states making its key.
+    let order = &READ_ORDER[usize::from(FLIP)][usize::from(mirrored)];
+    let states = if FLIP { &STATES_FLIPPED } else { &STATES };
+    let mut padded = [0u8; 16];
+    padded[..9].copy_from_slice(board);
+    let state = |i: usize| u32::from(states[usize::from(padded[usize::from(order[i] & 15)] & 31)]);
+    let keys = [0, 1, 2].map(|r| state(3 * r) * 289 + state(3 * r + 1) * 17 + state(3 * r + 2));
+    let hands = pos.hands_raw();
+    let hand = if FLIP { hands[1] } else { hands[0] };
+    (rank_rows(t, kp, keys, hand), mirrored)
+}
+
+/// The index of an entry from its King pair, its row keys and the hand of its side to move.
+#[inline(always)]
+fn rank_rows(t: &Tables, kp: u8, keys: [u32; 3], hand: [u8; 2]) -> u64 {
+    // A row's key gives the O and D cubes in it (masks and counts) and their digits.
+    let [r0, r1, r2] = keys.map(|k| t.rows[k as usize]);
+    let o9 = (r0 & 7) | (r1 & 7) << 3 | (r2 & 7) << 6;
+    let d9 = (r0 >> 3 & 7) | (r1 >> 3 & 7) << 3 | (r2 >> 3 & 7) << 6;
+    // Cubes in a row: its O count plus its D count.
+    let cubes = |r: u32| (r >> 6 & 3) + (r >> 8 & 3);
     // Digits are read with the lowest free square most significant.
-    for (j, &sq) in free.iter().enumerate() {
-        let sq = if FLIP { 8 - sq } else { sq };
-        let (is_o, is_d, digit, base) = cells[board[sq as usize] as usize];
-        o |= is_o << j;
-        d |= is_d << j;
-        digits = digits * base + digit;
-    }
+    let digits = u64::from(((r0 >> 10) << (3 * cubes(r1)) | r1 >> 10) << (3 * cubes(r2)) | r2 >> 10);
+    let compress = &t.compress[kp as usize];
+    let (o, d) = (u32::from(compress[o9 as usize]), u32::from(compress[d9 as usize]));
     let offset = t.pattern_offset[(o * 128 + d) as usize];
     debug_assert!(offset != u32::MAX);
     let (a, c) = (u64::from(o.count_ones()), u64::from(d.count_ones()));
-    let hands = pos.hands_raw();
-    let hand = if FLIP { hands[1] } else { hands[0] };
     let split = u64::from(hand[0]) * (3 - c) + u64::from(hand[1]);
-    (kp as u64 * CUBE_CONFIGS + u64::from(offset) + digits * (3 - a) * (3 - c) + split, mirrored)
+    kp as u64 * CUBE_CONFIGS + u64::from(offset) + digits * (3 - a) * (3 - c) + split
+}
+
+/// Ranks the positions after Black's moves from one position (Black to move, both Kings on
+/// the board) faster than [`rank`]: the position is read once, and a move other than a King
+/// move keeps the King pair and changes the key of one or two rows.
+#[derive(Debug, Clone)]
+pub(crate) struct ChildRanker {
+    kp: u8,
+    black_king: u8,
+    /// Whether the children's entries read the board mirrored.
+    mirrored: bool,
+    /// Row keys of the position as its children's entries read it (flipped).
+    keys: [u32; 3],
+    board: [u8; 9],
+    /// White's hand, which Black's moves leave alone: the children's hand to move.
+    hand: [u8; 2],
+}
+
+/// `[mirrored][square]` -> (row, weight of the cell state in the row key) of a square of a
+/// position with White to move, read by its flip's entry.
+const FLIPPED_PLACES: [[(u8, u32); 9]; 2] = {
+    let mut t = [[(0, 0); 9]; 2];
+    let mut m = 0;
+    while m < 2 {
+        let mut i = 0;
+        while i < 9 {
+            let weight = [289, 17, 1][i % 3];
+            t[m][READ_ORDER[1][m][i] as usize] = ((i / 3) as u8, weight);
+            i += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+impl ChildRanker {
+    /// `None` for a position with a King in hand.
+    #[inline]
+    pub(crate) fn new(pos: &Position) -> Option<ChildRanker> {
+        debug_assert_eq!(pos.side_to_move(), Color::Black);
+        if !pos.kings_placed() {
+            return None;
+        }
+        let [bk, wk] = pos.king_squares_raw();
+        let (kp, mirrored) = tables().pair_of[usize::from(8 - wk)][usize::from(8 - bk)];
+        let board = *pos.board_codes();
+        let places = &FLIPPED_PLACES[usize::from(mirrored)];
+        let mut keys = [0u32; 3];
+        for (&code, &(row, weight)) in board.iter().zip(places) {
+            keys[usize::from(row % 3)] += u32::from(STATES_FLIPPED[usize::from(code & 31)]) * weight;
+        }
+        Some(ChildRanker { kp, black_king: bk, mirrored, keys, board, hand: pos.hands_raw()[1] })
+    }
+
+    /// The index of `child`, the position after Black's move `mv`.
+    #[inline]
+    pub(crate) fn rank(&self, mv: Move, child: &Position) -> u64 {
+        let board = child.board_codes();
+        let places = &FLIPPED_PLACES[usize::from(self.mirrored)];
+        let mut keys = self.keys;
+        let mut update = |sq: usize| {
+            let (row, weight) = places[sq];
+            let new = u32::from(STATES_FLIPPED[usize::from(board[sq] & 31)]);
+            let old = u32::from(STATES_FLIPPED[usize::from(self.board[sq] & 31)]);
+            let k = &mut keys[usize::from(row % 3)];
+            *k = k.wrapping_add(new.wrapping_sub(old).wrapping_mul(weight));
+        };
+        match mv {
+            Move::Board { from, .. } if from.index() == usize::from(self.black_king) => return rank(child),
+            Move::Board { from, to } => {
+                update(from.index());
+                update(to.index());
+            }
+            Move::Drop { to, .. } => update(to.index()),
+        }
+        rank_rows(tables(), self.kp, keys, self.hand)
+    }
 }
 
 /// The canonical position of an index (Black to move). `None` if `index >= SIZE`.
@@ -269,34 +399,101 @@ pub fn unrank(index: u64) -> Option<Position> {
     let kp = (index / CUBE_CONFIGS) as usize;
     let r = (index % CUBE_CONFIGS) as u32;
     let class = t.classes.iter().rposition(|&(start, _, _)| start <= r).expect("class 0 starts at 0");
-    let (start, size, first) = t.classes[class];
+    let (start, _, first) = t.classes[class];
     let (a, c) = (class as u64 / 3, class as u64 % 3);
-    let (o, d) = t.patterns[first as usize + ((r - start) / size) as usize];
-    let local = u64::from((r - start) % size);
+    // Within the class, `r - start = splits × (pattern × 8^cubes + digits) + split`. Dividing
+    // by `splits` (at most 9) is a multiplication by its rounded-up reciprocal, exact for
+    // every `r - start < 2^20`.
     let splits = (3 - a) * (3 - c);
-    let split = local % splits;
-    let mut digits = local / splits;
-    let mut board = [0u8; 9];
+    let q = u64::from(r - start);
+    let x = (q * RECIPROCALS[splits as usize]) >> 32;
+    let split = q - x * splits;
+    let cubes = 3 * (a + c);
+    let (o, d) = t.patterns[first as usize + (x >> cubes) as usize];
+    let mut digits = x & ((1 << cubes) - 1);
     let (bk, wk) = t.pairs[kp];
-    board[bk as usize] = 1;
-    board[wk as usize] = 10;
+    let mut board = [0u8; 9];
+    board[usize::from(bk)] = 1;
+    board[usize::from(wk)] = 10;
+    let mut pieces = [1u16 << bk, 1u16 << wk];
     let free = &t.free[kp];
-    // Branch-free: every free square is written (0 where empty).
-    for j in (0..7).rev() {
-        let is_d = (d >> j) & 1;
-        let cube = ((o >> j) & 1) | is_d;
-        let code = digit_code(is_d as usize, (digits & 7) as u8);
-        board[free[j] as usize] = code * cube;
-        digits >>= 3 * u64::from(cube);
+    // The cubes from the last free square back: the last digit is the least significant.
+    let mut cubes = u32::from(o | d);
+    while cubes != 0 {
+        let j = 31 - cubes.leading_zeros();
+        cubes ^= 1 << j;
+        let digit = (digits & 7) as usize;
+        digits >>= 3;
+        let sq = usize::from(free[j as usize]);
+        board[sq] = CUBE_CODES[usize::from(d >> j & 1)][digit];
+        pieces[digit >> 2] |= 1 << sq;
     }
-    let (bo, bd) = ((split / (3 - c)) as u8, (split % (3 - c)) as u8);
+    // `split = bo × (3 - c) + bd` with `bd < 3 - c`.
+    let bo = ((split * RECIPROCALS[(3 - c) as usize]) >> 32) as u8;
+    let bd = (split - u64::from(bo) * (3 - c)) as u8;
     let hands = [[bo, bd], [2 - a as u8 - bo, 2 - c as u8 - bd]];
-    Some(Position::from_raw(board, hands, 0, Color::Black))
+    Some(Position::from_parts(board, hands, pieces, [bk, wk]))
 }
+
+/// `[kind][owner × 4 + face]` -> the cell code of a cube.
+const CUBE_CODES: [[u8; 8]; 2] = {
+    let mut t = [[0u8; 8]; 2];
+    let mut kind = 0;
+    while kind < 2 {
+        let mut digit = 0;
+        while digit < 8 {
+            let owner = digit / 4;
+            t[kind][digit] = (1 + owner * 9 + 1 + kind * 4 + digit % 4) as u8;
+            digit += 1;
+        }
+        kind += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn child_ranker_agrees_with_rank() {
+        use crate::types::Variant;
+        let mut moves = 0;
+        for variant in [Variant::Current, Variant::Original] {
+            let mut i = 0;
+            while i < MAIN {
+                let p = unrank(i).unwrap();
+                i += 101;
+                if p.is_in_check(variant, Color::White) {
+                    continue;
+                }
+                let ranker = ChildRanker::new(&p).expect("kings placed");
+                let _ = p.for_each_l0_move(variant, |mv, child| {
+                    assert_eq!(ranker.rank(mv, child), rank(child), "{p} {mv:?}");
+                    moves += 1;
+                    std::ops::ControlFlow::Continue(())
+                });
+            }
+        }
+        assert!(moves > 500_000, "{moves}");
+        assert!(ChildRanker::new(&Position::start()).is_none());
+    }
+
+    #[test]
+    fn reciprocal_division_is_exact() {
+        // Every class spans fewer than 2^20 entries ...
+        let starts = tables().classes.map(|(start, _, _)| u64::from(start));
+        for (k, &start) in starts.iter().enumerate() {
+            let end = starts.get(k + 1).copied().unwrap_or(CUBE_CONFIGS);
+            assert!(end - start <= 1 << 20);
+        }
+        // ... and below 2^20 the reciprocals divide exactly.
+        for d in [1u64, 2, 3, 4, 6, 9] {
+            for q in 0..1 << 20 {
+                assert_eq!((q * RECIPROCALS[d as usize]) >> 32, q / d, "{q} / {d}");
+            }
+        }
+    }
 
     #[test]
     fn sizes_add_up() {

@@ -269,6 +269,20 @@ impl Position {
         Position { board, hands, kings_in_hand, side, pieces, kings }
     }
 
+    /// A position with Black to move and both Kings on the board, from parts that agree:
+    /// `pieces` and `kings` must be what [`Position::from_raw`] would derive from `board`.
+    #[inline]
+    pub(crate) fn from_parts(
+        board: [u8; 9],
+        hands: [[u8; 2]; 2],
+        pieces: [u16; 2],
+        kings: [u8; 2],
+    ) -> Position {
+        let pos = Position { board, hands, kings_in_hand: 0, side: Color::Black, pieces, kings };
+        debug_assert_eq!(pos, Position::from_raw(board, hands, 0, Color::Black));
+        pos
+    }
+
     /// Each side's King square (index 0 Black), [`None`] while in hand, as square numbers.
     #[inline]
     pub(crate) fn king_squares_raw(&self) -> [u8; 2] {
@@ -543,9 +557,7 @@ impl Position {
     fn restriction(&self, rules: &Rules, mv: Move, child: &Position) -> Option<&'static str> {
         let t = table(rules.variant);
         let check = child.king_attacked(t, child.side);
-        forbidden(rules, self.has_pieces_in_hand(self.side), mv.is_drop(), check, || {
-            child.has_l0_move_in(t)
-        })
+        forbidden(rules, self.has_pieces_in_hand(self.side), mv.is_drop(), check, || child.has_l0_move_in(t))
     }
 
     /// Visits every legal move and the position it leads to.

@@ -13,7 +13,8 @@ use std::ops::ControlFlow;
 
 use rayon::prelude::*;
 
-use crate::index::{self, MAIN, SIZE, START};
+use crate::index::{self, ChildRanker, MAIN, SIZE, START};
+use crate::position::Position;
 use crate::types::{Color, Rules};
 #[cfg(doc)]
 use crate::NanaGame;
@@ -137,22 +138,29 @@ pub fn reachable(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Reachable {
     Reachable { black, white }
 }
 
-/// The successor entries of a reached (so legal) entry.
-#[inline(never)]
-fn successors(rules: &Rules, index: u64, out: &mut Vec<u64>) {
+/// The successor entries of a legal entry (a reached entry is legal), as the enumeration
+/// generates them: the same entries as [`nana_engine::Game::successors`] of
+/// [`NanaGame::prepared`], found without the prepared flags.
+#[inline]
+pub fn successors(rules: &Rules, index: u64, out: &mut Vec<u64>) {
     let pos = index::unrank(index).expect("in range");
-    let variant = rules.variant;
-    if !pos.has_pieces_in_hand(Color::Black) {
-        // Neither R1 (a drop) nor R2 (pieces in hand) can forbid a move.
-        let _ = pos.for_each_l0_move(variant, |_, child| {
-            out.push(index::rank(child));
-            ControlFlow::Continue(())
-        });
-    } else {
+    let Some(ranker) = ChildRanker::new(&pos) else {
+        // The opening.
         let _ = pos.for_each_legal_move(rules, |_, child| {
             out.push(index::rank(child));
             ControlFlow::Continue(())
         });
+        return;
+    };
+    let mut push = |mv, child: &Position| {
+        out.push(ranker.rank(mv, child));
+        ControlFlow::Continue(())
+    };
+    if !pos.has_pieces_in_hand(Color::Black) {
+        // Neither R1 (a drop) nor R2 (pieces in hand) can forbid a move.
+        let _ = pos.for_each_l0_move(rules.variant, &mut push);
+    } else {
+        let _ = pos.for_each_legal_move(rules, &mut push);
     }
 }
 
