@@ -542,14 +542,45 @@ impl Position {
         self.for_each_l0_move(variant, |_, _| ControlFlow::Break(())).is_break()
     }
 
-    /// [`Position::has_l0_move`] with the attack table at hand.
+    /// [`Position::has_l0_move`] with the attack table at hand, knowing whether the side to
+    /// move is in check.
     #[inline]
-    fn has_l0_move_in(&self, t: &AttackTable) -> bool {
+    fn has_l0_move_in(&self, t: &AttackTable, in_check: bool) -> bool {
         if !self.kings_placed() {
             // The opening: a King to drop always has a square (see `for_each_l0_move`).
             return self.king_in_hand(self.side);
         }
+        if !in_check && self.has_free_piece_move(t) {
+            return true;
+        }
         self.for_each_board_move_and_drop(t, |_, _| ControlFlow::Break(())).is_break()
+    }
+
+    /// Whether the side to move, not in check, can move a piece other than its King that does
+    /// not shield the King from a slide: such a move cannot leave the King attacked, so any
+    /// target is a basic-legal move. A quick sufficient test, without generating moves.
+    #[inline]
+    fn has_free_piece_move(&self, t: &AttackTable) -> bool {
+        let us = self.side.index();
+        let occ = self.occupied();
+        let own = self.pieces[us];
+        let king = usize::from(self.kings[us]);
+        let mut shields = 0;
+        let mut theirs = self.pieces[1 - us];
+        while theirs != 0 {
+            let i = theirs.trailing_zeros() as usize;
+            theirs &= theirs - 1;
+            shields |= t.shield(self.board[i], i, king);
+        }
+        let mut movers = own & !(1 << king) & !shields;
+        while movers != 0 {
+            let i = movers.trailing_zeros() as usize;
+            movers &= movers - 1;
+            if t.targets(self.board[i], i, occ) & !own != 0 {
+                return true;
+            }
+        }
+        false
     }
 
     /// Why the L0 move `mv` leading to `child` breaks R1 or R2, if it does.
@@ -557,7 +588,15 @@ impl Position {
     fn restriction(&self, rules: &Rules, mv: Move, child: &Position) -> Option<&'static str> {
         let t = table(rules.variant);
         let check = child.king_attacked(t, child.side);
-        forbidden(rules, self.has_pieces_in_hand(self.side), mv.is_drop(), check, || child.has_l0_move_in(t))
+        forbidden(rules, self.has_pieces_in_hand(self.side), mv.is_drop(), check, || {
+            child.has_l0_move_in(t, check)
+        })
+    }
+
+    /// Whether R1 and R2 allow the L0 move `mv` leading to `child`.
+    #[inline]
+    pub(crate) fn is_allowed(&self, rules: &Rules, mv: Move, child: &Position) -> bool {
+        self.restriction(rules, mv, child).is_none()
     }
 
     /// Visits every legal move and the position it leads to.

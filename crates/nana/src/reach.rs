@@ -14,7 +14,6 @@ use std::ops::ControlFlow;
 use rayon::prelude::*;
 
 use crate::index::{self, ChildRanker, MAIN, SIZE, START};
-use crate::position::Position;
 use crate::types::{Color, Rules};
 #[cfg(doc)]
 use crate::NanaGame;
@@ -100,7 +99,7 @@ pub fn reachable(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Reachable {
         let found: u64 = (0..words)
             .into_par_iter()
             .with_min_len(16)
-            .map_init(Vec::new, |succ, w| {
+            .map(|w| {
                 let mut found = 0;
                 loop {
                     // Re-read the word: expanding it may have reached more of its own entries.
@@ -117,14 +116,19 @@ pub fn reachable(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Reachable {
                     while bits != 0 {
                         let j = bits.trailing_zeros();
                         bits &= bits - 1;
-                        succ.clear();
-                        successors(rules, w as u64 * 64 + u64::from(j), succ);
-                        for s in 0..2 {
-                            if pending[s] >> j & 1 != 0 {
-                                // A move hands the turn to the other side.
-                                found += succ.iter().filter(|&&q| reached[1 - s].insert(q)).count() as u64;
+                        // A move hands the turn to the other side.
+                        let sides = pending.map(|p| p >> j & 1 != 0);
+                        for_each_child(rules, w as u64 * 64 + u64::from(j), |q, allowed| {
+                            // Whether R1 and R2 allow the move is asked only for a child not
+                            // reached yet: most children are reached already.
+                            let mut ok = None;
+                            for s in 0..2 {
+                                let target = &reached[1 - s];
+                                if sides[s] && !target.contains(q) && *ok.get_or_insert_with(&mut *allowed) {
+                                    found += u64::from(target.insert(q));
+                                }
                             }
-                        }
+                        });
                     }
                 }
             })
@@ -141,26 +145,39 @@ pub fn reachable(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Reachable {
 /// The successor entries of a legal entry (a reached entry is legal), as the enumeration
 /// generates them: the same entries as [`nana_engine::Game::successors`] of
 /// [`NanaGame::prepared`], found without the prepared flags.
-#[inline]
 pub fn successors(rules: &Rules, index: u64, out: &mut Vec<u64>) {
+    for_each_child(rules, index, |q, allowed| {
+        if allowed() {
+            out.push(q);
+        }
+    });
+}
+
+/// Calls `f(child, allowed)` for every basic-legal (L0) move of a legal entry: `child` is the
+/// entry the move leads to, `allowed()` whether R1 and R2 allow the move. Only a mover with
+/// pieces in hand can be stopped by them, and only then does `allowed` look at the replies.
+#[inline]
+fn for_each_child(rules: &Rules, index: u64, mut f: impl FnMut(u64, &mut dyn FnMut() -> bool)) {
     let pos = index::unrank(index).expect("in range");
     let Some(ranker) = ChildRanker::new(&pos) else {
         // The opening.
         let _ = pos.for_each_legal_move(rules, |_, child| {
-            out.push(index::rank(child));
+            f(index::rank(child), &mut || true);
             ControlFlow::Continue(())
         });
         return;
     };
-    let mut push = |mv, child: &Position| {
-        out.push(ranker.rank(mv, child));
-        ControlFlow::Continue(())
-    };
     if !pos.has_pieces_in_hand(Color::Black) {
         // Neither R1 (a drop) nor R2 (pieces in hand) can forbid a move.
-        let _ = pos.for_each_l0_move(rules.variant, &mut push);
+        let _ = pos.for_each_l0_move(rules.variant, |mv, child| {
+            f(ranker.rank(mv, child), &mut || true);
+            ControlFlow::Continue(())
+        });
     } else {
-        let _ = pos.for_each_legal_move(rules, &mut push);
+        let _ = pos.for_each_l0_move(rules.variant, |mv, child| {
+            f(ranker.rank(mv, child), &mut || pos.is_allowed(rules, mv, child));
+            ControlFlow::Continue(())
+        });
     }
 }
 
