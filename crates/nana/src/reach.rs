@@ -88,8 +88,8 @@ pub fn positions_per_entry(index: u64) -> u64 {
 /// for either side to move), which saves much of the work.
 ///
 /// Moves are generated from the rules directly, without [`NanaGame::prepared`]'s per-entry
-/// flags: only a mover with pieces in hand can be stopped by R1 or R2, and only then are the
-/// replies of the position after the move looked at.
+/// flags: only a mover with pieces in hand can be stopped by R1 or R2, and only then, and only
+/// for a child not reached yet, are the replies of the position after the move looked at.
 pub fn reachable(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Reachable {
     let reached = [Bitmap::new(SIZE), Bitmap::new(SIZE)];
     let expanded = [Bitmap::new(SIZE), Bitmap::new(SIZE)];
