@@ -56,8 +56,8 @@ struct Tables {
     /// masks overlap or hold more than two cubes of a kind.
     pattern_offset: Vec<u32>,
     /// Pattern classes by (O cubes, D cubes) on the board, in offset order: the class's first
-    /// offset, the size of each of its patterns, its first pattern in `patterns`.
-    classes: [(u32, u32, u16); 9],
+    /// offset and its first pattern in `patterns`.
+    classes: [(u32, u16); 9],
     /// Patterns in offset order: (o mask, d mask).
     patterns: Vec<(u8, u8)>,
     /// `[king pair][mask of squares]` -> the same mask over the 7 free squares (bit j for
@@ -109,11 +109,11 @@ fn build() -> Tables {
     // of a class have the same size and unranking finds a pattern by one division.
     let mut pattern_offset = vec![u32::MAX; 128 * 128];
     let mut patterns = Vec::new();
-    let mut classes = [(0u32, 0u32, 0u16); 9];
+    let mut classes = [(0u32, 0u16); 9];
     let mut offset = 0u64;
     for (k, (a, c)) in (0..3u32).flat_map(|a| (0..3u32).map(move |c| (a, c))).enumerate() {
         let size = 8u64.pow(a + c) * u64::from(3 - a) * u64::from(3 - c);
-        classes[k] = (offset as u32, size as u32, patterns.len() as u16);
+        classes[k] = (offset as u32, patterns.len() as u16);
         for o in 0..128u32 {
             for d in 0..128u32 {
                 if o & d != 0 || o.count_ones() != a || d.count_ones() != c {
@@ -398,8 +398,8 @@ pub fn unrank(index: u64) -> Option<Position> {
     let t = tables();
     let kp = (index / CUBE_CONFIGS) as usize;
     let r = (index % CUBE_CONFIGS) as u32;
-    let class = t.classes.iter().rposition(|&(start, _, _)| start <= r).expect("class 0 starts at 0");
-    let (start, _, first) = t.classes[class];
+    let class = t.classes.iter().rposition(|&(start, _)| start <= r).expect("class 0 starts at 0");
+    let (start, first) = t.classes[class];
     let (a, c) = (class as u64 / 3, class as u64 % 3);
     // Within the class, `r - start = splits × (pattern × 8^cubes + digits) + split`. Dividing
     // by `splits` (at most 9) is a multiplication by its rounded-up reciprocal, exact for
@@ -482,7 +482,7 @@ mod tests {
     #[test]
     fn reciprocal_division_is_exact() {
         // Every class spans fewer than 2^20 entries ...
-        let starts = tables().classes.map(|(start, _, _)| u64::from(start));
+        let starts = tables().classes.map(|(start, _)| u64::from(start));
         for (k, &start) in starts.iter().enumerate() {
             let end = starts.get(k + 1).copied().unwrap_or(CUBE_CONFIGS);
             assert!(end - start <= 1 << 20);
