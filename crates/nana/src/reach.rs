@@ -85,7 +85,9 @@ pub fn positions_per_entry(index: u64) -> u64 {
 /// Not a breadth-first search: sweeps over the index expand every entry with a reached side
 /// not yet expanded, until a sweep finds nothing new. An entry whose two sides are both reached
 /// by the time a sweep meets it is expanded once for both (its successors are the same entries
-/// for either side to move), which saves much of the work.
+/// for either side to move), which saves much of the work. Nearly every reachable entry is
+/// reachable with either side to move, so sweeps put off an entry reached on one side only
+/// until a sweep finds nothing else to do; then one sweep expands everything pending.
 ///
 /// Moves are generated from the rules directly, without [`NanaGame::prepared`]'s per-entry
 /// flags: only a mover with pieces in hand can be stopped by R1 or R2, and only then, and only
@@ -95,6 +97,7 @@ pub fn reachable(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Reachable {
     let expanded = [Bitmap::new(SIZE), Bitmap::new(SIZE)];
     reached[0].insert(START);
     let words = reached[0].0.len();
+    let mut strict = true;
     loop {
         let found: u64 = (0..words)
             .into_par_iter()
@@ -103,9 +106,15 @@ pub fn reachable(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Reachable {
                 let mut found = 0;
                 loop {
                     // Re-read the word: expanding it may have reached more of its own entries.
-                    let pending = [0, 1].map(|s| {
-                        reached[s].0[w].load(Ordering::Relaxed) & !expanded[s].0[w].load(Ordering::Relaxed)
-                    });
+                    let r = [0, 1].map(|s| reached[s].0[w].load(Ordering::Relaxed));
+                    let x = [0, 1].map(|s| expanded[s].0[w].load(Ordering::Relaxed));
+                    let mut pending = [0, 1].map(|s| r[s] & !x[s]);
+                    if strict {
+                        // Defer an entry reached on one side only while its other side may
+                        // still be reached: then one expansion serves both.
+                        pending[0] &= r[1];
+                        pending[1] &= r[0];
+                    }
                     if pending[0] | pending[1] == 0 {
                         return found;
                     }
@@ -134,8 +143,13 @@ pub fn reachable(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Reachable {
             })
             .sum();
         if found == 0 {
-            break;
+            if !strict {
+                break;
+            }
+            strict = false;
+            continue;
         }
+        strict = true;
         progress(found);
     }
     let [black, white] = reached;
