@@ -63,7 +63,9 @@ struct Tables {
     /// `[king pair][mask of squares]` -> the same mask over the 7 free squares (bit j for
     /// `free[king pair][j]`).
     compress: [[u8; 512]; KING_PAIRS],
-    /// `[row key]` -> what a row of three cells adds to a rank, see [`row_key`].
+    /// `[row key]` -> what a row of three cells (three cell states in base 17) adds to a rank:
+    /// bits 0-2 its O cubes, 3-5 its D cubes (as masks over the row), 6-7 and 8-9 how many
+    /// O and D cubes, 10-13 three bits a cube, 14- the cubes' owner-and-face digits in base 8.
     rows: Vec<u32>,
 }
 
@@ -153,7 +155,7 @@ fn build() -> Tables {
                     digits = (digits << 3) | ((state - 1) % 8);
                 }
             }
-            o | d << 3 | n[0] << 6 | n[1] << 8 | digits << 10
+            o | d << 3 | n[0] << 6 | n[1] << 8 | 3 * (n[0] + n[1]) << 10 | digits << 14
         })
         .collect();
     Tables { pair_of, pairs, free, self_mirror, pattern_offset, classes, patterns, compress, rows }
@@ -283,34 +285,39 @@ fn rank_main<const FLIP: bool>(pos: &Position) -> (u64, bool) {
 /// The index of an entry from its King pair, its row keys and the hand of its side to move.
 #[inline(always)]
 fn rank_rows(t: &Tables, kp: u8, keys: [u32; 3], hand: [u8; 2]) -> u64 {
-    // A row's key gives the O and D cubes in it (masks and counts) and their digits.
+    // A row's key gives the O and D cubes in it (masks and counts), the bits of their digits
+    // and the digits, see `build`.
     let [r0, r1, r2] = keys.map(|k| t.rows[k as usize]);
     let o9 = (r0 & 7) | (r1 & 7) << 3 | (r2 & 7) << 6;
     let d9 = (r0 >> 3 & 7) | (r1 >> 3 & 7) << 3 | (r2 >> 3 & 7) << 6;
-    // Cubes in a row: its O count plus its D count.
-    let cubes = |r: u32| (r >> 6 & 3) + (r >> 8 & 3);
+    // At most two cubes of a kind are on the board: the counts add up without a carry.
+    let counts = (r0 >> 6 & 15) + (r1 >> 6 & 15) + (r2 >> 6 & 15);
+    let (a, c) = (u64::from(counts & 3), u64::from(counts >> 2));
+    let bits = |r: u32| r >> 10 & 15;
     // Digits are read with the lowest free square most significant.
-    let digits = u64::from(((r0 >> 10) << (3 * cubes(r1)) | r1 >> 10) << (3 * cubes(r2)) | r2 >> 10);
+    let digits = u64::from(((r0 >> 14) << bits(r1) | r1 >> 14) << bits(r2) | r2 >> 14);
     let compress = &t.compress[kp as usize];
     let (o, d) = (u32::from(compress[o9 as usize]), u32::from(compress[d9 as usize]));
     let offset = t.pattern_offset[(o * 128 + d) as usize];
     debug_assert!(offset != u32::MAX);
-    let (a, c) = (u64::from(o.count_ones()), u64::from(d.count_ones()));
     let split = u64::from(hand[0]) * (3 - c) + u64::from(hand[1]);
     kp as u64 * CUBE_CONFIGS + u64::from(offset) + digits * (3 - a) * (3 - c) + split
 }
 
 /// Ranks the positions after Black's moves from one position (Black to move, both Kings on
-/// the board) faster than [`rank`]: the position is read once, and a move other than a King
-/// move keeps the King pair and changes the key of one or two rows.
+/// the board) faster than [`rank`]: the position is read once, in both mirror orientations,
+/// and a move changes the key of at most two rows (a King move also changes the King pair, but
+/// its squares read as empty cells either way).
 #[derive(Debug, Clone)]
 pub(crate) struct ChildRanker {
     kp: u8,
     black_king: u8,
-    /// Whether the children's entries read the board mirrored.
+    white_king: u8,
+    /// Whether the children's entries read the board mirrored, for children of moves other
+    /// than King moves.
     mirrored: bool,
-    /// Row keys of the position as its children's entries read it (flipped).
-    keys: [u32; 3],
+    /// `[mirrored]` -> row keys of the position as its children's entries read it (flipped).
+    keys: [[u32; 3]; 2],
     board: [u8; 9],
     /// White's hand, which Black's moves leave alone: the children's hand to move.
     hand: [u8; 2],
@@ -344,36 +351,50 @@ impl ChildRanker {
         let [bk, wk] = pos.king_squares_raw();
         let (kp, mirrored) = tables().pair_of[usize::from(8 - wk)][usize::from(8 - bk)];
         let board = *pos.board_codes();
-        let places = &FLIPPED_PLACES[usize::from(mirrored)];
-        let mut keys = [0u32; 3];
-        for (&code, &(row, weight)) in board.iter().zip(places) {
-            keys[usize::from(row % 3)] += u32::from(STATES_FLIPPED[usize::from(code & 31)]) * weight;
+        let mut keys = [[0u32; 3]; 2];
+        for (sq, &code) in board.iter().enumerate() {
+            let state = u32::from(STATES_FLIPPED[usize::from(code & 31)]);
+            for (m, keys) in keys.iter_mut().enumerate() {
+                let (row, weight) = FLIPPED_PLACES[m][sq];
+                keys[usize::from(row % 3)] += state * weight;
+            }
         }
-        Some(ChildRanker { kp, black_king: bk, mirrored, keys, board, hand: pos.hands_raw()[1] })
+        Some(ChildRanker { kp, black_king: bk, white_king: wk, mirrored, keys, board, hand: pos.hands_raw()[1] })
     }
 
     /// The index of `child`, the position after Black's move `mv`.
     #[inline]
     pub(crate) fn rank(&self, mv: Move, child: &Position) -> u64 {
         let board = child.board_codes();
-        let places = &FLIPPED_PLACES[usize::from(self.mirrored)];
-        let mut keys = self.keys;
-        let mut update = |sq: usize| {
-            let (row, weight) = places[sq];
+        let update = |keys: &mut [u32; 3], mirrored: bool, sq: usize| {
+            let (row, weight) = FLIPPED_PLACES[usize::from(mirrored)][sq];
             let new = u32::from(STATES_FLIPPED[usize::from(board[sq] & 31)]);
             let old = u32::from(STATES_FLIPPED[usize::from(self.board[sq] & 31)]);
             let k = &mut keys[usize::from(row % 3)];
             *k = k.wrapping_add(new.wrapping_sub(old).wrapping_mul(weight));
         };
+        let t = tables();
         match mv {
-            Move::Board { from, .. } if from.index() == usize::from(self.black_king) => return rank(child),
-            Move::Board { from, to } => {
-                update(from.index());
-                update(to.index());
+            Move::Board { from, to } if from.index() == usize::from(self.black_king) => {
+                // The King's squares read as empty before and after: only a capture on `to`
+                // changes a row key.
+                let (kp, mirrored) = t.pair_of[usize::from(8 - self.white_king)][8 - to.index()];
+                let mut keys = self.keys[usize::from(mirrored)];
+                update(&mut keys, mirrored, to.index());
+                rank_rows(t, kp, keys, self.hand)
             }
-            Move::Drop { to, .. } => update(to.index()),
+            Move::Board { from, to } => {
+                let mut keys = self.keys[usize::from(self.mirrored)];
+                update(&mut keys, self.mirrored, from.index());
+                update(&mut keys, self.mirrored, to.index());
+                rank_rows(t, self.kp, keys, self.hand)
+            }
+            Move::Drop { to, .. } => {
+                let mut keys = self.keys[usize::from(self.mirrored)];
+                update(&mut keys, self.mirrored, to.index());
+                rank_rows(t, self.kp, keys, self.hand)
+            }
         }
-        rank_rows(tables(), self.kp, keys, self.hand)
     }
 }
 
