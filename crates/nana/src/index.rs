@@ -304,6 +304,20 @@ fn rank_rows(t: &Tables, kp: u8, keys: [u32; 3], hand: [u8; 2]) -> u64 {
     kp as u64 * CUBE_CONFIGS + u64::from(offset) + digits * (3 - a) * (3 - c) + split
 }
 
+/// [`rank_rows`], and how much the index grows when the digit of the cube in the cell of
+/// weight `weight` in row `row` grows by one.
+#[inline(always)]
+fn rank_rows_step(t: &Tables, kp: u8, keys: [u32; 3], hand: [u8; 2], row: usize, weight: u32) -> (u64, u64) {
+    let r = keys.map(|k| t.rows[k as usize]);
+    let counts = (r[0] >> 6 & 15) + (r[1] >> 6 & 15) + (r[2] >> 6 & 15);
+    let splits = u64::from((3 - (counts & 3)) * (3 - (counts >> 2)));
+    // The digit's bit offset: three bits for every cube read after it, in its row (the row key
+    // modulo the cell's weight holds just the cells after it) and in the rows after it.
+    let bits = |r: u32| r >> 10 & 15;
+    let after = bits(t.rows[(keys[row] % weight) as usize]) + r[row + 1..].iter().map(|&r| bits(r)).sum::<u32>();
+    (rank_rows(t, kp, keys, hand), splits << after)
+}
+
 /// Ranks the positions after Black's moves from one position (Black to move, both Kings on
 /// the board) faster than [`rank`]: the position is read once, in both mirror orientations,
 /// and a move changes the key of at most two rows (a King move also changes the King pair, but
@@ -321,6 +335,9 @@ pub(crate) struct ChildRanker {
     board: [u8; 9],
     /// White's hand, which Black's moves leave alone: the children's hand to move.
     hand: [u8; 2],
+    /// The last drop square and cube kind ranked, the index after a drop there in the first
+    /// face, and how much a face more adds: the four faces of a drop differ in one digit.
+    drops: Option<(usize, u8, u64, u64)>,
 }
 
 /// `[mirrored][square]` -> (row, weight of the cell state in the row key) of a square of a
@@ -359,12 +376,21 @@ impl ChildRanker {
                 keys[usize::from(row % 3)] += state * weight;
             }
         }
-        Some(ChildRanker { kp, black_king: bk, white_king: wk, mirrored, keys, board, hand: pos.hands_raw()[1] })
+        Some(ChildRanker {
+            kp,
+            black_king: bk,
+            white_king: wk,
+            mirrored,
+            keys,
+            board,
+            hand: pos.hands_raw()[1],
+            drops: None,
+        })
     }
 
     /// The index of `child`, the position after Black's move `mv`.
     #[inline]
-    pub(crate) fn rank(&self, mv: Move, child: &Position) -> u64 {
+    pub(crate) fn rank(&mut self, mv: Move, child: &Position) -> u64 {
         let board = child.board_codes();
         let update = |keys: &mut [u32; 3], mirrored: bool, sq: usize| {
             let (row, weight) = FLIPPED_PLACES[usize::from(mirrored)][sq];
@@ -389,10 +415,22 @@ impl ChildRanker {
                 update(&mut keys, self.mirrored, to.index());
                 rank_rows(t, self.kp, keys, self.hand)
             }
-            Move::Drop { to, .. } => {
+            Move::Drop { role, to } => {
+                let kind = (role as u8 - 1) / 4;
+                let face = u64::from((role as u8 - 1) % 4);
+                let to = to.index();
+                if let Some((sq, k, first, step)) = self.drops {
+                    if (sq, k) == (to, kind) {
+                        return first + face * step;
+                    }
+                }
                 let mut keys = self.keys[usize::from(self.mirrored)];
-                update(&mut keys, self.mirrored, to.index());
-                rank_rows(t, self.kp, keys, self.hand)
+                update(&mut keys, self.mirrored, to);
+                let (row, weight) = FLIPPED_PLACES[usize::from(self.mirrored)][to];
+                let (index, step) = rank_rows_step(t, self.kp, keys, self.hand, usize::from(row), weight);
+                let first = index - face * step;
+                self.drops = Some((to, kind, first, step));
+                index
             }
         }
     }
@@ -488,7 +526,7 @@ mod tests {
                 if p.is_in_check(variant, Color::White) {
                     continue;
                 }
-                let ranker = ChildRanker::new(&p).expect("kings placed");
+                let mut ranker = ChildRanker::new(&p).expect("kings placed");
                 let _ = p.for_each_l0_move(variant, |mv, child| {
                     assert_eq!(ranker.rank(mv, child), rank(child), "{p} {mv:?}");
                     moves += 1;

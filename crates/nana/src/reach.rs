@@ -173,7 +173,7 @@ pub fn successors(rules: &Rules, index: u64, out: &mut Vec<u64>) {
 #[inline]
 fn for_each_child(rules: &Rules, index: u64, mut f: impl FnMut(u64, &mut dyn FnMut() -> bool)) {
     let pos = index::unrank(index).expect("in range");
-    let Some(ranker) = ChildRanker::new(&pos) else {
+    let Some(mut ranker) = ChildRanker::new(&pos) else {
         // The opening.
         let _ = pos.for_each_legal_move(rules, |_, child| {
             f(index::rank(child), &mut || true);
