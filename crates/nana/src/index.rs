@@ -155,7 +155,7 @@ fn build() -> Tables {
                     digits = (digits << 3) | ((state - 1) % 8);
                 }
             }
-            o | d << 3 | n[0] << 6 | n[1] << 8 | 3 * (n[0] + n[1]) << 10 | digits << 14
+            o | d << 3 | n[0] << 6 | n[1] << 8 | (3 * (n[0] + n[1])) << 10 | digits << 14
         })
         .collect();
     Tables { pair_of, pairs, free, self_mirror, pattern_offset, classes, patterns, compress, rows }
