@@ -388,13 +388,14 @@ impl ChildRanker {
         })
     }
 
-    /// The index of `child`, the position after Black's move `mv`.
+    /// The index of the position after Black's move `mv`, which puts the cell code `code` on
+    /// its target square (see [`Position::for_each_l0_edit`]).
     #[inline]
-    pub(crate) fn rank(&mut self, mv: Move, child: &Position) -> u64 {
-        let board = child.board_codes();
-        let update = |keys: &mut [u32; 3], mirrored: bool, sq: usize| {
+    pub(crate) fn rank(&mut self, mv: Move, code: u8) -> u64 {
+        // The change of one cell's state, as the children's entries read it.
+        let update = |keys: &mut [u32; 3], mirrored: bool, sq: usize, new: u8| {
             let (row, weight) = FLIPPED_PLACES[usize::from(mirrored)][sq];
-            let new = u32::from(STATES_FLIPPED[usize::from(board[sq] & 31)]);
+            let new = u32::from(STATES_FLIPPED[usize::from(new & 31)]);
             let old = u32::from(STATES_FLIPPED[usize::from(self.board[sq] & 31)]);
             let k = &mut keys[usize::from(row % 3)];
             *k = k.wrapping_add(new.wrapping_sub(old).wrapping_mul(weight));
@@ -406,13 +407,13 @@ impl ChildRanker {
                 // changes a row key.
                 let (kp, mirrored) = t.pair_of[usize::from(8 - self.white_king)][8 - to.index()];
                 let mut keys = self.keys[usize::from(mirrored)];
-                update(&mut keys, mirrored, to.index());
+                update(&mut keys, mirrored, to.index(), code);
                 rank_rows(t, kp, keys, self.hand)
             }
             Move::Board { from, to } => {
                 let mut keys = self.keys[usize::from(self.mirrored)];
-                update(&mut keys, self.mirrored, from.index());
-                update(&mut keys, self.mirrored, to.index());
+                update(&mut keys, self.mirrored, from.index(), 0);
+                update(&mut keys, self.mirrored, to.index(), code);
                 rank_rows(t, self.kp, keys, self.hand)
             }
             Move::Drop { role, to } => {
@@ -425,7 +426,7 @@ impl ChildRanker {
                     }
                 }
                 let mut keys = self.keys[usize::from(self.mirrored)];
-                update(&mut keys, self.mirrored, to);
+                update(&mut keys, self.mirrored, to, code);
                 let (row, weight) = FLIPPED_PLACES[usize::from(self.mirrored)][to];
                 let (index, step) = rank_rows_step(t, self.kp, keys, self.hand, usize::from(row), weight);
                 let first = index - face * step;
@@ -527,11 +528,15 @@ mod tests {
                     continue;
                 }
                 let mut ranker = ChildRanker::new(&p).expect("kings placed");
+                let mut edits = Vec::new();
+                p.for_each_l0_edit(variant, |mv, code| edits.push((mv, code, ranker.rank(mv, code))));
+                let mut children = Vec::new();
                 let _ = p.for_each_l0_move(variant, |mv, child| {
-                    assert_eq!(ranker.rank(mv, child), rank(child), "{p} {mv:?}");
-                    moves += 1;
+                    children.push((mv, child.board_codes()[mv.to().index()], rank(child)));
                     std::ops::ControlFlow::Continue(())
                 });
+                assert_eq!(edits, children, "{p}");
+                moves += children.len();
             }
         }
         assert!(moves > 500_000, "{moves}");

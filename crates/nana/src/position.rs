@@ -161,6 +161,19 @@ fn code_role(code: u8) -> u8 {
     (code - 1) % 9
 }
 
+/// The cell code of a piece after it moves: a cube turns to its next face (O faces are roles
+/// 1..=4, D faces 5..=8); a King stays a King.
+#[inline]
+fn turned(code: u8) -> u8 {
+    let role = code_role(code);
+    if role == 0 {
+        return code;
+    }
+    let base = code - role;
+    let first = if role <= 4 { 1 } else { 5 };
+    base + first + (role - first + 1) % 4
+}
+
 impl Default for Position {
     fn default() -> Position {
         Position::start()
@@ -396,16 +409,10 @@ impl Position {
                     p.pieces[1 - us] &= !to.bit();
                 }
                 p.pieces[us] ^= from.bit() | to.bit();
-                let role = code_role(code);
-                p.board[to.index()] = if role == 0 {
+                if code_role(code) == 0 {
                     p.kings[us] = to.index() as u8;
-                    code
-                } else {
-                    // Advance the face within its cube: O faces are roles 1..=4, D faces 5..=8.
-                    let base = code - role;
-                    let first = if role <= 4 { 1 } else { 5 };
-                    base + first + (role - first + 1) % 4
-                };
+                }
+                p.board[to.index()] = turned(code);
                 p.board[from.index()] = 0;
             }
             Move::Drop { role, to } => {
@@ -455,14 +462,28 @@ impl Position {
             return ControlFlow::Continue(());
         }
 
-        self.for_each_board_move_and_drop(t, f)
+        self.for_each_board_move_and_drop(t, |mv, _| f(mv, &self.play_unchecked(mv)))
     }
 
-    /// [`Position::for_each_l0_move`] once both Kings are on the board.
+    /// Visits every basic-legal (L0) move of a position with both Kings on the board and the
+    /// cell code the move puts on its target square, without building the positions the moves
+    /// lead to: the enumeration ranks most of them from the parent and the code alone.
+    #[inline]
+    pub(crate) fn for_each_l0_edit(&self, variant: Variant, f: impl FnMut(Move, u8)) {
+        debug_assert!(self.kings_placed());
+        let mut f = f;
+        let _ = self.for_each_board_move_and_drop(table(variant), |mv, code| {
+            f(mv, code);
+            ControlFlow::Continue(())
+        });
+    }
+
+    /// [`Position::for_each_l0_move`] once both Kings are on the board, as
+    /// [`Position::for_each_l0_edit`]: `f` gets each move and the code it puts on its target.
     #[inline]
     fn for_each_board_move_and_drop<F>(&self, t: &AttackTable, mut f: F) -> ControlFlow<()>
     where
-        F: FnMut(Move, &Position) -> ControlFlow<()>,
+        F: FnMut(Move, u8) -> ControlFlow<()>,
     {
         let us = self.side;
         let them = us.other();
@@ -492,6 +513,7 @@ impl Position {
             let from = Square::ALL[pieces.trailing_zeros() as usize];
             pieces &= pieces - 1;
             let code = self.board[from.index()];
+            let moved = turned(code);
             let mut targets = t.targets(code, from.index(), occ) & !own;
             let risky = if from.index() == our_king {
                 targets &= !danger;
@@ -503,11 +525,10 @@ impl Position {
                 let to = Square::ALL[targets.trailing_zeros() as usize];
                 targets &= targets - 1;
                 let mv = Move::Board { from, to };
-                let child = self.play_unchecked(mv);
-                if risky & from.bit() != 0 && child.king_attacked(t, us) {
+                if risky & from.bit() != 0 && self.play_unchecked(mv).king_attacked(t, us) {
                     continue;
                 }
-                f(mv, &child)?;
+                f(mv, moved)?;
             }
         }
         // Drops: on an empty square other than the centre, in any face, never giving check.
@@ -526,11 +547,10 @@ impl Position {
                         continue;
                     }
                     let mv = Move::Drop { role, to };
-                    let child = self.play_unchecked(mv);
-                    if in_check && child.king_attacked(t, us) {
+                    if in_check && self.play_unchecked(mv).king_attacked(t, us) {
                         continue;
                     }
-                    f(mv, &child)?;
+                    f(mv, code)?;
                 }
             }
         }

@@ -183,14 +183,10 @@ fn for_each_child(rules: &Rules, index: u64, mut f: impl FnMut(u64, &mut dyn FnM
     };
     if !pos.has_pieces_in_hand(Color::Black) {
         // Neither R1 (a drop) nor R2 (pieces in hand) can forbid a move.
-        let _ = pos.for_each_l0_move(rules.variant, |mv, child| {
-            f(ranker.rank(mv, child), &mut || true);
-            ControlFlow::Continue(())
-        });
+        pos.for_each_l0_edit(rules.variant, |mv, code| f(ranker.rank(mv, code), &mut || true));
     } else {
-        let _ = pos.for_each_l0_move(rules.variant, |mv, child| {
-            f(ranker.rank(mv, child), &mut || pos.is_allowed(rules, mv, child));
-            ControlFlow::Continue(())
+        pos.for_each_l0_edit(rules.variant, |mv, code| {
+            f(ranker.rank(mv, code), &mut || pos.is_allowed(rules, mv, &pos.play_unchecked(mv)))
         });
     }
 }
