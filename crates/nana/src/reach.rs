@@ -93,10 +93,12 @@ pub fn positions_per_entry(index: u64) -> u64 {
 /// flags: only a mover with pieces in hand can be stopped by R1 or R2, and only then, and only
 /// for a child not reached yet, are the replies of the position after the move looked at.
 pub fn reachable(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Reachable {
-    let reached = [Bitmap::new(SIZE), Bitmap::new(SIZE)];
-    let expanded = [Bitmap::new(SIZE), Bitmap::new(SIZE)];
-    reached[0].insert(START);
-    let words = reached[0].0.len();
+    // Both sides of an entry sit side by side, so that one load tells both: entry `i` is bit
+    // pair `i % 32` of word `i / 32`, Black to move the low bit of the pair.
+    let words = SIZE.div_ceil(32) as usize;
+    let new_pairs = || (0..words).map(|_| AtomicU64::new(0)).collect::<Vec<_>>();
+    let (reached, expanded) = (new_pairs(), new_pairs());
+    reached[(START / 32) as usize].fetch_or(1 << (START % 32 * 2), Ordering::Relaxed);
     let mut strict = true;
     loop {
         let found: u64 = (0..words)
@@ -106,36 +108,32 @@ pub fn reachable(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Reachable {
                 let mut found = 0;
                 loop {
                     // Re-read the word: expanding it may have reached more of its own entries.
-                    let r = [0, 1].map(|s| reached[s].0[w].load(Ordering::Relaxed));
-                    let x = [0, 1].map(|s| expanded[s].0[w].load(Ordering::Relaxed));
-                    let mut pending = [0, 1].map(|s| r[s] & !x[s]);
+                    let r = reached[w].load(Ordering::Relaxed);
+                    let mut pending = r & !expanded[w].load(Ordering::Relaxed);
                     if strict {
                         // Defer an entry reached on one side only while its other side may
                         // still be reached: then one expansion serves both.
-                        pending[0] &= r[1];
-                        pending[1] &= r[0];
+                        pending &= swap_sides(r);
                     }
-                    if pending[0] | pending[1] == 0 {
+                    if pending == 0 {
                         return found;
                     }
-                    for s in 0..2 {
-                        expanded[s].0[w].fetch_or(pending[s], Ordering::Relaxed);
-                    }
-                    let mut bits = pending[0] | pending[1];
-                    while bits != 0 {
-                        let j = bits.trailing_zeros();
-                        bits &= bits - 1;
+                    expanded[w].fetch_or(pending, Ordering::Relaxed);
+                    let mut entries = (pending | pending >> 1) & BLACK_BITS;
+                    while entries != 0 {
+                        let j = entries.trailing_zeros();
+                        entries &= entries - 1;
                         // A move hands the turn to the other side.
-                        let sides = pending.map(|p| p >> j & 1 != 0);
-                        for_each_child(rules, w as u64 * 64 + u64::from(j), |q, allowed| {
+                        let targets = swap_sides(pending >> j & 3);
+                        for_each_child(rules, w as u64 * 32 + u64::from(j / 2), |q, allowed| {
+                            let word = &reached[(q / 32) as usize];
+                            let shift = q % 32 * 2;
                             // Whether R1 and R2 allow the move is asked only for a child not
                             // reached yet: most children are reached already.
-                            let mut ok = None;
-                            for s in 0..2 {
-                                let target = &reached[1 - s];
-                                if sides[s] && !target.contains(q) && *ok.get_or_insert_with(&mut *allowed) {
-                                    found += u64::from(target.insert(q));
-                                }
+                            let new = targets & !(word.load(Ordering::Relaxed) >> shift);
+                            if new != 0 && allowed() {
+                                let old = word.fetch_or(new << shift, Ordering::Relaxed) >> shift;
+                                found += u64::from((new & !old & 3).count_ones());
                             }
                         });
                     }
@@ -152,8 +150,40 @@ pub fn reachable(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Reachable {
         strict = true;
         progress(found);
     }
-    let [black, white] = reached;
-    Reachable { black, white }
+    // Split the pairs into one bitmap a side.
+    let side = |s: u32| {
+        Bitmap(
+            (0..SIZE.div_ceil(64) as usize)
+                .into_par_iter()
+                .map(|k| {
+                    let low = reached[2 * k].load(Ordering::Relaxed);
+                    let high = reached.get(2 * k + 1).map_or(0, |w| w.load(Ordering::Relaxed));
+                    AtomicU64::new(gather_side(low >> s) | gather_side(high >> s) << 32)
+                })
+                .collect(),
+        )
+    };
+    Reachable { black: side(0), white: side(1) }
+}
+
+/// The low bit of every bit pair.
+const BLACK_BITS: u64 = 0x5555_5555_5555_5555;
+
+/// Swaps the two bits of every pair: the sides.
+#[inline]
+fn swap_sides(pairs: u64) -> u64 {
+    (pairs & BLACK_BITS) << 1 | (pairs >> 1 & BLACK_BITS)
+}
+
+/// The low bits of the 32 bit pairs of `pairs`, packed into 32 bits.
+#[inline]
+fn gather_side(pairs: u64) -> u64 {
+    let mut x = pairs & BLACK_BITS;
+    x = (x | x >> 1) & 0x3333_3333_3333_3333;
+    x = (x | x >> 2) & 0x0f0f_0f0f_0f0f_0f0f;
+    x = (x | x >> 4) & 0x00ff_00ff_00ff_00ff;
+    x = (x | x >> 8) & 0x0000_ffff_0000_ffff;
+    (x | x >> 16) & 0xffff_ffff
 }
 
 /// The successor entries of a legal entry (a reached entry is legal), as the enumeration
@@ -222,6 +252,27 @@ impl Reachable {
         match pos.side_to_move() {
             Color::Black => self.black.contains(i),
             Color::White => self.white.contains(i),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bit_pairs_split_into_sides() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..1000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let (black, white) = (gather_side(x), gather_side(x >> 1));
+            for j in 0..32 {
+                assert_eq!(black >> j & 1, x >> (2 * j) & 1);
+                assert_eq!(white >> j & 1, x >> (2 * j + 1) & 1);
+                assert_eq!(swap_sides(x) >> (2 * j) & 3, [0, 2, 1, 3][(x >> (2 * j) & 3) as usize]);
+            }
         }
     }
 }
