@@ -607,7 +607,10 @@ impl Position {
     #[inline]
     fn restriction(&self, rules: &Rules, mv: Move, child: &Position) -> Option<&'static str> {
         let t = table(rules.variant);
-        let check = child.king_attacked(t, child.side);
+        // A basic-legal drop never gives check: it attacks nothing the King stands on, and a
+        // piece put down cannot uncover an attack.
+        let check = !mv.is_drop() && child.king_attacked(t, child.side);
+        debug_assert_eq!(check, child.king_attacked(t, child.side));
         forbidden(rules, self.has_pieces_in_hand(self.side), mv.is_drop(), check, || {
             child.has_l0_move_in(t, check)
         })
