@@ -390,7 +390,7 @@ impl ChildRanker {
 
     /// The index of the position after Black's move `mv`, which puts the cell code `code` on
     /// its target square (see [`Position::for_each_l0_edit`]).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn rank(&mut self, mv: Move, code: u8) -> u64 {
         // The change of one cell's state, as the children's entries read it.
         let update = |keys: &mut [u32; 3], mirrored: bool, sq: usize, new: u8| {
