@@ -62,8 +62,8 @@ const MIDDLES: [[u8; 3]; 9] = {
 };
 
 /// `[square][occupied]` -> the key: bit k set when `MIDDLES[square][k]` is occupied.
-static KEYS: [[u8; 512]; 9] = {
-    let mut t = [[0u8; 512]; 9];
+static KEYS: [[u8; 512]; 16] = {
+    let mut t = [[0u8; 512]; 16];
     let mut sq = 0;
     while sq < 9 {
         let mut occ = 0;
@@ -87,8 +87,9 @@ static KEYS: [[u8; 512]; 9] = {
 
 /// Attack sets of every piece (cell code 1..=18; 0 attacks nothing) on every square.
 pub(crate) struct AttackTable {
-    /// `[code][square][key]`.
-    targets: [[[u16; 8]; 9]; 19],
+    /// `[code][square][key]`, padded to powers of two so that masked indices need no bounds
+    /// check.
+    targets: [[[u16; 8]; 16]; 32],
     /// `[code][square][target]`: the middle square a slide to `target` passes, as a bit (0 if
     /// none): where a piece standing shields `target`.
     shields: [[[u16; 9]; 9]; 19],
@@ -98,7 +99,8 @@ impl AttackTable {
     /// The squares piece `code` on `sq` attacks, given the occupied squares.
     #[inline]
     pub(crate) fn targets(&self, code: u8, sq: usize, occupied: u16) -> u16 {
-        self.targets[code as usize][sq][KEYS[sq][occupied as usize & 0x1ff] as usize]
+        let sq = sq & 15;
+        self.targets[usize::from(code & 31)][sq][usize::from(KEYS[sq][usize::from(occupied) & 0x1ff] & 7)]
     }
 
     /// The square (as a bit) that, when empty, lets piece `code` on `sq` slide to `target`
@@ -152,7 +154,7 @@ const fn step(sq: usize, white: bool, d: (i8, i8)) -> Option<usize> {
 }
 
 const fn build(variant: Variant) -> AttackTable {
-    let mut table = AttackTable { targets: [[[0; 8]; 9]; 19], shields: [[[0; 9]; 9]; 19] };
+    let mut table = AttackTable { targets: [[[0; 8]; 16]; 32], shields: [[[0; 9]; 9]; 19] };
     let mut code = 1;
     while code <= 18 {
         let white = code >= 10;
