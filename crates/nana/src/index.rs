@@ -54,7 +54,7 @@ struct Tables {
     self_mirror: [bool; KING_PAIRS],
     /// `[o mask][d mask]` over the 7 free squares -> offset of the pattern, `u32::MAX` if the
     /// masks overlap or hold more than two cubes of a kind.
-    pattern_offset: Vec<u32>,
+    pattern_offset: Box<[u32; 128 * 128]>,
     /// Pattern classes by (O cubes, D cubes) on the board, in offset order: the class's first
     /// offset and its first pattern in `patterns`.
     classes: [(u32, u16); 9],
@@ -66,7 +66,7 @@ struct Tables {
     /// `[row key]` -> what a row of three cells (three cell states in base 17) adds to a rank:
     /// bits 0-2 its O cubes, 3-5 its D cubes (as masks over the row), 6-7 and 8-9 how many
     /// O and D cubes, 10-13 three bits a cube, 14- the cubes' owner-and-face digits in base 8.
-    rows: Vec<u32>,
+    rows: Box<[u32; ROW_SLOTS]>,
 }
 
 fn tables() -> &'static Tables {
@@ -109,7 +109,7 @@ fn build() -> Tables {
     }
     // Patterns grouped by class (number of O and D cubes on the board), so that all patterns
     // of a class have the same size and unranking finds a pattern by one division.
-    let mut pattern_offset = vec![u32::MAX; 128 * 128];
+    let mut pattern_offset = Box::new([u32::MAX; 128 * 128]);
     let mut patterns = Vec::new();
     let mut classes = [(0u32, 0u16); 9];
     let mut offset = 0u64;
@@ -139,25 +139,24 @@ fn build() -> Tables {
                 .fold(0, |m, (j, _)| m | 1 << j);
         }
     }
-    let rows = (0..ROW_KEYS)
-        .map(|key| {
-            let states = [key / 289, key / 17 % 17, key % 17];
-            let (mut o, mut d, mut n, mut digits) = (0, 0, [0; 2], 0);
-            for (k, &state) in states.iter().enumerate() {
-                if state != 0 {
-                    let kind = (state - 1) / 8;
-                    if kind == 0 {
-                        o |= 1 << k;
-                    } else {
-                        d |= 1 << k;
-                    }
-                    n[kind as usize] += 1;
-                    digits = (digits << 3) | ((state - 1) % 8);
+    let mut rows = Box::new([0u32; ROW_SLOTS]);
+    for (key, row) in (0..ROW_KEYS).zip(rows.iter_mut()) {
+        let states = [key / 289, key / 17 % 17, key % 17];
+        let (mut o, mut d, mut n, mut digits) = (0, 0, [0; 2], 0);
+        for (k, &state) in states.iter().enumerate() {
+            if state != 0 {
+                let kind = (state - 1) / 8;
+                if kind == 0 {
+                    o |= 1 << k;
+                } else {
+                    d |= 1 << k;
                 }
+                n[kind as usize] += 1;
+                digits = (digits << 3) | ((state - 1) % 8);
             }
-            o | d << 3 | n[0] << 6 | n[1] << 8 | (3 * (n[0] + n[1])) << 10 | digits << 14
-        })
-        .collect();
+        }
+        *row = o | d << 3 | n[0] << 6 | n[1] << 8 | (3 * (n[0] + n[1])) << 10 | digits << 14;
+    }
     Tables { pair_of, pairs, free, self_mirror, pattern_offset, classes, patterns, compress, rows }
 }
 
@@ -202,6 +201,9 @@ const RECIPROCALS: [u64; 10] = {
 
 /// Row keys: three cell states in base 17.
 const ROW_KEYS: u32 = 17 * 17 * 17;
+/// The row table's length: the row keys padded to a power of two, so that a masked key needs
+/// no bounds check.
+const ROW_SLOTS: usize = 8192;
 
 /// `[flip][mirrored]` -> for each square of the entry's position (row by row), the square of
 /// the ranked position it is read from.
@@ -287,7 +289,7 @@ fn rank_main<const FLIP: bool>(pos: &Position) -> (u64, bool) {
 fn rank_rows(t: &Tables, kp: u8, keys: [u32; 3], hand: [u8; 2]) -> u64 {
     // A row's key gives the O and D cubes in it (masks and counts), the bits of their digits
     // and the digits, see `build`.
-    let [r0, r1, r2] = keys.map(|k| t.rows[k as usize]);
+    let [r0, r1, r2] = keys.map(|k| t.rows[k as usize % ROW_SLOTS]);
     let o9 = (r0 & 7) | (r1 & 7) << 3 | (r2 & 7) << 6;
     let d9 = (r0 >> 3 & 7) | (r1 >> 3 & 7) << 3 | (r2 >> 3 & 7) << 6;
     // At most two cubes of a kind are on the board: the counts add up without a carry.
@@ -298,7 +300,7 @@ fn rank_rows(t: &Tables, kp: u8, keys: [u32; 3], hand: [u8; 2]) -> u64 {
     let digits = u64::from(((r0 >> 14) << bits(r1) | r1 >> 14) << bits(r2) | r2 >> 14);
     let compress = &t.compress[kp as usize];
     let (o, d) = (u32::from(compress[o9 as usize]), u32::from(compress[d9 as usize]));
-    let offset = t.pattern_offset[(o * 128 + d) as usize];
+    let offset = t.pattern_offset[(o * 128 + d) as usize % (128 * 128)];
     debug_assert!(offset != u32::MAX);
     let split = u64::from(hand[0]) * (3 - c) + u64::from(hand[1]);
     kp as u64 * CUBE_CONFIGS + u64::from(offset) + digits * (3 - a) * (3 - c) + split
@@ -308,13 +310,14 @@ fn rank_rows(t: &Tables, kp: u8, keys: [u32; 3], hand: [u8; 2]) -> u64 {
 /// weight `weight` in row `row` grows by one.
 #[inline(always)]
 fn rank_rows_step(t: &Tables, kp: u8, keys: [u32; 3], hand: [u8; 2], row: usize, weight: u32) -> (u64, u64) {
-    let r = keys.map(|k| t.rows[k as usize]);
+    let r = keys.map(|k| t.rows[k as usize % ROW_SLOTS]);
     let counts = (r[0] >> 6 & 15) + (r[1] >> 6 & 15) + (r[2] >> 6 & 15);
     let splits = u64::from((3 - (counts & 3)) * (3 - (counts >> 2)));
     // The digit's bit offset: three bits for every cube read after it, in its row (the row key
     // modulo the cell's weight holds just the cells after it) and in the rows after it.
     let bits = |r: u32| r >> 10 & 15;
-    let after = bits(t.rows[(keys[row] % weight) as usize]) + r[row + 1..].iter().map(|&r| bits(r)).sum::<u32>();
+    let after = bits(t.rows[(keys[row] % weight) as usize % ROW_SLOTS])
+        + r[row + 1..].iter().map(|&r| bits(r)).sum::<u32>();
     (rank_rows(t, kp, keys, hand), splits << after)
 }
 
