@@ -14,7 +14,8 @@ use std::ops::ControlFlow;
 use rayon::prelude::*;
 
 use crate::index::{self, ChildRanker, MAIN, SIZE, START};
-use crate::types::{Color, Rules};
+use crate::position::Move;
+use crate::types::{Color, Rules, Square};
 #[cfg(doc)]
 use crate::NanaGame;
 
@@ -215,8 +216,23 @@ fn for_each_child(rules: &Rules, index: u64, mut f: impl FnMut(u64, &mut dyn FnM
         // Neither R1 (a drop) nor R2 (pieces in hand) can forbid a move.
         pos.for_each_l0_edit(rules.variant, |mv, code| f(ranker.rank(mv, code), &mut || true));
     } else {
+        // After a drop, most children not reached yet are tested for stalemate (R1), which a
+        // free reply of the opponent rules out: found once for the four faces of a drop.
+        let mut drop_free: Option<(Square, u16)> = None;
         pos.for_each_l0_edit(rules.variant, |mv, code| {
-            f(ranker.rank(mv, code), &mut || pos.is_allowed(rules, mv, &pos.play_unchecked(mv)))
+            f(ranker.rank(mv, code), &mut || {
+                if let Move::Drop { to, .. } = mv {
+                    let free = match drop_free {
+                        Some((sq, free)) if sq == to => free,
+                        _ => drop_free.insert((to, pos.drop_free_replies(rules.variant, to))).1,
+                    };
+                    if free & !pos.drop_shield(rules.variant, code, to) != 0 {
+                        debug_assert!(pos.is_allowed(rules, mv, &pos.play_unchecked(mv)));
+                        return true;
+                    }
+                }
+                pos.is_allowed(rules, mv, &pos.play_unchecked(mv))
+            })
         });
     }
 }
