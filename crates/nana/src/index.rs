@@ -526,14 +526,7 @@ pub fn unrank(index: u64) -> Option<Position> {
         return None;
     }
     if index >= MAIN {
-        let mut board = [0u8; 9];
-        let kings_in_hand = if index == START {
-            0b11
-        } else {
-            board[KING_SQUARES[(index - MAIN) as usize] as usize] = 10;
-            0b01
-        };
-        return Some(Position::from_raw(board, [[1, 1]; 2], kings_in_hand, Color::Black));
+        return Some(unrank_opening(index));
     }
     let t = tables();
     let kp = (index / CUBE_CONFIGS) as usize;
@@ -559,6 +552,21 @@ pub fn unrank(index: u64) -> Option<Position> {
     let pieces = [(all >> 96) as u16, (all >> 112) as u16];
     let (bk, wk) = t.pairs[kp];
     Some(Position::from_parts(board, class.hands[split as usize], pieces, [bk, wk]))
+}
+
+/// The position of an opening entry (`MAIN..SIZE`). Kept out of [`unrank`]: nine entries
+/// in the whole space, whose code would only crowd the main block's.
+#[cold]
+#[inline(never)]
+fn unrank_opening(index: u64) -> Position {
+    let mut board = [0u8; 9];
+    let kings_in_hand = if index == START {
+        0b11
+    } else {
+        board[KING_SQUARES[(index - MAIN) as usize] as usize] = 10;
+        0b01
+    };
+    Position::from_raw(board, [[1, 1]; 2], kings_in_hand, Color::Black)
 }
 
 /// `[kind][owner × 4 + face]` -> the cell code of a cube.
