@@ -541,12 +541,15 @@ pub fn unrank(index: u64) -> Option<Position> {
     let split = q - x * u64::from(class.splits);
     let rows = t.patterns[usize::from(class.first) + (x >> class.digit_bits) as usize];
     // The position is put together from the parts of its Kings and its cubes, without a loop
-    // or a branch: cube `i` counted from the last free square back has the digit in bits
-    // `3i..3i + 3` of `x`. A pattern with fewer than four cubes reads the empty row for the
-    // others, whatever their "digit" (bits of the pattern there). Masking the table index
-    // with 127 changes nothing but spares a bounds check.
+    // or a branch. Cube `i`, counted from the last free square back, has the digit in bits
+    // `3i..3i + 3` of `x`; byte `i` of `at` is its index in the table, its row (times 8) and its
+    // digit. A pattern with fewer than four cubes has the empty row for the others, so their
+    // "digits" (bits of the pattern there) change nothing. Masking an index with 127 changes
+    // nothing either, but spares a bounds check.
     let parts = &t.parts[kp];
-    let cube = |i: usize| parts.cubes[(usize::from(rows[i]) | (x >> (3 * i) & 7) as usize) & 127];
+    let digits = (x & 7) | (x << 5 & 0x700) | (x << 10 & 0x7_0000) | (x << 15 & 0x700_0000);
+    let at = u32::from_le_bytes(rows) | digits as u32;
+    let cube = |i: usize| parts.cubes[(at >> (8 * i)) as usize & 127];
     let all = parts.kings | cube(0) | cube(1) | cube(2) | cube(3);
     let board = all.to_le_bytes()[..9].try_into().expect("9 cells");
     let pieces = [(all >> 96) as u16, (all >> 112) as u16];
