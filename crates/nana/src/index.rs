@@ -48,25 +48,68 @@ struct Tables {
     pair_of: [[(u8, bool); 9]; 9],
     /// King pair -> (black King square, white King square).
     pairs: [(u8, u8); KING_PAIRS],
-    /// King pair -> the 7 other squares, ascending.
-    free: [[u8; 7]; KING_PAIRS],
     /// Whether the King pair is its own mirror image.
     self_mirror: [bool; KING_PAIRS],
     /// `[o mask][d mask]` over the 7 free squares -> offset of the pattern, `u32::MAX` if the
     /// masks overlap or hold more than two cubes of a kind.
     pattern_offset: Box<[u32; 128 * 128]>,
-    /// Pattern classes by (O cubes, D cubes) on the board, in offset order: the class's first
-    /// offset and its first pattern in `patterns`.
-    classes: [(u32, u16); 9],
-    /// Patterns in offset order: (o mask, d mask).
-    patterns: Vec<(u8, u8)>,
-    /// `[king pair][mask of squares]` -> the same mask over the 7 free squares (bit j for
-    /// `free[king pair][j]`).
+    /// Pattern classes by (O cubes, D cubes) on the board, in offset order.
+    classes: [Class; 9],
+    /// Patterns in offset order: the [`CubeParts`] rows of their cubes, see [`Tables::parts`].
+    patterns: Vec<[u8; 4]>,
+    /// King pair -> what [`unrank`] puts together its positions from.
+    parts: [PairParts; KING_PAIRS],
+    /// `[king pair][mask of squares]` -> the same mask over the 7 free squares (bit j for the
+    /// pair's j-th free square, ascending).
     compress: [[u8; 512]; KING_PAIRS],
     /// `[row key]` -> what a row of three cells (three cell states in base 17) adds to a rank:
     /// bits 0-2 its O cubes, 3-5 its D cubes (as masks over the row), 6-7 and 8-9 how many
     /// O and D cubes, 10-13 three bits a cube, 14- the cubes' owner-and-face digits in base 8.
     rows: Box<[u32; ROW_SLOTS]>,
+}
+
+/// A pattern class: the patterns with the same numbers of O and D cubes on the board, which
+/// all have the same number of entries.
+#[derive(Debug, Clone, Copy, Default)]
+struct Class {
+    /// The offset of its first pattern.
+    start: u32,
+    /// Its first pattern in `patterns`.
+    first: u16,
+    /// Bits of the digits: three a cube on the board.
+    digit_bits: u8,
+    /// Hand splits: in how many ways the cubes off the board can be shared between the hands.
+    splits: u8,
+    /// `RECIPROCALS[splits]`.
+    reciprocal: u64,
+    /// `[split]` -> the hands (`[colour][cube]`).
+    hands: [[[u8; 2]; 2]; 9],
+}
+
+/// A position's board and piece masks as one number, so that a position is put together from
+/// the parts of its pieces by `|`: bytes 0-8 are the cell codes, bits 96-104 Black's pieces and
+/// bits 112-120 White's, as [`Position::from_parts`] takes them.
+type Parts = u128;
+
+/// The parts of one piece of code `code` owned by `owner` on square `sq`.
+const fn piece_parts(sq: u8, code: u8, owner: u8) -> Parts {
+    (code as Parts) << (8 * sq) | 1 << (96 + 16 * owner + sq)
+}
+
+/// `[row × 8 + digit]` -> the parts of a cube: row `2 × j + kind` for a cube on the `j`th free
+/// square of a King pair, the last row ([`NO_CUBE`]) empty. Patterns list the rows of their
+/// cubes, so that a position is put together without looking at its squares.
+type CubeParts = [Parts; 128];
+
+/// The [`CubeParts`] row (times 8) of a cube that is not there.
+const NO_CUBE: u8 = 15 * 8;
+
+/// What the positions of one King pair are put together from.
+#[derive(Debug, Clone)]
+struct PairParts {
+    /// The parts of the two Kings.
+    kings: Parts,
+    cubes: CubeParts,
 }
 
 fn tables() -> &'static Tables {
@@ -111,18 +154,39 @@ fn build() -> Tables {
     // of a class have the same size and unranking finds a pattern by one division.
     let mut pattern_offset = Box::new([u32::MAX; 128 * 128]);
     let mut patterns = Vec::new();
-    let mut classes = [(0u32, 0u16); 9];
+    let mut classes = [Class::default(); 9];
     let mut offset = 0u64;
     for (k, (a, c)) in (0..3u32).flat_map(|a| (0..3u32).map(move |c| (a, c))).enumerate() {
-        let size = 8u64.pow(a + c) * u64::from(3 - a) * u64::from(3 - c);
-        classes[k] = (offset as u32, patterns.len() as u16);
+        let splits = (3 - a) * (3 - c);
+        let size = 8u64.pow(a + c) * u64::from(splits);
+        let mut hands = [[[0; 2]; 2]; 9];
+        for (split, hands) in hands.iter_mut().enumerate().take(splits as usize) {
+            // `split = bo × (3 - c) + bd`: Black holds `bo` O cubes and `bd` D cubes.
+            let (bo, bd) = ((split as u32 / (3 - c)) as u8, (split as u32 % (3 - c)) as u8);
+            *hands = [[bo, bd], [(2 - a) as u8 - bo, (2 - c) as u8 - bd]];
+        }
+        classes[k] = Class {
+            start: offset as u32,
+            first: patterns.len() as u16,
+            digit_bits: (3 * (a + c)) as u8,
+            splits: splits as u8,
+            reciprocal: RECIPROCALS[splits as usize],
+            hands,
+        };
         for o in 0..128u32 {
             for d in 0..128u32 {
                 if o & d != 0 || o.count_ones() != a || d.count_ones() != c {
                     continue;
                 }
                 pattern_offset[(o * 128 + d) as usize] = offset as u32;
-                patterns.push((o as u8, d as u8));
+                // The cubes from the last free square back, as the digits go from the least
+                // significant up.
+                let mut rows = [NO_CUBE; 4];
+                let cubes = (0..7u32).rev().filter(|&j| (o | d) >> j & 1 != 0);
+                for (row, j) in rows.iter_mut().zip(cubes) {
+                    *row = ((2 * j + (d >> j & 1)) * 8) as u8;
+                }
+                patterns.push(rows);
                 offset += size;
             }
         }
@@ -157,7 +221,23 @@ fn build() -> Tables {
         }
         *row = o | d << 3 | n[0] << 6 | n[1] << 8 | (3 * (n[0] + n[1])) << 10 | digits << 14;
     }
-    Tables { pair_of, pairs, free, self_mirror, pattern_offset, classes, patterns, compress, rows }
+    let parts = (0..KING_PAIRS)
+        .map(|k| {
+            let (bk, wk) = pairs[k];
+            let mut cubes = [0; 128];
+            for (j, &sq) in free[k].iter().enumerate() {
+                for (kind, codes) in CUBE_CODES.iter().enumerate() {
+                    for (digit, &code) in codes.iter().enumerate() {
+                        cubes[(2 * j + kind) * 8 + digit] = piece_parts(sq, code, digit as u8 / 4);
+                    }
+                }
+            }
+            PairParts { kings: piece_parts(bk, 1, 0) | piece_parts(wk, 10, 1), cubes }
+        })
+        .collect::<Vec<_>>()
+        .try_into()
+        .expect("17 king pairs");
+    Tables { pair_of, pairs, self_mirror, pattern_offset, classes, patterns, parts, compress, rows }
 }
 
 /// Per cell code (padded to 32 so that a masked code needs no bounds check): 0 for an empty
@@ -449,53 +529,50 @@ pub fn unrank(index: u64) -> Option<Position> {
         return None;
     }
     if index >= MAIN {
-        let mut board = [0u8; 9];
-        let kings_in_hand = if index == START {
-            0b11
-        } else {
-            board[KING_SQUARES[(index - MAIN) as usize] as usize] = 10;
-            0b01
-        };
-        return Some(Position::from_raw(board, [[1, 1]; 2], kings_in_hand, Color::Black));
+        return Some(unrank_opening(index));
     }
     let t = tables();
     let kp = (index / CUBE_CONFIGS) as usize;
     let r = (index % CUBE_CONFIGS) as u32;
-    let class = t.classes.iter().rposition(|&(start, _)| start <= r).expect("class 0 starts at 0");
-    let (start, first) = t.classes[class];
-    let (a, c) = (class as u64 / 3, class as u64 % 3);
+    // From the last class, the largest (four cubes on the board, 79 % of the entries).
+    let class = t.classes.iter().rfind(|class| class.start <= r).expect("class 0 starts at 0");
     // Within the class, `r - start = splits × (pattern × 8^cubes + digits) + split`. Dividing
     // by `splits` (at most 9) is a multiplication by its rounded-up reciprocal, exact for
     // every `r - start < 2^20`.
-    let splits = (3 - a) * (3 - c);
-    let q = u64::from(r - start);
-    let x = (q * RECIPROCALS[splits as usize]) >> 32;
-    let split = q - x * splits;
-    let cubes = 3 * (a + c);
-    let (o, d) = t.patterns[first as usize + (x >> cubes) as usize];
-    let mut digits = x & ((1 << cubes) - 1);
+    let q = u64::from(r - class.start);
+    let x = (q * class.reciprocal) >> 32;
+    let split = q - x * u64::from(class.splits);
+    let rows = t.patterns[usize::from(class.first) + (x >> class.digit_bits) as usize];
+    // The position is put together from the parts of its Kings and its cubes, without a loop
+    // or a branch. Cube `i`, counted from the last free square back, has the digit in bits
+    // `3i..3i + 3` of `x`; byte `i` of `at` is its index in the table, its row (times 8) and its
+    // digit. A pattern with fewer than four cubes has the empty row for the others, so their
+    // "digits" (bits of the pattern there) change nothing. Masking an index with 127 changes
+    // nothing either, but spares a bounds check.
+    let parts = &t.parts[kp];
+    let digits = (x & 7) | (x << 5 & 0x700) | (x << 10 & 0x7_0000) | (x << 15 & 0x700_0000);
+    let at = u32::from_le_bytes(rows) | digits as u32;
+    let cube = |i: usize| parts.cubes[(at >> (8 * i)) as usize & 127];
+    let all = parts.kings | cube(0) | cube(1) | cube(2) | cube(3);
+    let board = all.to_le_bytes()[..9].try_into().expect("9 cells");
+    let pieces = [(all >> 96) as u16, (all >> 112) as u16];
     let (bk, wk) = t.pairs[kp];
+    Some(Position::from_parts(board, class.hands[split as usize], pieces, [bk, wk]))
+}
+
+/// The position of an opening entry (`MAIN..SIZE`). Kept out of [`unrank`]: nine entries
+/// in the whole space, whose code would only crowd the main block's.
+#[cold]
+#[inline(never)]
+fn unrank_opening(index: u64) -> Position {
     let mut board = [0u8; 9];
-    board[usize::from(bk)] = 1;
-    board[usize::from(wk)] = 10;
-    let mut pieces = [1u16 << bk, 1u16 << wk];
-    let free = &t.free[kp];
-    // The cubes from the last free square back: the last digit is the least significant.
-    let mut cubes = u32::from(o | d);
-    while cubes != 0 {
-        let j = 31 - cubes.leading_zeros();
-        cubes ^= 1 << j;
-        let digit = (digits & 7) as usize;
-        digits >>= 3;
-        let sq = usize::from(free[j as usize]);
-        board[sq] = CUBE_CODES[usize::from(d >> j & 1)][digit];
-        pieces[digit >> 2] |= 1 << sq;
-    }
-    // `split = bo × (3 - c) + bd` with `bd < 3 - c`.
-    let bo = ((split * RECIPROCALS[(3 - c) as usize]) >> 32) as u8;
-    let bd = (split - u64::from(bo) * (3 - c)) as u8;
-    let hands = [[bo, bd], [2 - a as u8 - bo, 2 - c as u8 - bd]];
-    Some(Position::from_parts(board, hands, pieces, [bk, wk]))
+    let kings_in_hand = if index == START {
+        0b11
+    } else {
+        board[KING_SQUARES[(index - MAIN) as usize] as usize] = 10;
+        0b01
+    };
+    Position::from_raw(board, [[1, 1]; 2], kings_in_hand, Color::Black)
 }
 
 /// `[kind][owner × 4 + face]` -> the cell code of a cube.
@@ -549,7 +626,7 @@ mod tests {
     #[test]
     fn reciprocal_division_is_exact() {
         // Every class spans fewer than 2^20 entries ...
-        let starts = tables().classes.map(|(start, _)| u64::from(start));
+        let starts = tables().classes.map(|class| u64::from(class.start));
         for (k, &start) in starts.iter().enumerate() {
             let end = starts.get(k + 1).copied().unwrap_or(CUBE_CONFIGS);
             assert!(end - start <= 1 << 20);
@@ -559,6 +636,17 @@ mod tests {
             for q in 0..1 << 20 {
                 assert_eq!((q * RECIPROCALS[d as usize]) >> 32, q / d, "{q} / {d}");
             }
+        }
+    }
+
+    #[test]
+    fn unrank_parts_agree_with_the_board() {
+        // `Position::from_parts` checks this only with debug assertions.
+        let mut i = 0;
+        while i < MAIN {
+            let p = unrank(i).unwrap();
+            assert_eq!(p, Position::from_raw(*p.board_codes(), p.hands_raw(), 0, Color::Black), "{i}");
+            i += 97;
         }
     }
 
