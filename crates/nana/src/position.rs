@@ -165,14 +165,25 @@ fn code_role(code: u8) -> u8 {
 /// 1..=4, D faces 5..=8); a King stays a King.
 #[inline]
 fn turned(code: u8) -> u8 {
-    let role = code_role(code);
-    if role == 0 {
-        return code;
-    }
-    let base = code - role;
-    let first = if role <= 4 { 1 } else { 5 };
-    base + first + (role - first + 1) % 4
+    TURNED[usize::from(code & 31)]
 }
+
+/// [`turned`] by cell code (padded to 32, so that a masked code needs no bounds check).
+const TURNED: [u8; 32] = {
+    let mut t = [0u8; 32];
+    let mut code = 1;
+    while code <= 18 {
+        let role = (code - 1) % 9;
+        t[code] = if role == 0 {
+            code as u8
+        } else {
+            let first = if role <= 4 { 1 } else { 5 };
+            (code - role + first + (role - first + 1) % 4) as u8
+        };
+        code += 1;
+    }
+    t
+};
 
 impl Default for Position {
     fn default() -> Position {
