@@ -112,6 +112,12 @@ struct PairParts {
     cubes: CubeParts,
 }
 
+impl std::fmt::Debug for Tables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Tables { .. }")
+    }
+}
+
 fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(build)
@@ -407,6 +413,7 @@ fn rank_rows_step(t: &Tables, kp: u8, keys: [u32; 3], hand: [u8; 2], row: usize,
 /// its squares read as empty cells either way).
 #[derive(Debug, Clone)]
 pub(crate) struct ChildRanker {
+    tables: &'static Tables,
     kp: u8,
     black_king: u8,
     white_king: u8,
@@ -449,7 +456,8 @@ impl ChildRanker {
             return None;
         }
         let [bk, wk] = pos.king_squares_raw();
-        let (kp, mirrored) = tables().pair_of[usize::from(8 - wk)][usize::from(8 - bk)];
+        let tables = tables();
+        let (kp, mirrored) = tables.pair_of[usize::from(8 - wk)][usize::from(8 - bk)];
         let board = *pos.board_codes();
         let mut keys = [[0u32; 3]; 2];
         for (sq, &code) in board.iter().enumerate() {
@@ -460,6 +468,7 @@ impl ChildRanker {
             }
         }
         Some(ChildRanker {
+            tables,
             kp,
             black_king: bk,
             white_king: wk,
@@ -483,7 +492,7 @@ impl ChildRanker {
             let k = &mut keys[usize::from(row % 3)];
             *k = k.wrapping_add(new.wrapping_sub(old).wrapping_mul(weight));
         };
-        let t = tables();
+        let t = self.tables;
         match mv {
             Move::Board { from, to } if from.index() == usize::from(self.black_king) => {
                 // The King's squares read as empty before and after: only a capture on `to`
