@@ -420,8 +420,9 @@ pub(crate) struct ChildRanker {
     /// Whether the children's entries read the board mirrored, for children of moves other
     /// than King moves.
     mirrored: bool,
-    /// `[mirrored]` -> row keys of the position as its children's entries read it (flipped).
-    keys: [[u32; 3]; 2],
+    /// `[mirrored]` -> row keys of the position as its children's entries read it (flipped),
+    /// packed, see [`FLIPPED_WEIGHTS`].
+    keys: [u64; 2],
     board: [u8; 9],
     /// White's hand, which Black's moves leave alone: the children's hand to move.
     hand: [u8; 2],
@@ -429,6 +430,24 @@ pub(crate) struct ChildRanker {
     /// face, and how much a face more adds: the four faces of a drop differ in one digit.
     drops: Option<(usize, u8, u64, u64)>,
 }
+
+/// `[mirrored][square]` -> what a cell state on a square adds to the row keys of
+/// [`FLIPPED_PLACES`] packed into one number, 16 bits a row: so a change of a cell is one
+/// multiply-add.
+const FLIPPED_WEIGHTS: [[u64; 9]; 2] = {
+    let mut t = [[0u64; 9]; 2];
+    let mut m = 0;
+    while m < 2 {
+        let mut sq = 0;
+        while sq < 9 {
+            let (row, weight) = FLIPPED_PLACES[m][sq];
+            t[m][sq] = (weight as u64) << (16 * row);
+            sq += 1;
+        }
+        m += 1;
+    }
+    t
+};
 
 /// `[mirrored][square]` -> (row, weight of the cell state in the row key) of a square of a
 /// position with White to move, read by its flip's entry.
@@ -459,12 +478,11 @@ impl ChildRanker {
         let tables = tables();
         let (kp, mirrored) = tables.pair_of[usize::from(8 - wk)][usize::from(8 - bk)];
         let board = *pos.board_codes();
-        let mut keys = [[0u32; 3]; 2];
+        let mut keys = [0u64; 2];
         for (sq, &code) in board.iter().enumerate() {
-            let state = u32::from(STATES_FLIPPED[usize::from(code & 31)]);
+            let state = u64::from(STATES_FLIPPED[usize::from(code & 31)]);
             for (m, keys) in keys.iter_mut().enumerate() {
-                let (row, weight) = FLIPPED_PLACES[m][sq];
-                keys[usize::from(row % 3)] += state * weight;
+                *keys += state * FLIPPED_WEIGHTS[m][sq];
             }
         }
         Some(ChildRanker {
@@ -484,14 +502,15 @@ impl ChildRanker {
     /// its target square (see [`Position::for_each_l0_edit`]).
     #[inline(always)]
     pub(crate) fn rank(&mut self, mv: Move, code: u8) -> u64 {
-        // The change of one cell's state, as the children's entries read it.
-        let update = |keys: &mut [u32; 3], mirrored: bool, sq: usize, new: u8| {
-            let (row, weight) = FLIPPED_PLACES[usize::from(mirrored)][sq];
-            let new = u32::from(STATES_FLIPPED[usize::from(new & 31)]);
-            let old = u32::from(STATES_FLIPPED[usize::from(self.board[sq] & 31)]);
-            let k = &mut keys[usize::from(row % 3)];
-            *k = k.wrapping_add(new.wrapping_sub(old).wrapping_mul(weight));
+        // The change of one cell's state, as the children's entries read it. The packed keys
+        // stay exact through a negative change: only their final value needs to fit.
+        let update = |keys: &mut u64, mirrored: bool, sq: usize, new: u8| {
+            let new = u64::from(STATES_FLIPPED[usize::from(new & 31)]);
+            let old = u64::from(STATES_FLIPPED[usize::from(self.board[sq] & 31)]);
+            *keys = keys
+                .wrapping_add(new.wrapping_sub(old).wrapping_mul(FLIPPED_WEIGHTS[usize::from(mirrored)][sq]));
         };
+        let unpack = |keys: u64| [0, 1, 2].map(|r| (keys >> (16 * r)) as u32 & 0xffff);
         let t = self.tables;
         match mv {
             Move::Board { from, to } if from.index() == usize::from(self.black_king) => {
@@ -500,13 +519,13 @@ impl ChildRanker {
                 let (kp, mirrored) = t.pair_of[usize::from(8 - self.white_king)][8 - to.index()];
                 let mut keys = self.keys[usize::from(mirrored)];
                 update(&mut keys, mirrored, to.index(), code);
-                rank_rows(t, kp, keys, self.hand)
+                rank_rows(t, kp, unpack(keys), self.hand)
             }
             Move::Board { from, to } => {
                 let mut keys = self.keys[usize::from(self.mirrored)];
                 update(&mut keys, self.mirrored, from.index(), 0);
                 update(&mut keys, self.mirrored, to.index(), code);
-                rank_rows(t, self.kp, keys, self.hand)
+                rank_rows(t, self.kp, unpack(keys), self.hand)
             }
             Move::Drop { role, to } => {
                 let kind = (role as u8 - 1) / 4;
@@ -520,7 +539,8 @@ impl ChildRanker {
                 let mut keys = self.keys[usize::from(self.mirrored)];
                 update(&mut keys, self.mirrored, to, code);
                 let (row, weight) = FLIPPED_PLACES[usize::from(self.mirrored)][to];
-                let (index, step) = rank_rows_step(t, self.kp, keys, self.hand, usize::from(row), weight);
+                let (index, step) =
+                    rank_rows_step(t, self.kp, unpack(keys), self.hand, usize::from(row % 3), weight);
                 let first = index - face * step;
                 self.drops = Some((to, kind, first, step));
                 index
