@@ -434,8 +434,8 @@ pub(crate) struct ChildRanker {
 /// `[mirrored][square]` -> what a cell state on a square adds to the row keys of
 /// [`FLIPPED_PLACES`] packed into one number, 16 bits a row: so a change of a cell is one
 /// multiply-add.
-const FLIPPED_WEIGHTS: [[u64; 9]; 2] = {
-    let mut t = [[0u64; 9]; 2];
+const FLIPPED_WEIGHTS: [[u64; 16]; 2] = {
+    let mut t = [[0u64; 16]; 2];
     let mut m = 0;
     while m < 2 {
         let mut sq = 0;
@@ -479,10 +479,15 @@ impl ChildRanker {
         let (kp, mirrored) = tables.pair_of[usize::from(8 - wk)][usize::from(8 - bk)];
         let board = *pos.board_codes();
         let mut keys = [0u64; 2];
-        for (sq, &code) in board.iter().enumerate() {
-            let state = u64::from(STATES_FLIPPED[usize::from(code & 31)]);
+        // Empty squares and Kings read as state 0: only the cubes add to the keys.
+        let [black, white] = pos.pieces_raw();
+        let mut cubes = (black | white) & !(1 << bk | 1 << wk);
+        while cubes != 0 {
+            let sq = cubes.trailing_zeros() as usize;
+            cubes &= cubes - 1;
+            let state = u64::from(STATES_FLIPPED[usize::from(board[sq & 15] & 31)]);
             for (m, keys) in keys.iter_mut().enumerate() {
-                *keys += state * FLIPPED_WEIGHTS[m][sq];
+                *keys += state * FLIPPED_WEIGHTS[m][sq & 15];
             }
         }
         Some(ChildRanker {

@@ -313,6 +313,12 @@ impl Position {
         self.kings
     }
 
+    /// The squares of each side's pieces (index 0 Black), as bits.
+    #[inline]
+    pub(crate) fn pieces_raw(&self) -> [u16; 2] {
+        self.pieces
+    }
+
     #[inline]
     pub(crate) fn board_codes(&self) -> &[u8; 9] {
         &self.board
