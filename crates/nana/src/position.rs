@@ -489,10 +489,14 @@ impl Position {
     pub(crate) fn for_each_l0_edit(&self, variant: Variant, f: impl FnMut(Move, u8)) {
         debug_assert!(self.kings_placed());
         let mut f = f;
-        let _ = self.for_each_board_move_and_drop(table(variant), |mv, code| {
-            f(mv, code);
-            ControlFlow::Continue(())
-        });
+        let _ = self.for_each_board_move_and_drop(
+            table(variant),
+            #[inline(always)]
+            |mv, code| {
+                f(mv, code);
+                ControlFlow::Continue(())
+            },
+        );
     }
 
     /// [`Position::for_each_l0_move`] once both Kings are on the board, as

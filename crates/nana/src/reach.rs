@@ -126,17 +126,22 @@ pub fn reachable(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Reachable {
                         entries &= entries - 1;
                         // A move hands the turn to the other side.
                         let targets = swap_sides(pending >> j & 3);
-                        for_each_child(rules, w as u64 * 32 + u64::from(j / 2), |q, allowed| {
-                            let word = &reached[(q / 32) as usize];
-                            let shift = q % 32 * 2;
-                            // Whether R1 and R2 allow the move is asked only for a child not
-                            // reached yet: most children are reached already.
-                            let new = targets & !(word.load(Ordering::Relaxed) >> shift);
-                            if new != 0 && allowed() {
-                                let old = word.fetch_or(new << shift, Ordering::Relaxed) >> shift;
-                                found += u64::from((new & !old & 3).count_ones());
-                            }
-                        });
+                        for_each_child(
+                            rules,
+                            w as u64 * 32 + u64::from(j / 2),
+                            #[inline(always)]
+                            |q, allowed| {
+                                let word = &reached[(q / 32) as usize];
+                                let shift = q % 32 * 2;
+                                // Whether R1 and R2 allow the move is asked only for a child not
+                                // reached yet: most children are reached already.
+                                let new = targets & !(word.load(Ordering::Relaxed) >> shift);
+                                if new != 0 && allowed() {
+                                    let old = word.fetch_or(new << shift, Ordering::Relaxed) >> shift;
+                                    found += u64::from((new & !old & 3).count_ones());
+                                }
+                            },
+                        );
                     }
                 }
             })
@@ -214,26 +219,34 @@ fn for_each_child(rules: &Rules, index: u64, mut f: impl FnMut(u64, &mut dyn FnM
     };
     if !pos.has_pieces_in_hand(Color::Black) {
         // Neither R1 (a drop) nor R2 (pieces in hand) can forbid a move.
-        pos.for_each_l0_edit(rules.variant, |mv, code| f(ranker.rank(mv, code), &mut || true));
+        pos.for_each_l0_edit(
+            rules.variant,
+            #[inline(always)]
+            |mv, code| f(ranker.rank(mv, code), &mut || true),
+        );
     } else {
         // After a drop, most children not reached yet are tested for stalemate (R1), which a
         // free reply of the opponent rules out: found once for the four faces of a drop.
         let mut drop_free: Option<(Square, u16)> = None;
-        pos.for_each_l0_edit(rules.variant, |mv, code| {
-            f(ranker.rank(mv, code), &mut || {
-                if let Move::Drop { to, .. } = mv {
-                    let free = match drop_free {
-                        Some((sq, free)) if sq == to => free,
-                        _ => drop_free.insert((to, pos.drop_free_replies(rules.variant, to))).1,
-                    };
-                    if free & !pos.drop_shield(rules.variant, code, to) != 0 {
-                        debug_assert!(pos.is_allowed(rules, mv, &pos.play_unchecked(mv)));
-                        return true;
+        pos.for_each_l0_edit(
+            rules.variant,
+            #[inline(always)]
+            |mv, code| {
+                f(ranker.rank(mv, code), &mut || {
+                    if let Move::Drop { to, .. } = mv {
+                        let free = match drop_free {
+                            Some((sq, free)) if sq == to => free,
+                            _ => drop_free.insert((to, pos.drop_free_replies(rules.variant, to))).1,
+                        };
+                        if free & !pos.drop_shield(rules.variant, code, to) != 0 {
+                            debug_assert!(pos.is_allowed(rules, mv, &pos.play_unchecked(mv)));
+                            return true;
+                        }
                     }
-                }
-                pos.is_allowed(rules, mv, &pos.play_unchecked(mv))
-            })
-        });
+                    pos.is_allowed(rules, mv, &pos.play_unchecked(mv))
+                })
+            },
+        );
     }
 }
 
