@@ -62,12 +62,12 @@ struct Tables {
     /// `[king pair][mask of squares]` -> the same mask over the 7 free squares (bit j for the
     /// pair's j-th free square, ascending).
     compress: [[u8; 512]; KING_PAIRS],
-    /// `[row][row key]` -> what a row of three cells (three cell states in base 17) adds to a
-    /// rank. Bits 0-8 and 9-17 are the O and D cubes as masks over the board's 9 cells (row
-    /// `row`'s three), 18-19 and 20-21 how many O and D cubes: these fields of the three rows
-    /// add up without a carry (at most two cubes of a kind). Bits 24-27 are three bits a cube
-    /// in the row, 32- the cubes' owner-and-face digits in base 8.
-    rows: Box<[[u64; ROW_SLOTS]; 3]>,
+    /// `[row key]` -> what a row of three cells (three cell states in base 17) adds to a rank.
+    /// Bits 0-2 and 9-11 are the O and D cubes as masks over the row, 18-19 and 20-21 how
+    /// many O and D cubes, 24-27 three bits a cube, 32- the cubes' owner-and-face digits in
+    /// base 8. Rows `r0 + r1 << 3 + r2 << 6` give the masks over the board's 9 cells and
+    /// `r0 + r1 + r2` the counts, without a carry into a field that is read.
+    rows: Box<[u64; ROW_SLOTS]>,
 }
 
 /// A pattern class: the patterns with the same numbers of O and D cubes on the board, which
@@ -211,7 +211,7 @@ fn build() -> Tables {
                 .fold(0, |m, (j, _)| m | 1 << j);
         }
     }
-    let mut rows = Box::new([[0u64; ROW_SLOTS]; 3]);
+    let mut rows = Box::new([0u64; ROW_SLOTS]);
     for key in 0..ROW_KEYS {
         let states = [key / 289, key / 17 % 17, key % 17];
         let (mut o, mut d, mut n, mut digits) = (0u64, 0u64, [0u64; 2], 0u64);
@@ -227,14 +227,7 @@ fn build() -> Tables {
                 digits = (digits << 3) | u64::from((state - 1) % 8);
             }
         }
-        for (row, table) in rows.iter_mut().enumerate() {
-            table[key as usize] = o << (3 * row)
-                | d << (9 + 3 * row)
-                | n[0] << 18
-                | n[1] << 20
-                | (3 * (n[0] + n[1])) << 24
-                | digits << 32;
-        }
+        rows[key as usize] = o | d << 9 | n[0] << 18 | n[1] << 20 | (3 * (n[0] + n[1])) << 24 | digits << 32;
     }
     let parts = (0..KING_PAIRS)
         .map(|k| {
@@ -384,10 +377,11 @@ fn rank_main<const FLIP: bool>(pos: &Position) -> (u64, bool) {
 fn rank_rows(t: &Tables, kp: u8, keys: [u32; 3], hand: [u8; 2]) -> u64 {
     // A row's key gives the O and D cubes in it (masks and counts), the bits of their digits
     // and the digits, see `build`.
-    let [r0, r1, r2] = [0, 1, 2].map(|row| t.rows[row][keys[row] as usize % ROW_SLOTS]);
-    let sum = (r0 + r1 + r2) as u32;
-    let (o9, d9) = (sum & 511, sum >> 9 & 511);
-    let (a, c) = (u64::from(sum >> 18 & 3), u64::from(sum >> 20 & 3));
+    let [r0, r1, r2] = keys.map(|k| t.rows[k as usize % ROW_SLOTS]);
+    let masks = (r0 + (r1 << 3) + (r2 << 6)) as u32;
+    let (o9, d9) = (masks & 511, masks >> 9 & 511);
+    let counts = (r0 + r1 + r2) as u32;
+    let (a, c) = (u64::from(counts >> 18 & 3), u64::from(counts >> 20 & 3));
     let bits = |r: u64| r >> 24 & 15;
     // Digits are read with the lowest free square most significant.
     let digits = ((r0 >> 32) << bits(r1) | r1 >> 32) << bits(r2) | r2 >> 32;
@@ -403,13 +397,13 @@ fn rank_rows(t: &Tables, kp: u8, keys: [u32; 3], hand: [u8; 2]) -> u64 {
 /// weight `weight` in row `row` grows by one.
 #[inline(always)]
 fn rank_rows_step(t: &Tables, kp: u8, keys: [u32; 3], hand: [u8; 2], row: usize, weight: u32) -> (u64, u64) {
-    let r = [0, 1, 2].map(|row| t.rows[row][keys[row] as usize % ROW_SLOTS]);
+    let r = keys.map(|k| t.rows[k as usize % ROW_SLOTS]);
     let sum = (r[0] + r[1] + r[2]) as u32;
     let splits = u64::from((3 - (sum >> 18 & 3)) * (3 - (sum >> 20 & 3)));
     // The digit's bit offset: three bits for every cube read after it, in its row (the row key
     // modulo the cell's weight holds just the cells after it) and in the rows after it.
     let bits = |r: u64| r >> 24 & 15;
-    let after = bits(t.rows[0][(keys[row] % weight) as usize % ROW_SLOTS])
+    let after = bits(t.rows[(keys[row] % weight) as usize % ROW_SLOTS])
         + r[row + 1..].iter().map(|&r| bits(r)).sum::<u64>();
     (rank_rows(t, kp, keys, hand), splits << after)
 }
