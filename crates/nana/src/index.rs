@@ -486,7 +486,7 @@ impl ChildRanker {
         while cubes != 0 {
             let sq = cubes.trailing_zeros() as usize;
             cubes &= cubes - 1;
-            let state = u64::from(STATES_FLIPPED[usize::from(board[sq & 15] & 31)]);
+            let state = u64::from(STATES_FLIPPED[usize::from(board[sq] & 31)]);
             for (m, keys) in keys.iter_mut().enumerate() {
                 *keys += state * FLIPPED_WEIGHTS[m][sq & 15];
             }

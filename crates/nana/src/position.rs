@@ -602,26 +602,33 @@ impl Position {
     /// target is a basic-legal move. A quick sufficient test, without generating moves.
     #[inline]
     fn has_free_piece_move(&self, t: &AttackTable) -> bool {
-        let us = self.side.index();
-        let occ = self.occupied();
-        let own = self.pieces[us];
-        let king = usize::from(self.kings[us]);
+        self.free_pieces(t, self.side.index(), self.occupied()) != 0
+    }
+
+    /// The pieces of side `mover` other than its King that have a target on a board whose
+    /// occupied squares are `occ`, and do not shield their King from a slide of the other
+    /// side's pieces: moving one cannot uncover an attack on the King.
+    #[inline]
+    fn free_pieces(&self, t: &AttackTable, mover: usize, occ: u16) -> u16 {
+        let own = self.pieces[mover];
+        let king = usize::from(self.kings[mover]);
         let mut shields = 0;
-        let mut theirs = self.pieces[1 - us];
-        while theirs != 0 {
-            let i = theirs.trailing_zeros() as usize;
-            theirs &= theirs - 1;
+        let mut others = self.pieces[1 - mover];
+        while others != 0 {
+            let i = others.trailing_zeros() as usize;
+            others &= others - 1;
             shields |= t.shield(self.board[i], i, king);
         }
+        let mut free = 0;
         let mut movers = own & !(1 << king) & !shields;
         while movers != 0 {
             let i = movers.trailing_zeros() as usize;
             movers &= movers - 1;
             if t.targets(self.board[i], i, occ) & !own != 0 {
-                return true;
+                free |= 1 << i;
             }
         }
-        false
+        free
     }
 
     /// For a drop on `to` by the side to move: the opponent's pieces other than its King that
@@ -630,28 +637,7 @@ impl Position {
     /// replies after each face: the same for the four faces but for that one square.
     #[inline]
     pub(crate) fn drop_free_replies(&self, variant: Variant, to: Square) -> u16 {
-        let t = table(variant);
-        let (us, them) = (self.side.index(), 1 - self.side.index());
-        let occ = self.occupied() | to.bit();
-        let theirs = self.pieces[them];
-        let king = usize::from(self.kings[them]);
-        let mut shields = 0;
-        let mut ours = self.pieces[us];
-        while ours != 0 {
-            let i = ours.trailing_zeros() as usize;
-            ours &= ours - 1;
-            shields |= t.shield(self.board[i], i, king);
-        }
-        let mut free = 0;
-        let mut movers = theirs & !(1 << king) & !shields;
-        while movers != 0 {
-            let i = movers.trailing_zeros() as usize;
-            movers &= movers - 1;
-            if t.targets(self.board[i], i, occ) & !theirs != 0 {
-                free |= 1 << i;
-            }
-        }
-        free
+        self.free_pieces(table(variant), self.side.other().index(), self.occupied() | to.bit())
     }
 
     /// The square (as a bit) where an opponent's piece shields the opponent's King from the

@@ -24,19 +24,6 @@ use crate::NanaGame;
 pub struct Bitmap(Vec<AtomicU64>);
 
 impl Bitmap {
-    pub fn new(len: u64) -> Bitmap {
-        Bitmap((0..len.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
-    }
-
-    /// Sets a bit; returns whether it was clear before.
-    #[inline]
-    pub fn insert(&self, i: u64) -> bool {
-        let bit = 1u64 << (i % 64);
-        let word = &self.0[(i / 64) as usize];
-        // Most bits are set already: a plain load is much cheaper than a locked `or`.
-        word.load(Ordering::Relaxed) & bit == 0 && word.fetch_or(bit, Ordering::Relaxed) & bit == 0
-    }
-
     #[inline]
     pub fn contains(&self, i: u64) -> bool {
         self.0[(i / 64) as usize].load(Ordering::Relaxed) & (1 << (i % 64)) != 0
