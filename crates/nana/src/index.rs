@@ -320,6 +320,13 @@ pub fn is_self_mirror_pair(index: u64) -> bool {
     index < MAIN && tables().self_mirror[(index / CUBE_CONFIGS) as usize]
 }
 
+/// The entry of the mirror image of an entry's position: the entry itself, except for the
+/// King pairs on file 2 ([`is_self_mirror_pair`]) and the opening, whose mirror images are
+/// entries of their own.
+pub fn mirror_entry(index: u64) -> u64 {
+    rank(&unrank(index).expect("in range").mirror())
+}
+
 /// The index of a legal position with Black to move.
 #[inline]
 pub(crate) fn rank_black(pos: &Position) -> u64 {

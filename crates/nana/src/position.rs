@@ -153,7 +153,7 @@ pub struct Position {
 /// The King square of a King in hand.
 const NO_SQUARE: u8 = 9;
 
-const BLACK_KING: u8 = 1;
+pub(crate) const BLACK_KING: u8 = 1;
 const WHITE_KING: u8 = 10;
 
 #[inline]

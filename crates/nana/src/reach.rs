@@ -14,7 +14,7 @@ use std::ops::ControlFlow;
 use rayon::prelude::*;
 
 use crate::index::{self, ChildRanker, MAIN, SIZE, START};
-use crate::position::Move;
+use crate::position::{Move, BLACK_KING};
 use crate::types::{Color, Rules, Square};
 #[cfg(doc)]
 use crate::NanaGame;
@@ -190,26 +190,46 @@ pub fn successors(rules: &Rules, index: u64, out: &mut Vec<u64>) {
     });
 }
 
-/// Calls `f(child, allowed)` for every basic-legal (L0) move of a legal entry: `child` is the
-/// entry the move leads to, `allowed()` whether R1 and R2 allow the move. Only a mover with
-/// pieces in hand can be stopped by them, and only then does `allowed` look at the replies.
+/// Calls `f(child, allowed)` for every basic-legal (L0) move of every position a legal entry
+/// stands for: `child` is the entry the move leads to, `allowed()` whether R1 and R2 allow the
+/// move. Only a mover with pieces in hand can be stopped by them, and only then does `allowed`
+/// look at the replies.
+///
+/// A folded entry stands for its canonical position and the mirror image, whose children are
+/// the mirror images of the canonical position's children: the same entries, except where a
+/// child's Kings stand on file 2 and the index keeps both orientations apart. Only a King move
+/// leads from a folded entry (Kings off file 2) to such a child; then the mirrored child is
+/// reported as well.
 #[inline]
 fn for_each_child(rules: &Rules, index: u64, mut f: impl FnMut(u64, &mut dyn FnMut() -> bool)) {
     let pos = index::unrank(index).expect("in range");
     let Some(mut ranker) = ChildRanker::new(&pos) else {
-        // The opening.
+        // The opening: its entries are not folded.
         let _ = pos.for_each_legal_move(rules, |_, child| {
             f(index::rank(child), &mut || true);
             ControlFlow::Continue(())
         });
         return;
     };
+    let folded = positions_per_entry(index) == 2;
+    // Reports a child, and its mirror image where that is an entry of its own; R1 and R2 judge
+    // both alike (the rules are mirror-symmetric), so `allowed` is asked at most once.
+    let mut report = |q: u64, king_move: bool, allowed: &mut dyn FnMut() -> bool| {
+        if folded && king_move && index::is_self_mirror_pair(q) {
+            let mut verdict = None;
+            let mut once = || *verdict.get_or_insert_with(&mut *allowed);
+            f(q, &mut once);
+            f(index::mirror_entry(q), &mut once);
+        } else {
+            f(q, allowed);
+        }
+    };
     if !pos.has_pieces_in_hand(Color::Black) {
         // Neither R1 (a drop) nor R2 (pieces in hand) can forbid a move.
         pos.for_each_l0_edit(
             rules.variant,
             #[inline(always)]
-            |mv, code| f(ranker.rank(mv, code), &mut || true),
+            |mv, code| report(ranker.rank(mv, code), code == BLACK_KING, &mut || true),
         );
     } else {
         // After a drop, most children not reached yet are tested for stalemate (R1), which a
@@ -219,7 +239,7 @@ fn for_each_child(rules: &Rules, index: u64, mut f: impl FnMut(u64, &mut dyn FnM
             rules.variant,
             #[inline(always)]
             |mv, code| {
-                f(ranker.rank(mv, code), &mut || {
+                report(ranker.rank(mv, code), code == BLACK_KING, &mut || {
                     if let Move::Drop { to, .. } = mv {
                         let free = match drop_free {
                             Some((sq, free)) if sq == to => free,

@@ -1,11 +1,11 @@
-//! Whole-game tests: the index over its whole space, forward against backward moves, the
-//! reachable set, and both rule sets solved and checked. Heavy: they run in the test profile,
+//! Whole-game tests: the index over its whole space, forward against backward moves, and both
+//! rule sets solved and checked (the reachable set: `reachable.rs`). Heavy: they run in the test profile,
 //! which the workspace builds with opt-level 3.
 
-use nana_engine::{check, check_relations, solve, Entry, Game, NoProgress, Value};
-use nana_shogi::index::{is_self_mirror_pair, rank, unrank, MAIN, SIZE, START};
+use nana_engine::{check, check_relations, solve, Entry, NoProgress, Value};
+use nana_shogi::index::{is_self_mirror_pair, rank, unrank, MAIN, SIZE};
 use nana_shogi::probe::Probe;
-use nana_shogi::{fen, reach, NanaGame, Position, Rules, Variant};
+use nana_shogi::{fen, NanaGame, Position, Rules, Variant};
 use rayon::prelude::*;
 
 mod common;
@@ -77,42 +77,6 @@ fn predecessors_match_successors() {
         if rules.drop_stalemate && rules.hand_stalemate {
             assert_eq!(check_relations(&NanaGame::new(rules)), edges);
         }
-    }
-}
-
-/// Pinned reachable counts (from our own enumeration), cross-checked: the set is closed under
-/// successors, and every reachable state but the start has a reachable predecessor (found by
-/// the independent retro-move generator).
-#[test]
-fn reachable_states() {
-    let expected = [
-        (Rules::CURRENT, 17_343_299, 17_343_306, 9_125_050),
-        (Rules::ORIGINAL, 14_420_469, 14_420_476, 7_619_297),
-    ];
-    for (rules, black, white, entries) in expected {
-        let r = reach::reachable(&rules, &|_| {});
-        let game = NanaGame::prepared(rules);
-        let c = r.counts();
-        assert_eq!((c.black_positions, c.white_positions, c.entries), (black, white, entries));
-        let sides = [&r.black, &r.white];
-        let broken = (0..SIZE)
-            .into_par_iter()
-            .filter(|&i| {
-                let (mut succ, mut pred) = (Vec::new(), Vec::new());
-                game.successors(i, &mut succ);
-                game.predecessors(i, &mut pred);
-                (0..2).any(|s| {
-                    if !sides[s].contains(i) {
-                        return false;
-                    }
-                    let closed = succ.iter().all(|&q| sides[1 - s].contains(q));
-                    let rooted = (i == START && s == 0) || pred.iter().any(|&p| sides[1 - s].contains(p));
-                    !(closed && rooted)
-                })
-            })
-            .count();
-        assert_eq!(broken, 0, "{}", rules.describe());
-        assert!(r.contains(&Position::start()));
     }
 }
 
