@@ -94,8 +94,10 @@ impl<'a> Probe<'a> {
         Entry(self.entries[i as usize]).value().ok_or(ProbeError::Unused { index: i })
     }
 
-    /// Every legal move, best first for the side to move: fastest win, draws, slowest loss
-    /// (ties in USI order). Checks that the best move agrees with the position's own value.
+    /// Every legal move, best first for the side to move: fastest win, draws, slowest loss.
+    /// Among moves of equal value, one that ends the game by checkmate comes before one that
+    /// ends it by stalemate, and otherwise the USI order decides. Checks that the best move
+    /// agrees with the position's own value.
     pub fn ranked_moves(&self, pos: &Position) -> Result<Vec<RankedMove>, ProbeError> {
         let mut moves = Vec::new();
         let mut err = None;
@@ -109,7 +111,13 @@ impl<'a> Probe<'a> {
         if let Some(e) = err {
             return Err(e);
         }
-        moves.sort_by_cached_key(|m| (m.value().rank_key(), crate::usi::format(m.mv)));
+        let variant = self.rules.variant;
+        // A move into a position without a legal move: checkmate (0) or stalemate (1).
+        let ending = |m: &RankedMove| match m.child_value {
+            Value::Loss(nana_engine::Dtm(0)) => u8::from(!m.child.in_check(variant)),
+            _ => 0,
+        };
+        moves.sort_by_cached_key(|m| (m.value().rank_key(), ending(m), crate::usi::format(m.mv)));
         let own = self.value(pos)?;
         let expected = moves.first().map_or(Value::Loss(nana_engine::Dtm(0)), RankedMove::value_before);
         if own != expected {

@@ -1,0 +1,146 @@
+//! Golden data: every later change to the engine, the index or the rules must leave the solutions
+//! of all eight rule set and option combinations exactly as committed.
+//!
+//! - `tests/data/golden/tablebases.csv`: per combination, the CRC-32 of the payload (the entry
+//!   bytes a tablebase file holds, as `nana_tablebase` checksums them) and the entry counts.
+//! - `tests/data/golden/positions.csv`: a few hundred positions with their value: the start and
+//!   the positions after each first move, the principal variation from the start, the longest
+//!   wins and losses, and random legal positions.
+//!
+//! The files were written by this test itself with `NANA_BLESS=1` (`NANA_BLESS=1 cargo test -p
+//! nana-shogi --test golden`), after the solutions had been checked by the independent checker
+//! and against the published results; without it, the test only compares.
+
+use std::fmt::Write as _;
+
+use nana_engine::{solve, Entry, NoProgress, Solution, Value};
+use nana_shogi::index::SIZE;
+use nana_shogi::probe::Probe;
+use nana_shogi::{fen, NanaGame, Position, Rules, Variant};
+
+mod common;
+use common::XorShift;
+
+const TABLEBASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/golden/tablebases.csv");
+const POSITIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/golden/positions.csv");
+
+/// The eight combinations, in file order.
+fn combinations() -> Vec<Rules> {
+    let mut all = Vec::new();
+    for variant in Variant::ALL {
+        for drop_stalemate in [true, false] {
+            for hand_stalemate in [true, false] {
+                all.push(Rules { variant, drop_stalemate, hand_stalemate });
+            }
+        }
+    }
+    all
+}
+
+fn on_off(b: bool) -> &'static str {
+    if b {
+        "on"
+    } else {
+        "off"
+    }
+}
+
+/// `drop-stalemate:on hand-stalemate:off`
+fn options(rules: &Rules) -> String {
+    format!("drop-stalemate:{} hand-stalemate:{}", on_off(rules.drop_stalemate), on_off(rules.hand_stalemate))
+}
+
+fn tablebase_row(rules: &Rules, s: &Solution) -> String {
+    let st = &s.stats;
+    format!(
+        "{},{},{:08x},{},{},{},{},{}",
+        rules.variant.name(),
+        options(rules),
+        crc32fast::hash(&s.entries),
+        st.wins,
+        st.losses,
+        st.draws,
+        st.illegal,
+        st.max_dtm
+    )
+}
+
+fn position_row(rules: &Rules, pos: &Position, v: Value) -> String {
+    let dtm = v.dtm().map_or(String::new(), |d| d.0.to_string());
+    format!("{},{},{},{},{}", rules.variant.name(), options(rules), pos, v.category(), dtm)
+}
+
+/// The positions of one combination that the golden file keeps.
+fn chosen_positions(rules: &Rules, s: &Solution) -> Vec<Position> {
+    let probe = Probe::new(*rules, &s.entries).unwrap();
+    let start = Position::start();
+    let mut chosen = vec![start];
+    chosen.extend(start.legal_moves(rules).into_iter().map(|mv| start.play_unchecked(mv)));
+    // The principal variation (a drawing line of 12 plies for a draw).
+    let mut pos = start;
+    for mv in probe.mainline(&start, 12).unwrap() {
+        pos = pos.play_unchecked(mv);
+        chosen.push(pos);
+    }
+    // The longest wins and losses: the first three entries of each of the two longest distances.
+    let game = NanaGame::new(*rules);
+    let top = s.stats.max_dtm;
+    for dtm in [top, top - 1] {
+        let byte = Entry::decided(dtm).0;
+        let found = s.entries.iter().enumerate().filter(|&(_, &b)| b == byte).take(3);
+        chosen.extend(found.map(|(i, _)| game.position(i as u64).unwrap()));
+    }
+    // Random legal positions, half of them with White to move.
+    let mut rng = XorShift(0x5eed_0f_9a1d_e4);
+    while chosen.len() < 70 {
+        if let Some(p) = game.position(rng.next() % SIZE) {
+            chosen.push(if rng.next() % 2 == 0 { p } else { p.flip() });
+        }
+    }
+    chosen
+}
+
+/// Solves every combination once and checks (or, with `NANA_BLESS=1`, writes) both files.
+#[test]
+fn solutions_match_the_golden_data() {
+    let bless = std::env::var_os("NANA_BLESS").is_some();
+    let (mut tablebases, mut positions) = (String::new(), String::new());
+    tablebases.push_str("rules,options,payload_crc32,wins,losses,draws,unused,max_dtm\n");
+    positions.push_str("rules,options,position,category,dtm\n");
+    let golden_positions = if bless { String::new() } else { read(POSITIONS) };
+    for rules in combinations() {
+        let s = solve(&NanaGame::prepared(rules), &NoProgress).unwrap();
+        writeln!(tablebases, "{}", tablebase_row(&rules, &s)).unwrap();
+        let probe = Probe::new(rules, &s.entries).unwrap();
+        if bless {
+            for pos in chosen_positions(&rules, &s) {
+                writeln!(positions, "{}", position_row(&rules, &pos, probe.value(&pos).unwrap())).unwrap();
+            }
+            continue;
+        }
+        // Every golden row of this combination, re-read from its position string.
+        let prefix = format!("{},{},", rules.variant.name(), options(&rules));
+        let rows: Vec<&str> = golden_positions.lines().filter(|l| l.starts_with(&prefix)).collect();
+        assert!(rows.len() >= 50, "{}: only {} golden positions", rules.describe(), rows.len());
+        for row in rows {
+            let text = row.split(',').nth(2).unwrap();
+            let pos = fen::parse_position(text, rules.variant).unwrap_or_else(|e| panic!("{row}: {e}"));
+            let v = probe.value(&pos).unwrap();
+            assert_eq!(position_row(&rules, &pos, v), row, "the solution changed at a golden position");
+        }
+    }
+    if bless {
+        std::fs::write(TABLEBASES, tablebases).unwrap();
+        std::fs::write(POSITIONS, positions).unwrap();
+        return;
+    }
+    assert_eq!(
+        tablebases,
+        read(TABLEBASES),
+        "a solution changed: its payload CRC-32 or counts differ from tests/data/golden/tablebases.csv"
+    );
+}
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
