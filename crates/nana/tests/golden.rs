@@ -91,7 +91,7 @@ fn chosen_positions(rules: &Rules, s: &Solution) -> Vec<Position> {
         chosen.extend(found.map(|(i, _)| game.position(i as u64).unwrap()));
     }
     // Random legal positions, half of them with White to move.
-    let mut rng = XorShift(0x5eed_0f_9a1d_e4);
+    let mut rng = XorShift(0x5eed_0f9a_1de4);
     while chosen.len() < 70 {
         if let Some(p) = game.position(rng.next() % SIZE) {
             chosen.push(if rng.next() % 2 == 0 { p } else { p.flip() });
