@@ -646,7 +646,7 @@ fn check_batch_output(run: &Run) {
         run.lines().iter().map(|l| serde_json::from_str(l).expect("one JSON object per line")).collect();
     assert_eq!(lines.len(), 5, "one line per non-empty input line: {run:#?}");
     let ok_keys = key_set(&["fen", "category", "dtm", "checkmate", "stalemate", "best_move"]);
-    let err_keys = key_set(&["input", "error"]);
+    let err_keys = key_set(&["line", "input", "error"]);
 
     assert_eq!(keys(&lines[0]), ok_keys);
     assert_eq!(lines[0]["fen"], "3/3/3 b KRBkrb");
@@ -656,10 +656,12 @@ fn check_batch_output(run: &Run) {
 
     assert_eq!(keys(&lines[1]), err_keys);
     assert_eq!(lines[1]["input"], "not a position");
+    assert_eq!(lines[1]["line"], 3, "input lines are counted from 1, blank ones included");
     assert!(s(&lines[1]["error"]).starts_with("bad position"), "{}", lines[1]);
 
     assert_eq!(keys(&lines[2]), err_keys);
     assert_eq!(lines[2]["input"], "Kk1/3/3 b RBrb 1");
+    assert_eq!(lines[2]["line"], 4);
     assert!(s(&lines[2]["error"]).contains("illegal position"), "{}", lines[2]);
     assert!(s(&lines[2]["error"]).contains("next to each other"), "{}", lines[2]);
 
@@ -737,7 +739,7 @@ fn unknown_rules_are_a_usage_error() {
         let run = nana(&[command, "--rules", "bogus"]);
         assert_usage_error(&run, &["invalid value 'bogus'", "--rules", "current", "original"]);
     }
-    assert_error(&nana(&["--threads", "0", "moves"]), &["--threads"]);
+    assert_usage_error(&nana(&["--threads", "0", "moves"]), &["--threads", "1..=256"]);
 }
 
 #[test]
@@ -1159,4 +1161,347 @@ fn version_and_help() {
         .assert()
         .success()
         .stdout(predicate::str::contains("--batch").and(predicate::str::contains("--moves")));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Issue 10, behaviour: threads, streaming batches, bad bytes, undo, early checks, short echoes,
+// the tablebase folder, killed solves
+// ---------------------------------------------------------------------------------------------
+
+/// Runs `nana ARGS` in a fresh empty directory with extra environment variables and raw stdin.
+fn nana_with(args: &[&str], env: &[(&str, &Path)], stdin: &[u8]) -> Run {
+    let cwd = tempfile::tempdir().expect("temp dir");
+    let mut cmd = Command::cargo_bin("nana").expect("the nana binary is built for integration tests");
+    cmd.args(args).current_dir(cwd.path()).env_remove("NANA_TABLEBASE_DIR");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.write_stdin(stdin.to_vec()).timeout(Duration::from_secs(300)).output().expect("nana runs");
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+#[test]
+fn threads_are_bounded_and_checked_before_anything_else() {
+    for n in ["10000", "4294967296", "257"] {
+        let started = std::time::Instant::now();
+        let run = nana(&["--threads", n, "query"]);
+        assert_usage_error(&run, &["--threads", n, "1..=256"]);
+        assert!(started.elapsed() < Duration::from_secs(5), "refused at once: {:?}", started.elapsed());
+    }
+    assert_usage_error(&nana(&["--threads", "10000", "moves"]), &["1..=256"]);
+    // The bound itself is accepted, and `moves` starts no pool at all (see also the batch test).
+    let started = std::time::Instant::now();
+    let run = nana(&["--threads", "256", "moves"]);
+    run.success();
+    assert_eq!(run.lines().len(), 8, "{run:#?}");
+    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+    // perft works in parallel and takes the bound too.
+    let run = nana(&["--threads", "3", "perft", "2"]);
+    run.success();
+    assert_eq!(run.stdout, nana(&["perft", "2"]).stdout);
+}
+
+/// The number of threads of a running process, from /proc (Linux).
+fn thread_count(pid: u32) -> usize {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc/<pid>/status");
+    number_after(&status, "Threads:\t") as usize
+}
+
+#[test]
+fn batch_from_stdin_answers_each_line_at_once() {
+    use std::io::{BufRead, BufReader, Write};
+    let cwd = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nana"))
+        .args(["--threads", "8", "query", "--rules", "original", "--tablebase", table("original")])
+        .args(["--batch", "-"])
+        .current_dir(cwd.path())
+        .env_remove("NANA_TABLEBASE_DIR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    // Read the answers on another thread, so that a missing answer is a timeout, not a hang.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut answer = |input: &str| -> Json {
+        writeln!(stdin, "{input}").unwrap();
+        stdin.flush().unwrap();
+        let line = rx.recv_timeout(Duration::from_secs(60)).unwrap_or_else(|e| {
+            panic!("no answer to {input:?} while standard input is still open: {e}");
+        });
+        serde_json::from_str(&line).unwrap()
+    };
+    assert_eq!(answer("3/3/3 b KRBkrb 1")["dtm"], 31);
+    assert_eq!(answer("nonsense")["line"], 2);
+    assert_eq!(answer("K1k/2G/1S1 w RB")["checkmate"], true);
+    // Looking positions up uses no worker threads: --threads started no pool.
+    assert_eq!(thread_count(child.id()), 1, "only the main thread");
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    reader.join().unwrap();
+    assert!(rx.try_recv().is_err(), "nothing more after the input ends");
+}
+
+#[test]
+fn a_line_of_bad_bytes_spoils_only_itself() {
+    let args = ["query", "--rules", "original", "--tablebase", table("original"), "--batch", "-"];
+    let run = nana_with(&args, &[], b"3/3/3 b KRBkrb 1\n\xff\xfe junk\nK1k/2G/1S1 w RB\n");
+    run.success();
+    let lines: Vec<Json> = run.lines().iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 3, "{run:#?}");
+    assert_eq!(lines[0]["dtm"], 31);
+    assert_eq!(keys(&lines[1]), key_set(&["line", "input", "error"]));
+    assert_eq!(lines[1]["line"], 2);
+    assert_eq!(lines[1]["input"], "\u{fffd}\u{fffd} junk");
+    assert!(s(&lines[1]["error"]).contains("not valid UTF-8"), "{}", lines[1]);
+    assert_eq!(lines[2]["checkmate"], true);
+    // The same from a file.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("positions.txt");
+    std::fs::write(&file, b"\xc3\n3/3/3 b KRBkrb 1\n").unwrap();
+    let run = query("original", &["--batch", file.to_str().unwrap()]);
+    run.success();
+    assert_eq!(run.lines().len(), 2, "{run:#?}");
+    assert!(run.lines()[0].contains("\"line\":1") && run.lines()[0].contains("UTF-8"), "{run:#?}");
+    // play says so and goes on.
+    let args = ["play", "--rules", "original", "--tablebase", table("original")];
+    let run = nana_with(&args, &[], b"\xff\nK*2a\nquit\n");
+    run.success();
+    assert!(run.stdout.contains("that line is not valid UTF-8; try again"), "{run:#?}");
+    assert_eq!(engine_moves(&run), ["K*2c"], "the game went on");
+}
+
+#[test]
+fn undo_as_white_before_any_move_of_yours_has_nothing_to_undo() {
+    let run = play("original", &["--side", "white"], "undo\nquit\n");
+    assert!(run.stdout.contains("your move> nothing to undo."), "{run:#?}");
+    assert_eq!(engine_moves(&run), ["K*2a"], "the engine's opening move is neither undone nor replayed");
+    // After a move of yours, undo goes back to your previous turn (before the reply).
+    let mainline = original_mainline();
+    let run = play("original", &["--side", "white"], &format!("{}\nundo\nundo\nquit\n", mainline[1]));
+    assert_eq!(engine_moves(&run), [mainline[0].as_str(), mainline[2].as_str()]);
+    assert_eq!(run.stdout.matches("nothing to undo.").count(), 1, "{run:#?}");
+}
+
+#[test]
+fn solve_refuses_an_unwritable_output_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "not a folder").unwrap();
+    let f = file.to_str().unwrap();
+    let below = file.join("below");
+    for (out, needle) in [(f, "not a directory"), (below.to_str().unwrap(), "cannot create the directory")] {
+        let started = std::time::Instant::now();
+        let run = nana(&["solve", "--rules", "current", "--out", out]);
+        assert_error(&run, &[out, needle]);
+        assert!(run.stdout.is_empty(), "{run:#?}");
+        assert!(started.elapsed() < Duration::from_secs(5), "nothing solved first: {:?}", started.elapsed());
+    }
+    // The global folder flag is checked the same way.
+    assert_error(&nana(&["--tablebase-dir", f, "solve", "--rules", "original"]), &[f, "not a directory"]);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "not a folder");
+}
+
+#[test]
+fn stats_reports_a_bad_table_before_any_result() {
+    let (_dir, path, mut bytes) = copy_of("current");
+    bytes[256 + 1_000] ^= 0x01;
+    std::fs::write(&path, &bytes).unwrap();
+    let p = path.to_str().unwrap();
+    for (table, needle) in [("/nonexistent/nana-current.tb", "No such file"), (p, "checksum")] {
+        let run = nana(&["stats", "--tablebase", table]);
+        assert_error(&run, &[table, needle]);
+        assert!(run.stdout.is_empty(), "no partial result before the error: {run:#?}");
+    }
+}
+
+#[test]
+fn echoes_of_input_are_cut_to_a_readable_length() {
+    let huge = "x".repeat(5_000_000);
+    let cut = format!("{}…", "x".repeat(60));
+    // A batch line.
+    let args = ["query", "--rules", "original", "--tablebase", table("original"), "--batch", "-"];
+    let run = nana_with(&args, &[], format!("{huge}\n3/3/3 b KRBkrb 1\n").as_bytes());
+    run.success();
+    assert!(run.stdout.len() < 1_000, "{} bytes of output", run.stdout.len());
+    let first: Json = serde_json::from_str(run.lines()[0]).unwrap();
+    assert_eq!(first["input"], cut.as_str());
+    assert!(s(&first["error"]).contains(&cut), "{first}");
+    assert_eq!(run.lines().len(), 2);
+    // A position, a move and a Hodges move on the command line (kept below the argument limit).
+    let long = "x".repeat(100_000);
+    let hodges = format!("{long}-2b=TG");
+    for args in
+        [vec!["query", long.as_str()], vec!["query", "--moves", &long], vec!["query", "--moves", &hodges]]
+    {
+        let run = nana(&args);
+        assert_error(&run, &[&cut]);
+        assert!(run.stderr.len() < 300, "{} bytes: {}", run.stderr.len(), &run.stderr[..300]);
+    }
+}
+
+#[test]
+fn hodges_errors_are_as_specific_as_usi_ones() {
+    // Black to drop next to White's King at 1a: these drops would give check.
+    for (usi, hodges) in [("G*1b", "GB*1b"), ("W*2a", "SW*2a"), ("R*1b", "R*1b")] {
+        for m in [usi, hodges] {
+            // The move is read before any table is opened.
+            let run = nana(&["query", "2k/3/K2 b RBrb", "--tablebase", "/nonexistent", "--moves", m]);
+            assert_error(&run, &[&format!("bad move \"{m}\""), "a drop may not give check"]);
+        }
+    }
+    // A legal move with the wrong marks says which mark.
+    let run = nana(&["query", "1k1/3/K1B b 2Rb", "--tablebase", "/nonexistent", "--moves", "B-2b=CS"]);
+    assert_error(&run, &["B becomes TG, not CS"]);
+}
+
+#[test]
+fn moves_errors_say_which_move() {
+    let run = nana(&["query", "--tablebase", "/nonexistent", "--moves", "K*2a", "K*1a", "K*2c"]);
+    assert_error(&run, &["--moves, move 2 of 3", "bad move \"K*1a\"", "next to the other king"]);
+    // After the end of the game: which move, and that the game is over.
+    let mut moves: Vec<String> = original_mainline();
+    moves.push("K*3b".into());
+    let mut args = vec!["--moves"];
+    args.extend(moves.iter().map(String::as_str));
+    let n = moves.len();
+    assert_error(
+        &query("original", &args),
+        &[&format!("--moves, move {n} of {n}"), "K*3b", "white has no legal move (stalemate) and has lost"],
+    );
+}
+
+#[test]
+fn moves_of_a_finished_game_say_it_is_over() {
+    let run = nana(&["moves", "--position", "K1k/2G/1S1 w RB"]);
+    run.success();
+    assert!(run.stdout.is_empty(), "{run:#?}");
+    assert_eq!(run.stderr, "the game is over: white has no legal move (checkmate) and has lost\n");
+    let run = nana(&["moves", "--rules", "original", "--position", "RCK/3/1Tk w B"]);
+    run.success();
+    assert!(run.stderr.contains("(stalemate)"), "{run:#?}");
+    // A game in progress says nothing on stderr.
+    let run = nana(&["moves"]);
+    run.success();
+    assert!(run.stderr.is_empty(), "{run:#?}");
+}
+
+#[test]
+fn perft_zero_counts_the_position_itself() {
+    let run = nana(&["perft", "0"]);
+    run.success();
+    assert_eq!(run.stdout, "0\t1\n");
+    let run = nana(&["perft", "0", "--position", "K1k/2G/1S1 w RB"]);
+    run.success();
+    assert_eq!(run.stdout, "0\t1\n");
+}
+
+#[test]
+fn the_tablebase_folder_comes_from_the_flag_else_the_environment() {
+    let good = tempfile::tempdir().unwrap();
+    std::fs::copy(table("current"), good.path().join("nana-current.tb")).unwrap();
+    std::fs::copy(table("original"), good.path().join("nana-original.tb")).unwrap();
+    let bad = tempfile::tempdir().unwrap();
+    std::fs::write(bad.path().join("nana-current.tb"), "not a table").unwrap();
+    let (g, b) = (good.path().to_str().unwrap(), bad.path().to_str().unwrap());
+    let env = "NANA_TABLEBASE_DIR";
+    // Flag, environment, flag over environment: a table is found, nothing is solved in memory.
+    for (args, envs) in [
+        (vec!["--tablebase-dir", g, "query", "--json"], vec![]),
+        (vec!["query", "--json"], vec![(env, good.path())]),
+        (vec!["query", "--json", "--tablebase-dir", g], vec![(env, bad.path())]),
+    ] {
+        let run = nana_with(&args, &envs, b"");
+        run.success();
+        assert!(run.stderr.is_empty(), "{run:#?}");
+        assert_eq!(run.json()["category"], "draw");
+    }
+    // The environment is used when no flag is given: its (bad) table is refused.
+    let run = nana_with(&["query"], &[(env, bad.path())], b"");
+    assert_error(&run, &[b, "not a nana tablebase"]);
+    let run = nana_with(&["stats"], &[(env, bad.path())], b"");
+    assert_error(&run, &[b, "not a nana tablebase"]);
+    let run = nana_with(&["play"], &[(env, bad.path())], b"quit\n");
+    assert_error(&run, &[b, "not a nana tablebase"]);
+    // verify reads both tables from there.
+    let run = nana_with(&["--tablebase-dir", g, "verify"], &[], b"");
+    run.success();
+    assert!(run.stderr.is_empty(), "{run:#?}");
+    assert_eq!(run.stdout.lines().filter(|l| l.starts_with("CONFIRMED")).count(), 2, "{run:#?}");
+    // --help names both.
+    let help = nana(&["--help"]).stdout;
+    assert!(help.contains("--tablebase-dir") && help.contains(env), "{help}");
+}
+
+/// Every `*.tb` in `dir` and every leftover temporary file that opens must be the complete table.
+#[track_caller]
+fn only_complete_tables_load(dir: &Path, complete: &[u8]) {
+    let mut tables = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let p = path.to_str().unwrap();
+        let run = nana(&["query", "--json", "--tablebase", p]);
+        if p.ends_with(".tb") {
+            tables += 1;
+            run.success();
+            assert_eq!(run.json()["category"], "draw");
+        }
+        if run.code == Some(0) {
+            assert!(std::fs::read(&path).unwrap() == complete, "{p} loads but is not the complete table");
+        } else {
+            assert_error(&run, &[p]);
+        }
+    }
+    assert_eq!(tables, 1, "the table written before is still there");
+}
+
+#[test]
+fn a_killed_solve_leaves_no_partial_table() {
+    let complete = std::fs::read(table("current")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    std::fs::write(dir.path().join("nana-current.tb"), &complete).unwrap();
+    let spawn = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_nana"))
+            .args(["solve", "--rules", "current", "--out", out])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    // While preparing and while solving.
+    for after in [Duration::from_millis(500), Duration::from_secs(2)] {
+        let mut child = spawn();
+        std::thread::sleep(after);
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        only_complete_tables_load(dir.path(), &complete);
+    }
+    // While writing: as soon as the temporary file appears.
+    let mut child = spawn();
+    loop {
+        let mut names = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name());
+        if names.any(|n| n.to_string_lossy().contains(".tmp-")) {
+            child.kill().unwrap();
+            break;
+        }
+        assert!(child.try_wait().unwrap().is_none(), "solve ended before its temporary file was seen");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    child.wait().unwrap();
+    only_complete_tables_load(dir.path(), &complete);
 }

@@ -3,6 +3,7 @@
 
 mod args;
 mod commands;
+mod pool;
 mod progress;
 mod table;
 
@@ -16,9 +17,12 @@ use args::{PositionArg, RuleArgs, SolveRuleArgs};
 #[derive(Debug, Parser)]
 #[command(name = "nana", version, about, propagate_version = true)]
 struct Cli {
-    /// Worker threads (default: one per core).
-    #[arg(long, global = true)]
-    threads: Option<usize>,
+    /// Worker threads for the commands that solve or enumerate, 1 to 256 (default: one per core).
+    #[arg(long, global = true, value_parser = clap::value_parser!(u16).range(1..=pool::MAX_THREADS))]
+    threads: Option<u16>,
+    /// Folder of the tablebases, read and written by every command [default: tablebase].
+    #[arg(long, global = true, value_name = "DIR", env = "NANA_TABLEBASE_DIR")]
+    tablebase_dir: Option<std::path::PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -32,7 +36,8 @@ enum Command {
         #[command(flatten)]
         position: PositionArg,
     },
-    /// Count the leaf nodes of the legal-move tree, for every depth up to DEPTH.
+    /// Count the leaf nodes of the legal-move tree, for every depth from 1 to DEPTH (`perft 0`:
+    /// the position itself, one node).
     Perft {
         #[command(flatten)]
         rules: RuleArgs,
@@ -52,15 +57,15 @@ enum Command {
     Solve {
         #[command(flatten)]
         rules: SolveRuleArgs,
-        /// Output directory.
-        #[arg(long, default_value = table::DEFAULT_DIR)]
-        out: std::path::PathBuf,
+        /// Output directory (default: --tablebase-dir).
+        #[arg(long, value_name = "DIR")]
+        out: Option<std::path::PathBuf>,
     },
     /// Confirm the published results (start values and the original-rules mate).
     Verify {
-        /// Where to look for tablebases; solved in memory when none is found.
-        #[arg(long, default_value = table::DEFAULT_DIR)]
-        dir: std::path::PathBuf,
+        /// Where to look for tablebases (default: --tablebase-dir); solved in memory when none is found.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<std::path::PathBuf>,
         /// Regenerate both tablebases into --dir first (the main job: `nana verify --solve`).
         #[arg(long)]
         solve: bool,
@@ -74,21 +79,18 @@ enum Command {
 }
 
 fn run(cli: Cli) -> Result<(), String> {
-    if let Some(n) = cli.threads {
-        if n == 0 {
-            return Err("--threads must be at least 1".into());
-        }
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build_global()
-            .map_err(|e| format!("cannot start {n} threads: {e}"))?;
-    }
+    // The pool itself is started by the work that uses it (`pool::start`).
+    pool::set_threads(cli.threads);
+    let tb_dir = cli.tablebase_dir.unwrap_or_else(|| table::DEFAULT_DIR.into());
     match cli.command {
         Command::Moves { rules, position } => commands::moves::run(&rules.rules(), &position),
         Command::Perft { rules, position, depth } => commands::perft::run(&rules.rules(), &position, depth),
-        Command::Stats { rules, tablebase } => commands::stats::run(&rules.rules(), tablebase.as_deref()),
-        Command::Solve { rules, out } => commands::solve::run(&rules.rule_sets()?, &out),
+        Command::Stats { rules, tablebase } => {
+            commands::stats::run(&rules.rules(), tablebase.as_deref(), &tb_dir)
+        }
+        Command::Solve { rules, out } => commands::solve::run(&rules.rule_sets()?, &out.unwrap_or(tb_dir)),
         Command::Verify { dir, solve } => {
+            let dir = dir.unwrap_or(tb_dir);
             if solve {
                 commands::solve::run(&[nana_shogi::Rules::CURRENT, nana_shogi::Rules::ORIGINAL], &dir)?;
                 println!();
@@ -96,8 +98,8 @@ fn run(cli: Cli) -> Result<(), String> {
             commands::verify::run(&dir)
         }
         Command::CheckTable { file } => commands::check::run(&file),
-        Command::Query(args) => commands::query::run(&args),
-        Command::Play(args) => commands::play::run(&args),
+        Command::Query(args) => commands::query::run(&args, &tb_dir),
+        Command::Play(args) => commands::play::run(&args, &tb_dir),
     }
 }
 

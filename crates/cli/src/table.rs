@@ -75,6 +75,7 @@ fn expected(rules: &Rules) -> Expected<'static> {
 
 /// Solves one rule set with progress bars; also returns how long each phase took.
 pub fn solve(rules: &Rules) -> Result<(Solution, Vec<(String, Duration)>), String> {
+    crate::pool::start()?;
     let bars = Bars::new(rules.variant.name());
     let start = Instant::now();
     let spinner = crate::progress::bar(0, format!("{}: prepare", rules.variant.name()));
@@ -85,6 +86,24 @@ pub fn solve(rules: &Rules) -> Result<(Solution, Vec<(String, Duration)>), Strin
     let mut times = vec![("prepare".to_string(), prepared)];
     times.extend(bars.times());
     Ok((solution, times))
+}
+
+/// Makes sure `dir` is (or can be made) a folder we can write tables to, so that `solve` fails
+/// at once rather than after minutes of solving.
+pub fn check_writable(dir: &Path) -> Result<(), String> {
+    let shown = dir.display();
+    if dir.exists() && !dir.is_dir() {
+        return Err(format!("{shown}: not a directory, cannot write tablebases there"));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("{shown}: cannot create the directory: {e}"))?;
+    // Permissions alone do not tell (read-only mounts, ACLs): try writing.
+    let trial = dir.join(format!(".nana-write-test-{}", std::process::id()));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&trial)
+        .map_err(|e| format!("{shown}: cannot write tablebases there: {e}"))?;
+    std::fs::remove_file(&trial).map_err(|e| format!("{}: {e}", trial.display()))
 }
 
 /// Writes a solution atomically to `dir/file_name(rules)`.

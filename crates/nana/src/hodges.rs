@@ -4,8 +4,8 @@
 //! could reach the square (`CS1b-2a=D`).
 
 use crate::position::{Move, Position};
-use crate::types::{Role, Rules};
-use crate::usi::{error, parse_square, ParseMoveError};
+use crate::types::{Role, Rules, Square};
+use crate::usi::{echo, error, parse_square, ParseMoveError};
 
 /// Writes a legal move of `pos` in Hodges style.
 pub fn format(pos: &Position, rules: &Rules, mv: Move) -> String {
@@ -42,7 +42,7 @@ pub fn parse(pos: &Position, rules: &Rules, input: &str) -> Result<Move, ParseMo
     }
     let (body, new_face) = match input.split_once('=') {
         Some((b, f)) => {
-            (b, Some(Role::from_hodges(f).ok_or_else(|| error(input, format!("{f:?} is not a face")))?))
+            (b, Some(Role::from_hodges(f).ok_or_else(|| error(input, format!("{} is not a face", echo(f))))?))
         }
         None => (input, None),
     };
@@ -52,7 +52,7 @@ pub fn parse(pos: &Position, rules: &Rules, input: &str) -> Result<Move, ParseMo
     let (head, rest) = body.split_at(sep);
     let kind = rest.as_bytes()[0];
     let to = parse_square(&rest[1..])
-        .ok_or_else(|| error(input, format!("{:?} is not a square (1a..3c)", &rest[1..])))?;
+        .ok_or_else(|| error(input, format!("{} is not a square (1a..3c)", echo(&rest[1..]))))?;
     // The piece, optionally followed by its origin square.
     let (piece, origin) = if head.len() >= 2 && parse_square(&head[head.len() - 2..]).is_some() {
         (&head[..head.len() - 2], parse_square(&head[head.len() - 2..]))
@@ -60,7 +60,7 @@ pub fn parse(pos: &Position, rules: &Rules, input: &str) -> Result<Move, ParseMo
         (head, None)
     };
     let role = Role::from_hodges(piece)
-        .ok_or_else(|| error(input, format!("{piece:?} is not a piece (K R C SW GB B TG CS D)")))?;
+        .ok_or_else(|| error(input, format!("{} is not a piece (K R C SW GB B TG CS D)", echo(piece))))?;
     let matches: Vec<Move> = pos
         .legal_moves(rules)
         .into_iter()
@@ -82,7 +82,62 @@ pub fn parse(pos: &Position, rules: &Rules, input: &str) -> Result<Move, ParseMo
         .collect();
     match matches.as_slice() {
         [m] => Ok(*m),
-        [] => Err(error(input, "no legal move matches")),
+        [] => Err(error(
+            input,
+            format!("no legal move matches{}", why_not(pos, rules, kind, role, origin, to, new_face)),
+        )),
         _ => Err(error(input, "ambiguous: add the origin square after the piece (e.g. CS1b-2a=D)")),
+    }
+}
+
+/// Why no legal move matches a well-formed Hodges move, as specific as the USI reading's reason:
+/// when the text names one move, the rules' own reason for refusing it (`CS*1b`: a drop may not
+/// give check), or which part of the text is wrong; empty when it names no single move.
+fn why_not(
+    pos: &Position,
+    rules: &Rules,
+    kind: u8,
+    role: Role,
+    origin: Option<Square>,
+    to: Square,
+    new_face: Option<Role>,
+) -> String {
+    let mv = if kind == b'*' {
+        if origin.is_some() || new_face.is_some() {
+            return ": a drop has no origin square and no new face".to_string();
+        }
+        Move::Drop { role, to }
+    } else {
+        let us = pos.side_to_move();
+        let mut from = Square::ALL.into_iter().filter(|&sq| {
+            pos.piece_at(sq).is_some_and(|p| p.color == us && p.role == role)
+                && origin.is_none_or(|o| o == sq)
+        });
+        match (from.next(), from.next()) {
+            (Some(from), None) => Move::Board { from, to },
+            (None, _) => {
+                let place = origin.map_or("the board".to_string(), |o| o.to_string());
+                return format!(": you have no {} on {place}", role.name());
+            }
+            _ => return String::new(),
+        }
+    };
+    if let Err(e) = pos.play(rules, mv) {
+        return format!(": {}", e.reason);
+    }
+    // The move is legal: the text got its marks wrong.
+    let capture = pos.piece_at(to).is_some();
+    if capture != (kind == b'x') {
+        return if capture {
+            format!(": {to} is occupied, write 'x'")
+        } else {
+            format!(": {to} is empty, write '-'")
+        };
+    }
+    match new_face {
+        Some(f) if f != role.next_face() => {
+            format!(": {} becomes {}, not {}", role.hodges(), role.next_face().hodges(), f.hodges())
+        }
+        _ => String::new(),
     }
 }

@@ -1,6 +1,7 @@
 //! USI-like move strings, for input and machine output: a board move is `<from><to>` (`2c2b`),
 //! a drop `<FACE>*<to>` with the face letter in uppercase for either side (`T*1a`, `K*2c`).
 
+use std::borrow::Cow;
 use std::fmt;
 
 use crate::position::Move;
@@ -15,7 +16,7 @@ pub struct ParseMoveError {
 
 impl fmt::Display for ParseMoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "bad move {:?}: {}", self.input, self.reason)
+        write!(f, "bad move {}: {}", echo(&self.input), self.reason)
     }
 }
 
@@ -23,6 +24,24 @@ impl std::error::Error for ParseMoveError {}
 
 pub(crate) fn error(input: &str, reason: impl Into<String>) -> ParseMoveError {
     ParseMoveError { input: input.to_string(), reason: reason.into() }
+}
+
+/// How many characters of someone's input an error message repeats: enough to recognise it,
+/// and a 50 MB line does not come back as 50 MB of message.
+pub const ECHO_CHARS: usize = 60;
+
+/// `input` cut to [`ECHO_CHARS`] characters, ending in `…` when something was cut. Every message
+/// that repeats input goes through here (or [`echo`]).
+pub fn cut(input: &str) -> Cow<'_, str> {
+    match input.char_indices().nth(ECHO_CHARS) {
+        None => Cow::Borrowed(input),
+        Some((end, _)) => Cow::Owned(format!("{}…", &input[..end])),
+    }
+}
+
+/// `input` cut as by [`cut`], in quotes with escapes, as error messages show it: `"K*2b"`.
+pub fn echo(input: &str) -> String {
+    format!("{:?}", cut(input))
 }
 
 /// Reads a square such as `2b`.
@@ -47,7 +66,8 @@ pub fn parse(input: &str) -> Result<Move, ParseMoveError> {
             })?,
             _ => return Err(error(input, "a drop is one uppercase piece letter, '*', a square")),
         };
-        let to = parse_square(to).ok_or_else(|| error(input, format!("{to:?} is not a square (1a..3c)")))?;
+        let to =
+            parse_square(to).ok_or_else(|| error(input, format!("{} is not a square (1a..3c)", echo(to))))?;
         return Ok(Move::Drop { role, to });
     }
     if input.len() != 4 {
@@ -74,6 +94,18 @@ pub fn format(mv: Move) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn echoes_are_cut_to_a_readable_length() {
+        assert_eq!(echo("K*2b"), "\"K*2b\"");
+        let long = "é".repeat(ECHO_CHARS);
+        assert_eq!(cut(&long), long, "exactly ECHO_CHARS characters are kept whole");
+        let longer = "x".repeat(50_000_000);
+        assert_eq!(cut(&longer), format!("{}…", "x".repeat(ECHO_CHARS)));
+        let e = parse(&format!("{longer}*1a")).unwrap_err().to_string();
+        assert!(e.len() < 200, "{} bytes", e.len());
+        assert!(e.starts_with(&format!("bad move \"{}…\": ", "x".repeat(ECHO_CHARS))), "{e}");
+    }
 
     #[test]
     fn round_trips_and_errors() {

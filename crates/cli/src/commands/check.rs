@@ -9,6 +9,7 @@ use crate::table;
 pub fn run(file: &Path) -> Result<(), String> {
     let start = Instant::now();
     let table = table::open_any(file)?;
+    crate::pool::start()?;
     let game = NanaGame::new(table.rules);
     let entries = table.entries();
     let progress = bar(entries.len() as u64, format!("{}: check", table.rules.variant.name()));

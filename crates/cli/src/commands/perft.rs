@@ -5,6 +5,11 @@ use crate::args::PositionArg;
 
 pub fn run(rules: &Rules, position: &PositionArg, depth: u32) -> Result<(), String> {
     let pos = position.position(rules)?;
+    crate::pool::start()?;
+    if depth == 0 {
+        // The tree of depth 0 is the position itself: one leaf, as perft counts it.
+        println!("0\t{}", perft(&pos, rules, 0));
+    }
     for d in 1..=depth {
         // Split the first ply across threads.
         let n: u64 = if d == 1 {

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use nana_shogi::{hodges, parse_move, usi, Color, Position};
@@ -34,9 +34,9 @@ pub struct PlayArgs {
 
 const HELP: &str = "enter a move (USI-like 2c2b, T*1a or Hodges B-2b=TG), or: undo, hint, quit";
 
-pub fn run(args: &PlayArgs) -> Result<(), String> {
+pub fn run(args: &PlayArgs, dir: &Path) -> Result<(), String> {
     let rules = args.rules.rules();
-    let table = table::load_or_solve(&rules, args.tablebase.as_deref(), table::DEFAULT_DIR.as_ref())?;
+    let table = table::load_or_solve(&rules, args.tablebase.as_deref(), dir)?;
     let probe = table.probe();
     let human = match args.side {
         SideArg::Black => Color::Black,
@@ -45,8 +45,8 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
     let err = |e: nana_shogi::probe::ProbeError| e.to_string();
     let mut history: Vec<Position> = vec![Position::start()];
     let mut seen: HashMap<Position, u32> = HashMap::from([(Position::start(), 1)]);
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut stdin = std::io::stdin().lock();
+    let mut bytes = Vec::new();
     println!("You play {} ({}). {HELP}.", human.name(), table::describe(&rules));
     loop {
         let pos = *history.last().expect("history starts with the start position");
@@ -68,11 +68,15 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
         let mv = if pos.side_to_move() == human {
             print!("your move> ");
             std::io::stdout().flush().map_err(|e| e.to_string())?;
-            let Some(line) = lines.next() else {
+            bytes.clear();
+            if stdin.read_until(b'\n', &mut bytes).map_err(|e| e.to_string())? == 0 {
                 println!("\nend of input: game abandoned.");
                 return Ok(());
+            }
+            let Ok(line) = std::str::from_utf8(&bytes) else {
+                println!("that line is not valid UTF-8; try again ({HELP})");
+                continue;
             };
-            let line = line.map_err(|e| e.to_string())?;
             match line.trim() {
                 "" => continue,
                 "quit" | "exit" => {
@@ -94,17 +98,16 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
                     continue;
                 }
                 "undo" => {
-                    // Take back the last move of yours and the reply to it.
-                    let mut undone = 0;
-                    while history.len() > 1
-                        && (undone == 0 || history.last().map(|p| p.side_to_move()) != Some(human))
-                    {
-                        let p = history.pop().expect("checked non-empty");
-                        *seen.get_mut(&p).expect("counted when played") -= 1;
-                        undone += 1;
-                    }
-                    if undone == 0 {
-                        println!("nothing to undo.");
+                    // Back to the position before your last move, taking back the replies to
+                    // it; the engine's opening move (you play White) is not yours to undo.
+                    let before_current = &history[..history.len() - 1];
+                    match before_current.iter().rposition(|p| p.side_to_move() == human) {
+                        None => println!("nothing to undo."),
+                        Some(yours) => {
+                            for p in history.drain(yours + 1..) {
+                                *seen.get_mut(&p).expect("counted when played") -= 1;
+                            }
+                        }
                     }
                     continue;
                 }

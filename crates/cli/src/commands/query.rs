@@ -1,7 +1,7 @@
 //! `nana query`: a position's value, every move ranked, the best move and the principal variation.
 
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use nana_engine::Value;
@@ -27,7 +27,8 @@ pub struct QueryArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
-    /// Read one position per line from FILE (`-` for standard input); print one JSON line each.
+    /// Read one position per line from FILE (`-` for standard input, each answer written as
+    /// soon as its line is read); print one JSON line each.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "moves"])]
     pub batch: Option<String>,
 }
@@ -75,8 +76,11 @@ struct JsonQuery {
     mainline: Vec<String>,
 }
 
+/// A batch line that gave no answer: its number (from 1, counting blank lines), the input as
+/// read (cut to a readable length) and why.
 #[derive(Debug, Serialize)]
 struct JsonError<'a> {
+    line: usize,
     input: &'a str,
     error: String,
 }
@@ -84,15 +88,18 @@ struct JsonError<'a> {
 /// How many plies of a drawing line to show.
 const DRAW_LINE: usize = 10;
 
-pub fn run(args: &QueryArgs) -> Result<(), String> {
+pub fn run(args: &QueryArgs, dir: &Path) -> Result<(), String> {
     let rules = args.rules.rules();
     // Read the input before loading (or solving) a table, so that a typo fails at once.
     let mut pos = parse_position(args.position.as_deref(), &rules)?;
-    for m in &args.moves {
-        let mv = parse_move(&pos, &rules, m).map_err(|e| e.to_string())?;
+    for (i, m) in args.moves.iter().enumerate() {
+        let mv = parse_move(&pos, &rules, m).map_err(|e| {
+            let over = game_over(&pos, &rules).map(|s| format!(" ({s})")).unwrap_or_default();
+            format!("--moves, move {} of {}: {e}{over}", i + 1, args.moves.len())
+        })?;
         pos = pos.play_unchecked(mv);
     }
-    let table = table::load_or_solve(&rules, args.tablebase.as_deref(), table::DEFAULT_DIR.as_ref())?;
+    let table = table::load_or_solve(&rules, args.tablebase.as_deref(), dir)?;
     let probe = table.probe();
     if let Some(batch) = &args.batch {
         return run_batch(&probe, batch);
@@ -101,7 +108,6 @@ pub fn run(args: &QueryArgs) -> Result<(), String> {
     let value = probe.value(&pos).map_err(e)?;
     let moves = probe.ranked_moves(&pos).map_err(e)?;
     let mainline = probe.mainline(&pos, DRAW_LINE).map_err(e)?;
-    let in_check = pos.in_check(rules.variant);
     if args.json {
         let q = JsonQuery {
             value: JsonValue::new(&pos, &rules, value, &moves),
@@ -124,9 +130,8 @@ pub fn run(args: &QueryArgs) -> Result<(), String> {
     println!("rules: {} ({})", table::describe(&rules), table.origin());
     let side = pos.side_to_move().name();
     println!("value: {} for {side}", describe(value));
-    if moves.is_empty() {
-        let how = if in_check { "checkmate" } else { "stalemate" };
-        println!("{side} has no legal move ({how}) and has lost");
+    if let Some(over) = game_over(&pos, &rules) {
+        println!("{over}");
         return Ok(());
     }
     let best = &moves[0];
@@ -146,7 +151,10 @@ pub fn run(args: &QueryArgs) -> Result<(), String> {
 }
 
 fn run_batch(probe: &Probe<'_>, source: &str) -> Result<(), String> {
-    let reader: Box<dyn BufRead> = if source == "-" {
+    // Standard input may be a program feeding one position at a time and waiting for each
+    // answer: flush every line. A file is read to its end anyway: buffer.
+    let interactive = source == "-";
+    let mut reader: Box<dyn BufRead> = if interactive {
         Box::new(std::io::stdin().lock())
     } else {
         let f = std::fs::File::open(source).map_err(|e| format!("{source}: {e}"))?;
@@ -155,27 +163,55 @@ fn run_batch(probe: &Probe<'_>, source: &str) -> Result<(), String> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let rules = *probe.rules();
-    for line in reader.lines() {
-        let line = line.map_err(|e| format!("{source}: {e}"))?;
-        let input = line.trim();
-        if input.is_empty() {
-            continue;
+    let mut bytes = Vec::new();
+    for number in 1.. {
+        bytes.clear();
+        if reader.read_until(b'\n', &mut bytes).map_err(|e| format!("{source}: {e}"))? == 0 {
+            break;
         }
-        let json = match batch_line(probe, &rules, input) {
-            Ok(v) => serde_json::to_string(&v),
-            Err(error) => serde_json::to_string(&JsonError { input, error }),
+        let json = match std::str::from_utf8(&bytes) {
+            Ok(text) => {
+                let input = text.trim();
+                if input.is_empty() {
+                    continue;
+                }
+                match batch_line(probe, &rules, input) {
+                    Ok(v) => serde_json::to_string(&v),
+                    Err(error) => {
+                        serde_json::to_string(&JsonError { line: number, input: &usi::cut(input), error })
+                    }
+                }
+            }
+            // Bytes that are not UTF-8 spoil their line only, not the batch.
+            Err(e) => {
+                let input = String::from_utf8_lossy(&bytes);
+                let error = format!("not valid UTF-8 (byte {} of the line)", e.valid_up_to() + 1);
+                serde_json::to_string(&JsonError { line: number, input: &usi::cut(input.trim()), error })
+            }
         }
         .map_err(|e| e.to_string())?;
         writeln!(out, "{json}").map_err(|e| e.to_string())?;
+        if interactive {
+            out.flush().map_err(|e| e.to_string())?;
+        }
     }
     out.flush().map_err(|e| e.to_string())
 }
 
 fn batch_line(probe: &Probe<'_>, rules: &Rules, input: &str) -> Result<JsonValue, String> {
-    let pos = nana_shogi::fen::parse_position(input, rules.variant).map_err(|e| e.to_string())?;
+    let pos = parse_position(Some(input), rules)?;
     let value = probe.value(&pos).map_err(|e| e.to_string())?;
     let moves = probe.ranked_moves(&pos).map_err(|e| e.to_string())?;
     Ok(JsonValue::new(&pos, rules, value, &moves))
+}
+
+/// `white has no legal move (checkmate) and has lost` when the game is over, else `None`.
+pub fn game_over(pos: &Position, rules: &Rules) -> Option<String> {
+    if !pos.legal_moves(rules).is_empty() {
+        return None;
+    }
+    let how = if pos.in_check(rules.variant) { "checkmate" } else { "stalemate" };
+    Some(format!("{} has no legal move ({how}) and has lost", pos.side_to_move().name()))
 }
 
 /// `win, mate in 27 plies`, `draw`, …

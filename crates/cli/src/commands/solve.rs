@@ -6,6 +6,7 @@ use nana_shogi::Rules;
 use crate::table;
 
 pub fn run(rule_sets: &[Rules], out: &Path) -> Result<(), String> {
+    table::check_writable(out)?;
     let all = Instant::now();
     for rules in rule_sets {
         let start = Instant::now();

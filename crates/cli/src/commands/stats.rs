@@ -6,7 +6,20 @@ use nana_shogi::{index, reach, Rules};
 use crate::progress::bar;
 use crate::table;
 
-pub fn run(rules: &Rules, tablebase: Option<&Path>) -> Result<(), String> {
+pub fn run(rules: &Rules, tablebase: Option<&Path>, dir: &Path) -> Result<(), String> {
+    // Open and probe the table before printing anything, so that a missing or damaged table is
+    // one error line, not an error after half the output (and not after the enumeration).
+    let default = dir.join(table::file_name(rules));
+    let path = tablebase.unwrap_or(&default);
+    let table = if tablebase.is_some() || path.exists() {
+        let t = table::open(path, rules)?;
+        let start = t.probe().value(&nana_shogi::Position::start()).map_err(|e| e.to_string())?;
+        Some((t, start))
+    } else {
+        None
+    };
+
+    crate::pool::start()?;
     let start = Instant::now();
     let progress = bar(0, format!("{}: reachable states", rules.variant.name()));
     let reachable = reach::reachable(rules, &|n| {
@@ -26,19 +39,14 @@ pub fn run(rules: &Rules, tablebase: Option<&Path>) -> Result<(), String> {
     println!("reachable index entries: {}", c.entries);
     println!("time: {:.2} s", start.elapsed().as_secs_f64());
 
-    let default = Path::new(table::DEFAULT_DIR).join(table::file_name(rules));
-    let path = tablebase.unwrap_or(&default);
-    if tablebase.is_some() || path.exists() {
-        let t = table::open(path, rules)?;
+    if let Some((t, start_value)) = table {
         let s = t.stats();
         println!("tablebase: {}", t.origin());
         println!(
             "entries: wins {}, losses {}, draws {}, unused {}; longest mate {} plies",
             s.wins, s.losses, s.draws, s.illegal, s.max_dtm
         );
-        let probe = t.probe();
-        let v = probe.value(&nana_shogi::Position::start()).map_err(|e| e.to_string())?;
-        println!("start: {v}");
+        println!("start: {start_value}");
     }
     Ok(())
 }
