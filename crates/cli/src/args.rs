@@ -1,7 +1,7 @@
 //! Command-line arguments shared by several commands.
 
 use clap::{Args, ValueEnum};
-use nana_shogi::{fen, usi, Position, Rules, Variant};
+use nana_shogi::{fen, Position, Rules, Variant};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Switch {
@@ -103,13 +103,6 @@ impl PositionArg {
 pub fn parse_position(s: Option<&str>, rules: &Rules) -> Result<Position, String> {
     match s {
         None => Ok(Position::start()),
-        // No position string is anywhere near as long as an echo may be; refusing longer ones
-        // here keeps the parser's messages, which repeat the string and parts of it, short.
-        Some(s) if s.chars().nth(usi::ECHO_CHARS).is_some() => Err(format!(
-            "bad position {}: longer than {} characters, which no position is",
-            usi::echo(s),
-            usi::ECHO_CHARS
-        )),
         Some(s) => fen::parse_position(s, rules.variant).map_err(|e| e.to_string()),
     }
 }

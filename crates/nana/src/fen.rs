@@ -5,6 +5,7 @@ use std::fmt;
 
 use crate::position::{Position, PositionError, Setup};
 use crate::types::{Color, Piece, Variant};
+use crate::usi::echo;
 
 /// Why a position string could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,8 +19,8 @@ pub enum ParseError {
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ParseError::Syntax { input, reason } => write!(f, "bad position {input:?}: {reason}"),
-            ParseError::Illegal { input, error } => write!(f, "illegal position {input:?}: {error}"),
+            ParseError::Syntax { input, reason } => write!(f, "bad position {}: {reason}", echo(input)),
+            ParseError::Illegal { input, error } => write!(f, "illegal position {}: {error}", echo(input)),
         }
     }
 }
@@ -92,7 +93,7 @@ pub fn parse_setup(input: &str) -> Result<Setup, ParseError> {
         return Err(syntax(input, "expected `<ranks> <side> <hands> [<ply>]`: too few fields"));
     }
     if fields.len() > 4 {
-        return Err(syntax(input, format!("unexpected text after the ply number: {:?}", fields[4])));
+        return Err(syntax(input, format!("unexpected text after the ply number: {}", echo(fields[4]))));
     }
     let mut board = [None; 9];
     let ranks: Vec<&str> = fields[0].split('/').collect();
@@ -133,7 +134,7 @@ pub fn parse_setup(input: &str) -> Result<Setup, ParseError> {
     let side = match fields[1] {
         "b" => Color::Black,
         "w" => Color::White,
-        other => return Err(syntax(input, format!("side to move must be `b` or `w`, not {other:?}"))),
+        other => return Err(syntax(input, format!("side to move must be `b` or `w`, not {}", echo(other)))),
     };
     let mut hands = [[0u8; 3]; 2];
     if fields[2] != "-" {
@@ -179,7 +180,7 @@ pub fn parse_setup(input: &str) -> Result<Setup, ParseError> {
         None => None,
         Some(p) => match p.parse::<u32>() {
             Ok(n) if n >= 1 && p.chars().all(|c| c.is_ascii_digit()) => Some(n),
-            _ => return Err(syntax(input, format!("ply must be a positive number, not {p:?}"))),
+            _ => return Err(syntax(input, format!("ply must be a positive number, not {}", echo(p)))),
         },
     };
     Ok(Setup { board, hands, side, ply })
