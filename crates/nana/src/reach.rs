@@ -14,7 +14,7 @@ use std::ops::ControlFlow;
 use rayon::prelude::*;
 
 use crate::index::{self, ChildRanker, MAIN, SIZE, START};
-use crate::position::{Move, BLACK_KING};
+use crate::position::{Move, Position, BLACK_KING};
 use crate::types::{Color, Rules, Square};
 #[cfg(doc)]
 use crate::NanaGame;
@@ -197,14 +197,16 @@ pub fn successors(rules: &Rules, index: u64, out: &mut Vec<u64>) {
 ///
 /// A folded entry stands for its canonical position and the mirror image, whose children are
 /// the mirror images of the canonical position's children: the same entries, except where a
-/// child's Kings stand on file 2 and the index keeps both orientations apart. Only a King move
-/// leads from a folded entry (Kings off file 2) to such a child; then the mirrored child is
-/// reported as well.
+/// child's Kings stand on file 2 and the index keeps both orientations apart. From a folded
+/// entry (Kings not both on file 2) only a King move onto file 2 with the other King there
+/// leads to such a child; then the mirrored child is reported as well. Entries where that can
+/// happen take a copy of the loop of their own, so that the others pay nothing for it.
 #[inline]
-fn for_each_child(rules: &Rules, index: u64, mut f: impl FnMut(u64, &mut dyn FnMut() -> bool)) {
+fn for_each_child(rules: &Rules, index: u64, f: impl FnMut(u64, &mut dyn FnMut() -> bool)) {
     let pos = index::unrank(index).expect("in range");
-    let Some(mut ranker) = ChildRanker::new(&pos) else {
+    let Some(ranker) = ChildRanker::new(&pos) else {
         // The opening: its entries are not folded.
+        let mut f = f;
         let _ = pos.for_each_legal_move(rules, |_, child| {
             f(index::rank(child), &mut || true);
             ControlFlow::Continue(())
@@ -212,24 +214,29 @@ fn for_each_child(rules: &Rules, index: u64, mut f: impl FnMut(u64, &mut dyn FnM
         return;
     };
     let folded = positions_per_entry(index) == 2;
-    // Reports a child, and its mirror image where that is an entry of its own; R1 and R2 judge
-    // both alike (the rules are mirror-symmetric), so `allowed` is asked at most once.
-    let mut report = |q: u64, king_move: bool, allowed: &mut dyn FnMut() -> bool| {
-        if folded && king_move && index::is_self_mirror_pair(q) {
-            let mut verdict = None;
-            let mut once = || *verdict.get_or_insert_with(&mut *allowed);
-            f(q, &mut once);
-            f(index::mirror_entry(q), &mut once);
-        } else {
-            f(q, allowed);
-        }
-    };
+    if folded && pos.king_square(Color::White).is_some_and(|sq| sq.file() == 2) {
+        for_each_edit_child::<true>(rules, &pos, ranker, f);
+    } else {
+        for_each_edit_child::<false>(rules, &pos, ranker, f);
+    }
+}
+
+/// [`for_each_child`] for a position with both Kings on the board. `MIRROR_KINGS`: a King move
+/// onto file 2 also reaches the mirror image of its child, an entry of its own.
+#[inline(always)]
+fn for_each_edit_child<const MIRROR_KINGS: bool>(
+    rules: &Rules,
+    pos: &Position,
+    mut ranker: ChildRanker,
+    mut f: impl FnMut(u64, &mut dyn FnMut() -> bool),
+) {
+    let mirror = |mv: Move, code: u8| MIRROR_KINGS && code == BLACK_KING && mv.to().file() == 2;
     if !pos.has_pieces_in_hand(Color::Black) {
         // Neither R1 (a drop) nor R2 (pieces in hand) can forbid a move.
         pos.for_each_l0_edit(
             rules.variant,
             #[inline(always)]
-            |mv, code| report(ranker.rank(mv, code), code == BLACK_KING, &mut || true),
+            |mv, code| report(&mut f, mirror(mv, code), ranker.rank(mv, code), &mut || true),
         );
     } else {
         // After a drop, most children not reached yet are tested for stalemate (R1), which a
@@ -239,7 +246,7 @@ fn for_each_child(rules: &Rules, index: u64, mut f: impl FnMut(u64, &mut dyn FnM
             rules.variant,
             #[inline(always)]
             |mv, code| {
-                report(ranker.rank(mv, code), code == BLACK_KING, &mut || {
+                report(&mut f, mirror(mv, code), ranker.rank(mv, code), &mut || {
                     if let Move::Drop { to, .. } = mv {
                         let free = match drop_free {
                             Some((sq, free)) if sq == to => free,
@@ -255,6 +262,38 @@ fn for_each_child(rules: &Rules, index: u64, mut f: impl FnMut(u64, &mut dyn FnM
             },
         );
     }
+}
+
+/// Reports a child to `f`, and with `mirror` also the mirror image of the child, an entry of
+/// its own.
+#[inline(always)]
+fn report(
+    f: &mut impl FnMut(u64, &mut dyn FnMut() -> bool),
+    mirror: bool,
+    child: u64,
+    allowed: &mut dyn FnMut() -> bool,
+) {
+    if mirror {
+        report_both_orientations(f, child, allowed);
+    } else {
+        f(child, allowed);
+    }
+}
+
+/// R1 and R2 judge a move and its mirror image alike (the rules are mirror-symmetric), so
+/// `allowed` is asked at most once for both.
+#[cold]
+#[inline(never)]
+fn report_both_orientations(
+    f: &mut impl FnMut(u64, &mut dyn FnMut() -> bool),
+    child: u64,
+    allowed: &mut dyn FnMut() -> bool,
+) {
+    debug_assert!(index::is_self_mirror_pair(child));
+    let mut verdict = None;
+    let mut once = || *verdict.get_or_insert_with(&mut *allowed);
+    f(child, &mut once);
+    f(index::mirror_entry(child), &mut once);
 }
 
 impl Reachable {
