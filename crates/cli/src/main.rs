@@ -65,6 +65,12 @@ enum Command {
         #[arg(long)]
         solve: bool,
     },
+    /// Print the tables of docs/RESULTS.md (Markdown), generated from the solutions.
+    Results {
+        /// Where to look for tablebases; each one missing is solved in memory.
+        #[arg(long, default_value = table::DEFAULT_DIR)]
+        dir: std::path::PathBuf,
+    },
     /// Re-check every entry of a tablebase against its successors with the forward rules.
     CheckTable { file: std::path::PathBuf },
     /// Look up a position: value, ranked moves, best move, principal variation.
@@ -95,6 +101,7 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             commands::verify::run(&dir)
         }
+        Command::Results { dir } => commands::results::run(&dir),
         Command::CheckTable { file } => commands::check::run(&file),
         Command::Query(args) => commands::query::run(&args),
         Command::Play(args) => commands::play::run(&args),
