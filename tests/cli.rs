@@ -1505,3 +1505,20 @@ fn a_killed_solve_leaves_no_partial_table() {
     child.wait().unwrap();
     only_complete_tables_load(dir.path(), &complete);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Validate first, then print
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn verify_with_a_damaged_table_prints_only_the_error() {
+    // The current table is fine and is checked first; the original one is damaged. Every table
+    // must load before the first line of the report, so stdout stays empty.
+    let (dir, path, mut bytes) = copy_of("original");
+    std::fs::copy(table("current"), dir.path().join("nana-current.tb")).unwrap();
+    bytes[256 + 5_000_000] ^= 0x01;
+    std::fs::write(&path, &bytes).unwrap();
+    let run = nana(&["verify", "--dir", dir.path().to_str().unwrap()]);
+    assert_error(&run, &[path.to_str().unwrap(), "checksum"]);
+    assert!(run.stdout.is_empty(), "nothing but the error: {run:#?}");
+}

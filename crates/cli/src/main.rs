@@ -70,6 +70,12 @@ enum Command {
         #[arg(long)]
         solve: bool,
     },
+    /// Print the tables of docs/RESULTS.md (Markdown), generated from the solutions.
+    Results {
+        /// Where to look for tablebases (default: --tablebase-dir); each one missing is solved in memory.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<std::path::PathBuf>,
+    },
     /// Re-check every entry of a tablebase against its successors with the forward rules.
     CheckTable { file: std::path::PathBuf },
     /// Look up a position: value, ranked moves, best move, principal variation.
@@ -97,6 +103,7 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             commands::verify::run(&dir)
         }
+        Command::Results { dir } => commands::results::run(&dir.unwrap_or(tb_dir)),
         Command::CheckTable { file } => commands::check::run(&file),
         Command::Query(args) => commands::query::run(&args, &tb_dir),
         Command::Play(args) => commands::play::run(&args, &tb_dir),

@@ -5,6 +5,7 @@ pub mod moves;
 pub mod perft;
 pub mod play;
 pub mod query;
+pub mod results;
 pub mod solve;
 pub mod stats;
 pub mod verify;
