@@ -261,13 +261,18 @@ fn check_query_shape(q: &Json) {
     );
     let moves = q["moves"].as_array().expect("moves is an array");
     for m in moves {
-        assert_eq!(keys(m), key_set(&["usi", "hodges", "category", "dtm"]), "{m}");
+        assert_eq!(keys(m), key_set(&["usi", "hodges", "category", "dtm", "checkmate", "stalemate"]), "{m}");
+        // A move ends the game exactly when it leaves the opponent a loss in 0.
+        let ends = m["category"] == "loss" && m["dtm"] == 0;
+        assert_eq!(ends, m["checkmate"].as_bool().unwrap() || m["stalemate"].as_bool().unwrap(), "{m}");
+        assert!(!(m["checkmate"].as_bool().unwrap() && m["stalemate"].as_bool().unwrap()), "{m}");
     }
-    // Best first; ties in USI order.
-    let ranks: Vec<((u8, i64), &str)> = moves.iter().map(|m| (mover_rank(m), s(&m["usi"]))).collect();
+    // Best first; among equals checkmates before stalemates, then USI order.
+    let ranks: Vec<((u8, i64), bool, &str)> =
+        moves.iter().map(|m| (mover_rank(m), m["stalemate"] == true, s(&m["usi"]))).collect();
     let mut sorted = ranks.clone();
     sorted.sort();
-    assert_eq!(ranks, sorted, "moves must be sorted best first, ties in USI order");
+    assert_eq!(ranks, sorted, "moves must be sorted best first, checkmate before stalemate, then USI order");
     match moves.first() {
         None => {
             assert!(q["best_move"].is_null());
@@ -535,9 +540,19 @@ fn query_json_mainline_replays_to_the_end() {
     assert_eq!(last["moves"].as_array().unwrap().len(), 0);
     assert!(last["best_move"].is_null());
     assert_eq!(last["mainline"].as_array().unwrap().len(), 0);
-    // The winning line ends in stalemate (a loss for the stalemated side under these rules).
-    assert_eq!(last["stalemate"], true);
-    assert_eq!(last["checkmate"], false);
+    // The winning line ends in checkmate: on ply 31 the stalemate Bx2c=TG (first in USI order,
+    // a loss for the stalemated side too) is as fast, and ties prefer the checkmate Cx2c=SW.
+    assert_eq!(last["checkmate"], true);
+    assert_eq!(last["stalemate"], false);
+    let before = query_json("original", None, &moves[..30]);
+    let mates: Vec<(&str, bool)> = before["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["dtm"] == 0)
+        .map(|m| (s(&m["hodges"]), m["checkmate"] == true))
+        .collect();
+    assert_eq!(&mates[..2], [("Cx2c=SW", true), ("Bx2c=TG", false)]);
 }
 
 #[test]
@@ -1380,7 +1395,7 @@ fn moves_errors_say_which_move() {
     let n = moves.len();
     assert_error(
         &query("original", &args),
-        &[&format!("--moves, move {n} of {n}"), "K*3b", "white has no legal move (stalemate) and has lost"],
+        &[&format!("--moves, move {n} of {n}"), "K*3b", "white has no legal move (checkmate) and has lost"],
     );
 }
 

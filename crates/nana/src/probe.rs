@@ -40,6 +40,13 @@ impl fmt::Display for ProbeError {
 
 impl std::error::Error for ProbeError {}
 
+/// How a move ends the game: the opponent is left without a legal move, in check or not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Ending {
+    Checkmate,
+    Stalemate,
+}
+
 /// A legal move with the value it leads to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RankedMove {
@@ -47,6 +54,8 @@ pub struct RankedMove {
     pub child: Position,
     /// The value of the position after the move, for the side to move there (the opponent).
     pub child_value: Value,
+    /// How the move ends the game, if it does (the position after it is a loss in 0).
+    pub ending: Option<Ending>,
 }
 
 impl RankedMove {
@@ -103,7 +112,16 @@ impl<'a> Probe<'a> {
         let mut err = None;
         let _ = pos.for_each_legal_move(&self.rules, |mv, child| {
             match self.value(child) {
-                Ok(child_value) => moves.push(RankedMove { mv, child: *child, child_value }),
+                Ok(child_value) => {
+                    let ending = (child_value == Value::Loss(nana_engine::Dtm(0))).then(|| {
+                        if child.in_check(self.rules.variant) {
+                            Ending::Checkmate
+                        } else {
+                            Ending::Stalemate
+                        }
+                    });
+                    moves.push(RankedMove { mv, child: *child, child_value, ending })
+                }
                 Err(e) => err = Some(e),
             }
             std::ops::ControlFlow::Continue(())
@@ -111,13 +129,8 @@ impl<'a> Probe<'a> {
         if let Some(e) = err {
             return Err(e);
         }
-        let variant = self.rules.variant;
-        // A move into a position without a legal move: checkmate (0) or stalemate (1).
-        let ending = |m: &RankedMove| match m.child_value {
-            Value::Loss(nana_engine::Dtm(0)) => u8::from(!m.child.in_check(variant)),
-            _ => 0,
-        };
-        moves.sort_by_cached_key(|m| (m.value().rank_key(), ending(m), crate::usi::format(m.mv)));
+        // Moves of equal value either all end the game or none does.
+        moves.sort_by_cached_key(|m| (m.value().rank_key(), m.ending, crate::usi::format(m.mv)));
         let own = self.value(pos)?;
         let expected = moves.first().map_or(Value::Loss(nana_engine::Dtm(0)), RankedMove::value_before);
         if own != expected {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use nana_engine::Value;
-use nana_shogi::probe::{Probe, RankedMove};
+use nana_shogi::probe::{Ending, Probe, RankedMove};
 use nana_shogi::{hodges, parse_move, usi, Color, Position, Rules, Square};
 use serde::Serialize;
 
@@ -41,6 +41,10 @@ struct JsonMove {
     hodges: String,
     category: &'static str,
     dtm: Option<u16>,
+    /// The move mates: the opponent is left in check without a legal move.
+    checkmate: bool,
+    /// The move leaves the opponent without a legal move, not in check.
+    stalemate: bool,
 }
 
 /// What both the single query and a batch line say about a position.
@@ -118,6 +122,8 @@ pub fn run(args: &QueryArgs, dir: &Path) -> Result<(), String> {
                     hodges: hodges::format(&pos, &rules, m.mv),
                     category: m.child_value.category(),
                     dtm: m.child_value.dtm().map(|d| d.0),
+                    checkmate: m.ending == Some(Ending::Checkmate),
+                    stalemate: m.ending == Some(Ending::Stalemate),
                 })
                 .collect(),
             mainline: mainline.iter().map(|&m| usi::format(m)).collect(),
