@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use nana_engine::{Solution, Stats};
+use nana_engine::{EntryWidth, Solution, Stats};
 use nana_shogi::probe::Probe;
 use nana_shogi::{index, NanaGame, Rules, Variant};
 use nana_tablebase::{Counts, Expected, Header, Tablebase};
@@ -154,7 +154,7 @@ impl Table {
     /// Counts of the solution (from the header for a file).
     pub fn stats(&self) -> Stats {
         match &self.source {
-            Source::File(tb) => Stats::of(tb.payload()),
+            Source::File(tb) => Stats::of(tb.payload(), EntryWidth::One),
             Source::Memory(s) => s.stats.clone(),
         }
     }

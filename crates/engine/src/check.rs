@@ -6,80 +6,120 @@ use std::fmt;
 
 use rayon::prelude::*;
 
-use crate::value::{Entry, Value};
-use crate::Game;
+use crate::value::{Code, Entry, EntryWidth, Value, WideEntry};
+use crate::{Dtm, Game, Node};
 
 /// The first inconsistency found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CheckError {
     pub index: u64,
-    pub stored: Entry,
-    /// The entry the successors' values call for (`None` where the entry should be illegal or
-    /// the successors are themselves inconsistent).
-    pub expected: Option<Entry>,
+    /// The stored value (`None`: marked illegal).
+    pub stored: Option<Value>,
+    pub problem: Problem,
+}
+
+/// What is wrong with an entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Problem {
+    /// The game says the entry is not a legal position.
+    Illegal,
+    /// The game says the entry is terminal with this value.
+    Terminal(Value),
+    /// Its successors' values call for this value.
+    Successors(Value),
+    /// This successor is marked illegal in the solution.
+    IllegalSuccessor(u64),
+    /// The game calls the entry inner but gives it no successor: a broken [`Game`] contract.
+    NoSuccessors,
 }
 
 impl fmt::Display for CheckError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let show = |e: Entry| match e.value() {
+        let show = |v: Option<Value>| match v {
             Some(v) => v.to_string(),
             None => "illegal".to_string(),
         };
         write!(f, "entry {} holds {}", self.index, show(self.stored))?;
-        match self.expected {
-            Some(e) => write!(f, " but its successors call for {}", show(e)),
-            None => write!(f, " which its successors contradict"),
+        match self.problem {
+            Problem::Illegal => write!(f, " but is not a legal position"),
+            Problem::Terminal(v) => write!(f, " but the game ends there with a {v}"),
+            Problem::Successors(v) => write!(f, " but its successors call for {v}"),
+            Problem::IllegalSuccessor(s) => write!(f, " but its successor {s} is marked illegal"),
+            Problem::NoSuccessors => write!(f, " but the game gives this inner entry no successor"),
         }
     }
 }
 
 impl std::error::Error for CheckError {}
 
-/// Checks every entry: illegal entries have no legal position, a loss in 0 has no move, a win in
-/// `d` has a move to a loss in `d - 1` and none to a shorter loss, a loss in `d` has only moves
-/// to wins, the longest being `d - 1`, and a draw has no move to a loss and one to a draw.
+/// Checks every one-byte entry ([`Entry`]) of a solution; see [`check_with`].
+pub fn check<G: Game>(game: &G, entries: &[u8], progress: &(dyn Fn(u64) + Sync)) -> Result<(), CheckError> {
+    check_with(game, entries, EntryWidth::One, progress)
+}
+
+/// Checks every entry of a solution stored `width` bytes per entry: an illegal entry has no
+/// legal position, a terminal entry holds exactly the value the game gives it, and an inner
+/// entry agrees with its successors' values: a win in `d` has a move to a loss in `d - 1` and
+/// none to a shorter loss, a loss in `d` has only moves to wins, the longest being `d - 1`, and a
+/// draw has no move to a loss and one to a draw.
 ///
 /// `progress` is called with the number of entries checked since its last call.
-pub fn check<G: Game>(game: &G, entries: &[u8], progress: &(dyn Fn(u64) + Sync)) -> Result<(), CheckError> {
-    assert_eq!(entries.len() as u64, game.size(), "solution and game differ in size");
+pub fn check_with<G: Game>(
+    game: &G,
+    entries: &[u8],
+    width: EntryWidth,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(), CheckError> {
+    assert_eq!(entries.len() as u64, game.size() * width.bytes() as u64, "solution and game differ in size");
+    match width {
+        EntryWidth::One => check_code::<G, Entry>(game, entries, progress),
+        EntryWidth::Two => check_code::<G, WideEntry>(game, entries, progress),
+    }
+}
+
+fn check_code<G: Game, E: Code>(
+    game: &G,
+    entries: &[u8],
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(), CheckError> {
     const CHUNK: usize = 1 << 12;
-    (0..entries.len().div_ceil(CHUNK)).into_par_iter().try_for_each_init(Vec::new, |succ, c| {
+    let n = entries.len() / E::WIDTH.bytes();
+    let value = |i: usize| E::decode(E::read_raw(entries, i));
+    (0..n.div_ceil(CHUNK)).into_par_iter().try_for_each_init(Vec::new, |succ, c| {
         let start = c * CHUNK;
-        let end = (start + CHUNK).min(entries.len());
+        let end = (start + CHUNK).min(n);
         for i in start..end {
-            let stored = Entry(entries[i]);
-            let fail = |expected| Err(CheckError { index: i as u64, stored, expected });
+            let stored = value(i);
+            let fail = |problem| Err(CheckError { index: i as u64, stored, problem });
             succ.clear();
-            let legal = game.successors(i as u64, succ);
-            if !legal {
-                if stored != Entry::ILLEGAL {
-                    return fail(Some(Entry::ILLEGAL));
-                }
-                continue;
+            match game.successors(i as u64, succ) {
+                Node::Illegal if stored.is_some() => return fail(Problem::Illegal),
+                Node::Illegal => continue,
+                Node::Terminal(v) if stored != Some(v) => return fail(Problem::Terminal(v)),
+                Node::Terminal(_) => continue,
+                Node::Inner if succ.is_empty() => return fail(Problem::NoSuccessors),
+                Node::Inner => {}
             }
             let mut best_loss: Option<u16> = None; // shortest loss among replies
             let mut longest_win: u16 = 0;
             let mut any_draw = false;
             for &s in succ.iter() {
-                match Entry(entries[s as usize]).value() {
-                    None => return fail(None),
+                match value(s as usize) {
+                    None => return fail(Problem::IllegalSuccessor(s)),
                     Some(Value::Loss(d)) => best_loss = Some(best_loss.map_or(d.0, |b| b.min(d.0))),
                     Some(Value::Win(d)) => longest_win = longest_win.max(d.0),
                     Some(Value::Draw) => any_draw = true,
                 }
             }
             let expected = if let Some(d) = best_loss {
-                Value::Win(crate::Dtm(d + 1))
+                Value::Win(Dtm(d + 1))
             } else if any_draw {
                 Value::Draw
-            } else if succ.is_empty() {
-                Value::Loss(crate::Dtm(0))
             } else {
-                Value::Loss(crate::Dtm(longest_win + 1))
+                Value::Loss(Dtm(longest_win + 1))
             };
-            let expected = Entry::from_value(expected);
-            if expected != stored {
-                return fail(Some(expected));
+            if stored != Some(expected) {
+                return fail(Problem::Successors(expected));
             }
         }
         progress((end - start) as u64);
@@ -118,9 +158,11 @@ fn edge_hash(p: u64, q: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Checks the [`Game`] contract over the whole index space: the multiset of distinct edges
-/// `p -> q` from `successors` equals the one from `predecessors` (compared by count and by a sum
-/// of 64-bit edge hashes), and no predecessor is reported for an illegal entry.
+/// Checks the [`Game`] contract over the whole index space: the set of distinct edges `p -> q`
+/// from the `successors` of inner entries equals the one from the `predecessors` of legal
+/// entries (compared by count and by a sum of 64-bit edge hashes). So no inner entry has a move
+/// to an illegal one, and no terminal entry is reported as a predecessor. The predecessors of
+/// illegal entries are not asked for (the solver never asks either). Returns the number of edges.
 pub fn check_relations<G: Game>(game: &G) -> Result<u64, RelationMismatch> {
     const CHUNK: u64 = 1 << 12;
     let n = game.size();
@@ -132,13 +174,17 @@ pub fn check_relations<G: Game>(game: &G) -> Result<u64, RelationMismatch> {
                 let (mut fc, mut fh, mut bc, mut bh) = (0u64, 0u64, 0u64, 0u64);
                 for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
                     succ.clear();
-                    if !game.successors(i, succ) {
-                        continue;
+                    match game.successors(i, succ) {
+                        Node::Illegal => continue,
+                        // A terminal entry has no moves, whatever it pushed.
+                        Node::Terminal(_) => {}
+                        Node::Inner => {
+                            succ.sort_unstable();
+                            succ.dedup();
+                            fc += succ.len() as u64;
+                            fh = succ.iter().fold(fh, |h, &q| h.wrapping_add(edge_hash(i, q)));
+                        }
                     }
-                    succ.sort_unstable();
-                    succ.dedup();
-                    fc += succ.len() as u64;
-                    fh = succ.iter().fold(fh, |h, &q| h.wrapping_add(edge_hash(i, q)));
                     pred.clear();
                     game.predecessors(i, pred);
                     pred.sort_unstable();

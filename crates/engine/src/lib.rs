@@ -1,20 +1,48 @@
 //! A game-agnostic retrograde solver.
 //!
-//! A game describes itself through the [`Game`] trait: a dense index space `0..size`, the legal
-//! successors of every entry and, for the backward pass, the entries that have a legal move into
-//! a given one. The solver labels every legal entry win, loss or draw for the side to move, with
-//! the distance to mate ([`Dtm`]) in plies. It never sees a board or a piece.
+//! A game describes itself through the [`Game`] trait: a dense index space `0..size`, what each
+//! entry is ([`Node`]: illegal, terminal with a value, or inner with its legal successors) and,
+//! for the backward pass, the entries that have a legal move into a given one. The solver labels
+//! every legal entry win, loss or draw for the side to move, with the distance to mate ([`Dtm`])
+//! in plies. It never sees a board or a piece.
 //!
-//! The value of each entry is stored in one byte ([`Entry`]): see its documentation for the
-//! encoding, which is also the payload of the tablebase files.
+//! The value of each entry is stored in one or two bytes ([`EntryWidth`]; [`Entry`] and
+//! [`WideEntry`] document the encodings; the one-byte one is the payload of the tablebase files).
 
 mod check;
 mod solve;
 mod value;
 
-pub use check::{check, check_relations, CheckError, RelationMismatch};
-pub use solve::{solve, NoProgress, Progress, Solution, SolveError, Stats};
-pub use value::{Dtm, Entry, Value};
+pub use check::{check, check_relations, check_with, CheckError, Problem, RelationMismatch};
+pub use solve::{solve, solve_with, NoProgress, Progress, Solution, SolveError, Stats, MAX_SIZE};
+pub use value::{Dtm, Entry, EntryWidth, Value, WideEntry};
+
+/// What an index entry is, as the game says.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Node {
+    /// Not a legal position: an unused index entry.
+    Illegal,
+    /// A legal position where the game is over, with its value for the side to move: a loss in
+    /// 0 where it cannot move (or has lost), a win in 1 where it wins at once (say, by taking
+    /// the king or completing a try). The distance must have the parity of the outcome (see
+    /// [`Dtm`]). The solver starts the backward pass of that distance from it.
+    Terminal(Value),
+    /// A legal position with at least one legal move.
+    Inner,
+}
+
+impl Node {
+    /// The node of a game in which the side to move loses when it has no legal move: inner if
+    /// it has one, else a loss in 0.
+    #[inline]
+    pub fn moves_or_loss(has_moves: bool) -> Node {
+        if has_moves {
+            Node::Inner
+        } else {
+            Node::Terminal(Value::Loss(Dtm(0)))
+        }
+    }
+}
 
 /// A game as the solver sees it.
 ///
@@ -22,17 +50,20 @@ pub use value::{Dtm, Entry, Value};
 /// symmetries the game folds into its index) or is unused. Both relations are over index
 /// entries, not moves: the solver removes duplicates, so a game may report the same entry twice.
 ///
-/// Contract (checked by the games' own tests and, at the end of every solve, by [`check`]):
-/// `q` is reported by `successors(p)` if and only if `p` is reported by `predecessors(q)`.
+/// Contract (checked by the games' own tests with [`check_relations`] and, after a solve, by
+/// [`check`]): an inner entry has at least one successor; `q` is reported by `successors(p)` of
+/// an inner `p` if and only if `p` is reported by `predecessors(q)`; so illegal and terminal
+/// entries have no successors and are nobody's predecessor.
 pub trait Game: Sync {
-    /// The number of index entries.
+    /// The number of index entries (at most [`MAX_SIZE`] for [`solve`]).
     fn size(&self) -> u64;
 
-    /// Pushes the entries reached by the legal moves of `index` onto `out`. Returns `false`
-    /// (and pushes nothing) when `index` is not a legal position.
-    fn successors(&self, index: u64, out: &mut Vec<u64>) -> bool;
+    /// Says what `index` is and, for an inner entry, pushes the entries its legal moves reach
+    /// onto `out` (any number of them: the solver counts them with a wider counter past 255).
+    /// For an illegal or terminal entry it pushes nothing.
+    fn successors(&self, index: u64, out: &mut Vec<u64>) -> Node;
 
-    /// Pushes every legal entry that has a legal move into `index` onto `out`.
+    /// Pushes every inner entry that has a legal move into the legal entry `index` onto `out`.
     fn predecessors(&self, index: u64, out: &mut Vec<u64>);
 }
 
@@ -48,12 +79,12 @@ mod tests {
         fn size(&self) -> u64 {
             10
         }
-        fn successors(&self, i: u64, out: &mut Vec<u64>) -> bool {
+        fn successors(&self, i: u64, out: &mut Vec<u64>) -> Node {
             if i == 7 {
-                return false;
+                return Node::Illegal;
             }
             out.extend((1..=2).filter(|&k| k <= i && i - k != 7).map(|k| i - k));
-            true
+            Node::moves_or_loss(i > 0)
         }
         fn predecessors(&self, i: u64, out: &mut Vec<u64>) {
             out.extend((1..=2).map(|k| i + k).filter(|&p| p < 10 && p != 7));
@@ -68,16 +99,16 @@ mod tests {
         fn size(&self) -> u64 {
             6
         }
-        fn successors(&self, i: u64, out: &mut Vec<u64>) -> bool {
+        fn successors(&self, i: u64, out: &mut Vec<u64>) -> Node {
             match i {
                 0 => out.push(1),
                 1 => out.push(2),
                 2 => out.extend([0, 3]),
-                3 => {}
+                3 => return Node::moves_or_loss(false),
                 4 => out.push(5),
                 _ => out.push(4),
             }
-            true
+            Node::Inner
         }
         fn predecessors(&self, i: u64, out: &mut Vec<u64>) {
             match i {
@@ -95,7 +126,7 @@ mod tests {
         let s = solve(g, &NoProgress).unwrap();
         check(g, &s.entries, &|_| {}).unwrap();
         check_relations(g).unwrap();
-        s.entries.iter().map(|&b| Entry(b).value()).collect()
+        (0..g.size()).map(|i| s.value(i)).collect()
     }
 
     #[test]
@@ -127,7 +158,10 @@ mod tests {
         s.entries[4] = Entry::decided(1).0;
         let truth = solve(&TakeAway, &NoProgress).unwrap().entries[4];
         assert_ne!(truth, s.entries[4]);
-        assert!(check(&TakeAway, &s.entries, &|_| {}).is_err());
+        let err = check(&TakeAway, &s.entries, &|_| {}).unwrap_err();
+        assert_eq!(err.index, 4);
+        assert_eq!(err.stored, Some(Value::Win(Dtm(1))));
+        assert_eq!(err.problem, Problem::Successors(Value::Win(Dtm(3))));
     }
 
     #[test]
@@ -137,7 +171,7 @@ mod tests {
             fn size(&self) -> u64 {
                 10
             }
-            fn successors(&self, i: u64, out: &mut Vec<u64>) -> bool {
+            fn successors(&self, i: u64, out: &mut Vec<u64>) -> Node {
                 TakeAway.successors(i, out)
             }
             fn predecessors(&self, i: u64, out: &mut Vec<u64>) {

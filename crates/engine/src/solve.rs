@@ -1,25 +1,33 @@
 //! The parallel retrograde solver.
 //!
-//! 1. **Forward pass.** Every entry counts its distinct legal successors. Illegal entries are
-//!    marked, entries without a legal move are losses in 0 and form the first frontier.
-//! 2. **Backward passes**, one per distance. From a frontier of losses in `d`, every undecided
-//!    predecessor becomes a win in `d + 1`. From a frontier of wins in `d`, every undecided
-//!    predecessor loses one from its counter; the one that reaches zero has only winning replies
-//!    left and becomes a loss in `d + 1`, the longest resistance, because the frontiers are
-//!    processed in order of distance.
-//! 3. What is still undecided when a frontier comes out empty is a draw.
+//! 1. **Forward pass.** Every entry asks the game what it is. Illegal entries are marked;
+//!    terminal entries get the value the game gives them and wait, by distance, for their turn
+//!    as a frontier (a no-move loss enters at 0, a win at once at 1); inner entries count their
+//!    distinct successors.
+//! 2. **Backward passes**, one per distance `d`. The frontier of `d` is what the previous pass
+//!    decided plus the terminal entries of distance `d`. From a frontier of losses in `d`, every
+//!    undecided predecessor becomes a win in `d + 1`. From a frontier of wins in `d`, every
+//!    undecided predecessor loses one from its counter; the one that reaches zero has only
+//!    winning replies left and becomes a loss in `d + 1`, the longest resistance, because the
+//!    frontiers are processed in order of distance. Terminal entries are decided from the start,
+//!    so no pass writes them or touches their counters.
+//! 3. What is still undecided when no frontier is left is a draw.
 //!
 //! A pass runs its frontier in parallel. The set of entries a pass decides, and their values, do
 //! not depend on the order in which threads meet them (a win is only ever written as `d + 1` in a
 //! pass, a counter only reaches zero once), so the solution is the same for every thread count.
+//!
+//! The solver is generic at compile time over the entry encoding (one or two bytes) and over
+//! the counter (one byte, or four where some entry has more than 255 successors), and
+//! dispatches once per solve: the common case runs the same byte-wide loops as always.
 
 use std::fmt;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, Ordering};
 
 use rayon::prelude::*;
 
-use crate::value::Entry;
-use crate::Game;
+use crate::value::{Code, Entry, EntryWidth, Value, WideEntry};
+use crate::{Game, Node};
 
 /// Receives progress reports; the command line shows them as progress bars.
 pub trait Progress: Sync {
@@ -55,29 +63,38 @@ pub struct Stats {
 }
 
 impl Stats {
-    /// Counts the entries of a solution.
-    pub fn of(entries: &[u8]) -> Stats {
+    /// Counts the entries of a solution stored `width` bytes per entry.
+    pub fn of(entries: &[u8], width: EntryWidth) -> Stats {
+        match width {
+            EntryWidth::One => Stats::of_code::<Entry>(entries),
+            EntryWidth::Two => Stats::of_code::<WideEntry>(entries),
+        }
+    }
+
+    fn of_code<E: Code>(entries: &[u8]) -> Stats {
+        let bytes = E::WIDTH.bytes();
+        let illegal: usize = E::ILLEGAL.into();
         let mut hist = entries
-            .par_chunks(1 << 16)
+            .par_chunks(bytes << 16)
             .fold(
-                || vec![0u64; 256],
+                || vec![0u64; illegal + 1],
                 |mut h, chunk| {
-                    for &b in chunk {
-                        h[b as usize] += 1;
+                    for i in 0..chunk.len() / bytes {
+                        h[E::read_raw(chunk, i).into()] += 1;
                     }
                     h
                 },
             )
             .reduce(
-                || vec![0u64; 256],
+                || vec![0u64; illegal + 1],
                 |mut a, b| {
                     a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
                     a
                 },
             );
-        let illegal = std::mem::take(&mut hist[255]);
+        let illegal = std::mem::take(&mut hist[illegal]);
         let draws = hist[0];
-        let per_dtm: Vec<u64> = hist[1..255].to_vec();
+        let per_dtm: Vec<u64> = hist[1..hist.len() - 1].to_vec();
         let max_dtm = per_dtm.iter().rposition(|&n| n > 0).unwrap_or(0) as u16;
         let per_dtm = per_dtm[..=max_dtm as usize].to_vec();
         let losses = per_dtm.iter().step_by(2).sum();
@@ -90,29 +107,40 @@ impl Stats {
     }
 }
 
-/// A solved game: one [`Entry`] byte per index entry.
+/// A solved game: one entry of `width` bytes per index entry ([`Entry`] or [`WideEntry`],
+/// little-endian).
 #[derive(Debug, Clone)]
 pub struct Solution {
     pub entries: Vec<u8>,
+    pub width: EntryWidth,
     pub stats: Stats,
 }
 
 impl Solution {
+    /// The value of an entry, or `None` for an unused entry.
     #[inline]
-    pub fn entry(&self, index: u64) -> Entry {
-        Entry(self.entries[index as usize])
+    pub fn value(&self, index: u64) -> Option<Value> {
+        self.width.value(&self.entries, index)
     }
 }
+
+/// The largest index space the solver takes: its frontiers hold entries as `u32`.
+pub const MAX_SIZE: u64 = 1 << 32;
 
 /// Why a solve could not finish.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SolveError {
-    /// The index space is larger than the solver's 32-bit frontiers hold.
+    /// The index space is larger than the solver's 32-bit frontiers hold ([`MAX_SIZE`]).
     TooLarge { size: u64 },
-    /// An entry has more distinct successors than a one-byte counter holds.
+    /// An entry has more distinct successors than a counter holds (`u32`).
     TooManySuccessors { index: u64, count: usize },
-    /// A distance to mate does not fit the one-byte entry.
-    DtmOverflow { dtm: u32 },
+    /// A distance to mate does not fit an entry of the chosen width.
+    DtmOverflow { dtm: u32, width: EntryWidth },
+    /// The game gave a terminal entry a value that no entry can hold: a win at an even
+    /// distance or a loss at an odd one.
+    BadTerminal { index: u64, value: Value },
+    /// The game called an entry inner but gave it no successor.
+    NoSuccessors { index: u64 },
 }
 
 impl fmt::Display for SolveError {
@@ -122,10 +150,21 @@ impl fmt::Display for SolveError {
                 write!(f, "index space of {size} entries exceeds the solver's limit of 2^32")
             }
             SolveError::TooManySuccessors { index, count } => {
-                write!(f, "entry {index} has {count} distinct successors, more than 255")
+                write!(f, "entry {index} has {count} distinct successors, more than a 32-bit counter holds")
             }
-            SolveError::DtmOverflow { dtm } => {
-                write!(f, "distance to mate {dtm} does not fit a one-byte entry (at most {})", Entry::MAX_DTM)
+            SolveError::DtmOverflow { dtm, width } => {
+                write!(
+                    f,
+                    "distance to mate {dtm} does not fit an entry of {width} (at most {}); solve with a wider entry",
+                    width.max_dtm()
+                )
+            }
+            SolveError::BadTerminal { index, value } => write!(
+                f,
+                "terminal entry {index} is a {value}: a loss must be at an even distance, a win at an odd one"
+            ),
+            SolveError::NoSuccessors { index } => {
+                write!(f, "entry {index} is neither terminal nor illegal but has no successor")
             }
         }
     }
@@ -133,62 +172,187 @@ impl fmt::Display for SolveError {
 
 impl std::error::Error for SolveError {}
 
+/// An atomic cell of the solver's arrays: entries (`u8`, `u16`) and counters (`u8`, `u32`).
+pub(crate) trait Cell: Send + Sync {
+    type Raw: Copy + Eq;
+    fn new(raw: Self::Raw) -> Self;
+    fn get(&self) -> Self::Raw;
+    fn set(&self, raw: Self::Raw);
+    /// Writes `new` if the cell holds `old`; whether it did.
+    fn claim(&self, old: Self::Raw, new: Self::Raw) -> bool;
+    /// Takes one from a counter; whether that was the last one.
+    fn count_down(&self) -> bool;
+}
+
+macro_rules! cell {
+    ($($atomic:ty => $raw:ty),*) => {$(
+        impl Cell for $atomic {
+            type Raw = $raw;
+            #[inline]
+            fn new(raw: $raw) -> Self {
+                <$atomic>::new(raw)
+            }
+            #[inline]
+            fn get(&self) -> $raw {
+                self.load(Ordering::Relaxed)
+            }
+            #[inline]
+            fn set(&self, raw: $raw) {
+                self.store(raw, Ordering::Relaxed)
+            }
+            #[inline]
+            fn claim(&self, old: $raw, new: $raw) -> bool {
+                self.compare_exchange(old, new, Ordering::Relaxed, Ordering::Relaxed).is_ok()
+            }
+            #[inline]
+            fn count_down(&self) -> bool {
+                self.fetch_sub(1, Ordering::Relaxed) == 1
+            }
+        }
+    )*};
+}
+
+cell!(AtomicU8 => u8, AtomicU16 => u16, AtomicU32 => u32);
+
 const CHUNK: usize = 1 << 12;
 
-/// Solves `game` on the current rayon thread pool.
+/// Solves `game` into one-byte entries ([`Entry`], the tablebase files' payload) on the current
+/// rayon thread pool.
 pub fn solve<G: Game>(game: &G, progress: &dyn Progress) -> Result<Solution, SolveError> {
+    solve_with(game, EntryWidth::One, progress)
+}
+
+/// Solves `game` into entries of `width` bytes on the current rayon thread pool.
+pub fn solve_with<G: Game>(
+    game: &G,
+    width: EntryWidth,
+    progress: &dyn Progress,
+) -> Result<Solution, SolveError> {
     let size = game.size();
-    if size > u32::MAX as u64 {
+    if size > MAX_SIZE {
         return Err(SolveError::TooLarge { size });
     }
+    let entries = match width {
+        EntryWidth::One => solve_code::<G, Entry>(game, progress)?,
+        EntryWidth::Two => solve_code::<G, WideEntry>(game, progress)?,
+    };
+    let stats = Stats::of(&entries, width);
+    Ok(Solution { entries, width, stats })
+}
+
+/// What one chunk of the forward pass found.
+#[derive(Default)]
+struct Forward {
+    /// `seeds[d]`: the terminal entries of distance `d`.
+    seeds: Vec<Vec<u32>>,
+    /// Entries with more than 255 successors, and how many.
+    many: Vec<(u32, usize)>,
+}
+
+fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec<u8>, SolveError> {
+    let size = game.size();
     let n = size as usize;
-    let values: Vec<AtomicU8> = (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect();
+    let values: Vec<E::Cell> = (0..n).into_par_iter().map(|_| E::Cell::new(E::DRAW)).collect();
     let counters: Vec<AtomicU8> = (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect();
 
-    // Forward pass: count successors, find the positions without a legal move.
+    // Forward pass: count successors, find the terminal positions.
     progress.begin("count moves", size);
-    let frontier: Result<Vec<Vec<u32>>, SolveError> = (0..n.div_ceil(CHUNK))
+    let found: Result<Vec<Forward>, SolveError> = (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map_init(Vec::new, |succ, chunk| {
-            let mut mated = Vec::new();
+            let mut found = Forward::default();
             let start = chunk * CHUNK;
             let end = (start + CHUNK).min(n);
             for i in start..end {
                 succ.clear();
-                if !game.successors(i as u64, succ) {
-                    values[i].store(Entry::ILLEGAL.0, Ordering::Relaxed);
-                    continue;
+                match game.successors(i as u64, succ) {
+                    Node::Illegal => values[i].set(E::ILLEGAL),
+                    Node::Terminal(value) => {
+                        let Some(dtm) = value.dtm() else {
+                            // A terminal draw: no counter will ever bring it down.
+                            continue;
+                        };
+                        if !value.has_valid_parity() {
+                            return Err(SolveError::BadTerminal { index: i as u64, value });
+                        }
+                        if dtm.0 > E::MAX_DTM {
+                            return Err(SolveError::DtmOverflow { dtm: dtm.0.into(), width: E::WIDTH });
+                        }
+                        values[i].set(E::decided(dtm.0));
+                        let d = dtm.0 as usize;
+                        if found.seeds.len() <= d {
+                            found.seeds.resize_with(d + 1, Vec::new);
+                        }
+                        found.seeds[d].push(i as u32);
+                    }
+                    Node::Inner => {
+                        succ.sort_unstable();
+                        succ.dedup();
+                        let count = succ.len();
+                        if count == 0 {
+                            return Err(SolveError::NoSuccessors { index: i as u64 });
+                        }
+                        if count > u8::MAX as usize {
+                            found.many.push((i as u32, count));
+                        }
+                        counters[i].store(count.min(u8::MAX as usize) as u8, Ordering::Relaxed);
+                    }
                 }
-                succ.sort_unstable();
-                succ.dedup();
-                let count = succ.len();
-                if count > 255 {
-                    return Err(SolveError::TooManySuccessors { index: i as u64, count });
-                }
-                if count == 0 {
-                    values[i].store(Entry::decided(0).0, Ordering::Relaxed);
-                    mated.push(i as u32);
-                }
-                counters[i].store(count as u8, Ordering::Relaxed);
             }
             progress.advance((end - start) as u64);
-            Ok(mated)
+            Ok(found)
         })
         .collect();
     progress.end();
-    let mut frontier: Vec<u32> = frontier?.concat();
-
-    // Backward passes, one distance at a time.
-    let legal = values.par_iter().filter(|v| v.load(Ordering::Relaxed) != Entry::ILLEGAL.0).count();
-    progress.begin("retrograde", legal as u64);
-    progress.advance(frontier.len() as u64);
-    let mut dtm: u32 = 0;
-    while !frontier.is_empty() {
-        let next_dtm = dtm + 1;
-        if next_dtm > Entry::MAX_DTM as u32 {
-            return Err(SolveError::DtmOverflow { dtm: next_dtm });
+    let mut seeds: Vec<Vec<u32>> = Vec::new();
+    let mut many = Vec::new();
+    for f in found? {
+        if seeds.len() < f.seeds.len() {
+            seeds.resize_with(f.seeds.len(), Vec::new);
         }
-        let next = Entry::decided(next_dtm as u16).0;
+        for (all, chunk) in seeds.iter_mut().zip(f.seeds) {
+            all.extend(chunk);
+        }
+        many.extend(f.many);
+    }
+
+    if many.is_empty() {
+        backward::<G, E, AtomicU8>(game, &values, &counters, seeds, progress)?;
+    } else {
+        let wide: Vec<AtomicU32> =
+            counters.into_par_iter().map(|c| AtomicU32::new(c.into_inner().into())).collect();
+        for (i, count) in many {
+            let c =
+                u32::try_from(count).map_err(|_| SolveError::TooManySuccessors { index: i.into(), count })?;
+            wide[i as usize].set(c);
+        }
+        backward::<G, E, AtomicU32>(game, &values, &wide, seeds, progress)?;
+    }
+
+    let bytes = E::WIDTH.bytes();
+    let mut entries = vec![0u8; n * bytes];
+    entries.par_chunks_mut(bytes).zip(values.par_iter()).for_each(|(out, v)| E::write_raw(v.get(), out));
+    Ok(entries)
+}
+
+/// The backward passes, one distance at a time, from the terminal entries `seeds` by distance.
+fn backward<G: Game, E: Code, C: Cell>(
+    game: &G,
+    values: &[E::Cell],
+    counters: &[C],
+    mut seeds: Vec<Vec<u32>>,
+    progress: &dyn Progress,
+) -> Result<(), SolveError> {
+    let legal = values.par_iter().filter(|v| v.get() != E::ILLEGAL).count();
+    progress.begin("retrograde", legal as u64);
+    let mut frontier: Vec<u32> = seeds.first_mut().map(std::mem::take).unwrap_or_default();
+    progress.advance(frontier.len() as u64);
+    let mut dtm: usize = 0;
+    while !frontier.is_empty() || dtm + 1 < seeds.len() {
+        let next_dtm = dtm + 1;
+        // One pass beyond what the encoding holds is run to see whether it decides anything;
+        // what it marks is thrown away with the error.
+        let next = if next_dtm <= E::MAX_DTM as usize { E::decided(next_dtm as u16) } else { E::ILLEGAL };
         let losses = dtm % 2 == 0;
         let found: Vec<Vec<u32>> = frontier
             .par_chunks(256)
@@ -201,20 +365,17 @@ pub fn solve<G: Game>(game: &G, progress: &dyn Progress) -> Result<Solution, Sol
                     preds.dedup();
                     for &p in preds.iter() {
                         let p = p as usize;
-                        if values[p].load(Ordering::Relaxed) != Entry::DRAW.0 {
+                        if values[p].get() != E::DRAW {
                             continue;
                         }
                         if losses {
                             // A move into a loss: the predecessor wins.
-                            if values[p]
-                                .compare_exchange(0, next, Ordering::Relaxed, Ordering::Relaxed)
-                                .is_ok()
-                            {
+                            if values[p].claim(E::DRAW, next) {
                                 found.push(p as u32);
                             }
-                        } else if counters[p].fetch_sub(1, Ordering::Relaxed) == 1 {
+                        } else if counters[p].count_down() {
                             // Its last reply that was not yet known to lose: every move loses.
-                            values[p].store(next, Ordering::Relaxed);
+                            values[p].set(next);
                             found.push(p as u32);
                         }
                     }
@@ -223,12 +384,15 @@ pub fn solve<G: Game>(game: &G, progress: &dyn Progress) -> Result<Solution, Sol
             })
             .collect();
         frontier = found.concat();
+        if !frontier.is_empty() && next_dtm > E::MAX_DTM as usize {
+            return Err(SolveError::DtmOverflow { dtm: next_dtm as u32, width: E::WIDTH });
+        }
+        if let Some(terminal) = seeds.get_mut(next_dtm) {
+            frontier.append(terminal);
+        }
         progress.advance(frontier.len() as u64);
         dtm = next_dtm;
     }
     progress.end();
-
-    let entries: Vec<u8> = values.into_par_iter().map(AtomicU8::into_inner).collect();
-    let stats = Stats::of(&entries);
-    Ok(Solution { entries, stats })
+    Ok(())
 }

@@ -1,6 +1,8 @@
-//! Values, distances to mate and their one-byte encoding.
+//! Values, distances to mate and their encodings in one or two bytes.
 
 use std::fmt;
+
+use crate::solve::Cell;
 
 /// Distance to mate in plies, counted from the position it belongs to: a position whose side to
 /// move has no legal move is a loss with `Dtm(0)`; a move into it is a win with `Dtm(1)`.
@@ -9,6 +11,9 @@ use std::fmt;
 /// |---|---|
 /// | loss | even: 0, 2, 4, … (the loser delays mate as long as it can) |
 /// | win  | odd: 1, 3, 5, … (the winner mates as fast as it can) |
+///
+/// The parity is part of the encodings ([`Entry`], [`WideEntry`]): a decided entry stores only
+/// the distance, and the distance says who wins. A game's terminal values must follow it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Dtm(pub u16);
 
@@ -54,6 +59,16 @@ impl Value {
             Value::Draw => None,
         }
     }
+
+    /// Whether the distance has the parity of the outcome: a loss at an even distance, a win at
+    /// an odd one (see [`Dtm`]). Only such values can be stored.
+    pub fn has_valid_parity(self) -> bool {
+        match self {
+            Value::Win(d) => d.0 % 2 == 1,
+            Value::Loss(d) => d.0 % 2 == 0,
+            Value::Draw => true,
+        }
+    }
 }
 
 impl fmt::Display for Value {
@@ -66,7 +81,8 @@ impl fmt::Display for Value {
     }
 }
 
-/// One byte of the solution.
+/// One entry of a solution in one byte ([`EntryWidth::One`]): the payload of today's tablebase
+/// files, pinned byte for byte by the golden tests.
 ///
 /// | byte | meaning |
 /// |---|---|
@@ -113,6 +129,195 @@ impl Entry {
     }
 }
 
+/// One entry of a solution in two bytes ([`EntryWidth::Two`]), stored little-endian: the
+/// one-byte table with the illegal mark moved to the top, for games whose distances to mate
+/// exceed 253 plies.
+///
+/// | value (`u16`) | meaning |
+/// |---|---|
+/// | 0 | draw (no side can force mate) |
+/// | 1 ..= 65534 | decided, DTM = value − 1 plies: even = loss, odd = win for the side to move |
+/// | 65535 | not a legal position (unused index entry) |
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct WideEntry(pub u16);
+
+impl WideEntry {
+    pub const DRAW: WideEntry = WideEntry(0);
+    pub const ILLEGAL: WideEntry = WideEntry(u16::MAX);
+    /// The largest DTM two bytes can hold.
+    pub const MAX_DTM: u16 = u16::MAX - 2;
+
+    #[inline]
+    pub const fn decided(dtm: u16) -> WideEntry {
+        debug_assert!(dtm <= Self::MAX_DTM);
+        WideEntry(dtm + 1)
+    }
+
+    /// The value, or `None` for an unused entry.
+    #[inline]
+    pub const fn value(self) -> Option<Value> {
+        match self.0 {
+            0 => Some(Value::Draw),
+            u16::MAX => None,
+            v => {
+                let d = v - 1;
+                if d % 2 == 0 {
+                    Some(Value::Loss(Dtm(d)))
+                } else {
+                    Some(Value::Win(Dtm(d)))
+                }
+            }
+        }
+    }
+
+    pub fn from_value(v: Value) -> WideEntry {
+        match v {
+            Value::Draw => WideEntry::DRAW,
+            Value::Win(d) | Value::Loss(d) => WideEntry::decided(d.0),
+        }
+    }
+}
+
+/// How many bytes one entry of a solution takes, and so which encoding it uses: [`Entry`] or
+/// [`WideEntry`]. A parameter of [`crate::solve_with`]; a file records it so that a reader
+/// needs nothing else to read the entries.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum EntryWidth {
+    /// [`Entry`]: DTM up to 253 plies.
+    #[default]
+    One,
+    /// [`WideEntry`], little-endian: DTM up to 65533 plies.
+    Two,
+}
+
+impl EntryWidth {
+    /// Bytes per entry.
+    pub const fn bytes(self) -> usize {
+        match self {
+            EntryWidth::One => 1,
+            EntryWidth::Two => 2,
+        }
+    }
+
+    /// The width of `bytes` bytes per entry, if there is such an encoding.
+    pub const fn from_bytes(bytes: u64) -> Option<EntryWidth> {
+        match bytes {
+            1 => Some(EntryWidth::One),
+            2 => Some(EntryWidth::Two),
+            _ => None,
+        }
+    }
+
+    /// The largest distance to mate an entry of this width holds.
+    pub const fn max_dtm(self) -> u16 {
+        match self {
+            EntryWidth::One => Entry::MAX_DTM,
+            EntryWidth::Two => WideEntry::MAX_DTM,
+        }
+    }
+
+    /// The value of entry `index` of a solution's bytes, or `None` for an unused entry.
+    /// Panics if `index` is out of range.
+    #[inline]
+    pub fn value(self, entries: &[u8], index: u64) -> Option<Value> {
+        match self {
+            EntryWidth::One => Entry::read(entries, index as usize).value(),
+            EntryWidth::Two => WideEntry::read(entries, index as usize).value(),
+        }
+    }
+}
+
+impl fmt::Display for EntryWidth {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EntryWidth::One => f.write_str("one byte"),
+            EntryWidth::Two => f.write_str("two bytes"),
+        }
+    }
+}
+
+/// An encoding as the solver, the checker and [`crate::Stats`] use it, generic at compile
+/// time so that each width gets its own loops.
+pub(crate) trait Code: Copy + Send + Sync {
+    /// The atomic cell the solver keeps an entry in while it works.
+    type Cell: Cell<Raw = Self::Raw>;
+    type Raw: Copy + Eq + Send + Sync + Into<usize>;
+    const WIDTH: EntryWidth;
+    const DRAW: Self::Raw;
+    const ILLEGAL: Self::Raw;
+    const MAX_DTM: u16;
+    fn decided(dtm: u16) -> Self::Raw;
+    fn decode(raw: Self::Raw) -> Option<Value>;
+    /// Entry `i` of a solution's bytes.
+    fn read_raw(entries: &[u8], i: usize) -> Self::Raw;
+    /// Writes one entry into its bytes.
+    fn write_raw(raw: Self::Raw, out: &mut [u8]);
+}
+
+impl Entry {
+    #[inline]
+    fn read(entries: &[u8], i: usize) -> Entry {
+        Entry(entries[i])
+    }
+}
+
+impl WideEntry {
+    #[inline]
+    fn read(entries: &[u8], i: usize) -> WideEntry {
+        WideEntry(u16::from_le_bytes([entries[2 * i], entries[2 * i + 1]]))
+    }
+}
+
+impl Code for Entry {
+    type Cell = std::sync::atomic::AtomicU8;
+    type Raw = u8;
+    const WIDTH: EntryWidth = EntryWidth::One;
+    const DRAW: u8 = Entry::DRAW.0;
+    const ILLEGAL: u8 = Entry::ILLEGAL.0;
+    const MAX_DTM: u16 = Entry::MAX_DTM;
+    #[inline]
+    fn decided(dtm: u16) -> u8 {
+        Entry::decided(dtm).0
+    }
+    #[inline]
+    fn decode(raw: u8) -> Option<Value> {
+        Entry(raw).value()
+    }
+    #[inline]
+    fn read_raw(entries: &[u8], i: usize) -> u8 {
+        entries[i]
+    }
+    #[inline]
+    fn write_raw(raw: u8, out: &mut [u8]) {
+        out[0] = raw;
+    }
+}
+
+impl Code for WideEntry {
+    type Cell = std::sync::atomic::AtomicU16;
+    type Raw = u16;
+    const WIDTH: EntryWidth = EntryWidth::Two;
+    const DRAW: u16 = WideEntry::DRAW.0;
+    const ILLEGAL: u16 = WideEntry::ILLEGAL.0;
+    const MAX_DTM: u16 = WideEntry::MAX_DTM;
+    #[inline]
+    fn decided(dtm: u16) -> u16 {
+        WideEntry::decided(dtm).0
+    }
+    #[inline]
+    fn decode(raw: u16) -> Option<Value> {
+        WideEntry(raw).value()
+    }
+    #[inline]
+    fn read_raw(entries: &[u8], i: usize) -> u16 {
+        WideEntry::read(entries, i).0
+    }
+    #[inline]
+    fn write_raw(raw: u16, out: &mut [u8]) {
+        out.copy_from_slice(&raw.to_le_bytes());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,6 +332,38 @@ mod tests {
         for b in 0..255u8 {
             assert_eq!(Entry::from_value(Entry(b).value().unwrap()), Entry(b));
         }
+    }
+
+    #[test]
+    fn wide_encoding_extends_the_narrow_one() {
+        assert_eq!(WideEntry(0).value(), Some(Value::Draw));
+        assert_eq!(WideEntry(1).value(), Some(Value::Loss(Dtm(0))));
+        assert_eq!(WideEntry(65534).value(), Some(Value::Win(Dtm(65533))));
+        assert_eq!(WideEntry(65535).value(), None);
+        // Every one-byte value has the same number in two bytes; only the illegal mark moves.
+        for b in 0..255u8 {
+            assert_eq!(WideEntry(u16::from(b)).value(), Entry(b).value());
+        }
+        for v in [0u16, 1, 2, 254, 255, 256, 1000, 65533, 65534] {
+            assert_eq!(WideEntry::from_value(WideEntry(v).value().unwrap()), WideEntry(v));
+        }
+        // Little-endian in the bytes.
+        let bytes = [0x01, 0x00, 0xfe, 0xff, 0xff, 0xff];
+        assert_eq!(EntryWidth::Two.value(&bytes, 0), Some(Value::Loss(Dtm(0))));
+        assert_eq!(EntryWidth::Two.value(&bytes, 1), Some(Value::Win(Dtm(65533))));
+        assert_eq!(EntryWidth::Two.value(&bytes, 2), None);
+        assert_eq!(EntryWidth::One.value(&bytes, 2), Some(Value::Win(Dtm(253))));
+        assert_eq!(EntryWidth::from_bytes(2), Some(EntryWidth::Two));
+        assert_eq!(EntryWidth::from_bytes(3), None);
+    }
+
+    #[test]
+    fn parity_says_who_wins() {
+        assert!(Value::Loss(Dtm(0)).has_valid_parity());
+        assert!(Value::Win(Dtm(1)).has_valid_parity());
+        assert!(!Value::Win(Dtm(2)).has_valid_parity());
+        assert!(!Value::Loss(Dtm(3)).has_valid_parity());
+        assert!(Value::Draw.has_valid_parity());
     }
 
     #[test]

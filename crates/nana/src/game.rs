@@ -17,7 +17,7 @@
 
 use std::ops::ControlFlow;
 
-use nana_engine::Game;
+use nana_engine::{Game, Node};
 use rayon::prelude::*;
 
 use crate::attacks::table;
@@ -83,17 +83,19 @@ impl Game for NanaGame {
         SIZE
     }
 
-    fn successors(&self, index: u64, out: &mut Vec<u64>) -> bool {
+    /// A position without a legal move (checkmate or stalemate) is a loss in 0.
+    fn successors(&self, index: u64, out: &mut Vec<u64>) -> Node {
+        let before = out.len();
         let Some(flags) = &self.flags else {
-            let Some(pos) = self.position(index) else { return false };
+            let Some(pos) = self.position(index) else { return Node::Illegal };
             let _ = pos.for_each_legal_move(&self.rules, |_, child| {
                 out.push(rank_black(&child.flip()));
                 ControlFlow::Continue(())
             });
-            return true;
+            return Node::moves_or_loss(out.len() > before);
         };
         if flags[index as usize] & LEGAL == 0 {
-            return false;
+            return Node::Illegal;
         }
         let pos = unrank(index).expect("in range");
         let hand = pos.has_pieces_in_hand(Color::Black);
@@ -107,7 +109,7 @@ impl Game for NanaGame {
             }
             ControlFlow::Continue(())
         });
-        true
+        Node::moves_or_loss(out.len() > before)
     }
 
     fn predecessors(&self, index: u64, out: &mut Vec<u64>) {
