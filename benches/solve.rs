@@ -2,7 +2,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use nana_shogi::{index, NanaGame, Rules};
-use nana_tablebase::{Counts, Header};
+use nana_tablebase::{Counts, Encoding, Header};
 
 fn solve_both(c: &mut Criterion) {
     let dir = std::env::temp_dir().join(format!("nana-bench-{}", std::process::id()));
@@ -14,12 +14,14 @@ fn solve_both(c: &mut Criterion) {
                 let s = nana_engine::solve(&NanaGame::prepared(rules), &nana_engine::NoProgress).unwrap();
                 let header = Header {
                     game: "nana-shogi".into(),
-                    variant: rules.variant as u32,
-                    options: 3,
-                    rules: rules.describe(),
+                    rule_set: rules.variant.name().into(),
+                    rule_set_id: rules.variant as u32,
+                    options: "drop-stalemate on, hand-stalemate on".into(),
+                    option_bits: 3,
+                    layout_version: index::LAYOUT_VERSION,
                     entries: index::SIZE,
                     entry_width: 1,
-                    layout_version: index::LAYOUT_VERSION,
+                    encoding: Encoding::DtmPlies,
                     counts: Counts {
                         wins: s.stats.wins,
                         losses: s.stats.losses,

@@ -793,33 +793,52 @@ fn damaged_tables_are_refused() {
         assert_error(&nana(&["query", "--tablebase", p, "--batch", "-"]), needles);
         assert_error(&nana_stdin(&["play", "--tablebase", p], "quit\n"), needles);
     };
+    // Damage that a new table cures comes with the command that makes one.
+    let hint = "regenerate it with `nana solve`";
     // Truncated payload.
     std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
-    check(&[p, "truncated"]);
+    check(&[p, "truncated", hint]);
     // Truncated header.
     std::fs::write(&path, &bytes[..100]).unwrap();
-    check(&[p, "truncated"]);
+    check(&[p, "truncated", hint]);
     // Empty file.
     std::fs::write(&path, b"").unwrap();
-    check(&[p, "truncated"]);
+    check(&[p, "truncated", hint]);
     // One flipped payload byte.
     let mut flipped = bytes.clone();
     flipped[256 + 5_000_000] ^= 0x01;
     std::fs::write(&path, &flipped).unwrap();
-    check(&[p, "corrupted", "checksum"]);
-    // One flipped header byte (in the rules description).
+    check(&[p, "corrupted", "checksum", hint]);
+    // One flipped header byte (in the rule set name, `current` at bytes 48..55).
+    assert_eq!(&bytes[48..55], b"current");
     let mut flipped = bytes.clone();
     flipped[50] ^= 0x04;
     std::fs::write(&path, &flipped).unwrap();
-    check(&[p, "header checksum"]);
+    check(&[p, "header checksum", hint]);
     // A trailing byte.
     let mut longer = bytes.clone();
     longer.push(b'x');
     std::fs::write(&path, &longer).unwrap();
-    check(&[p, "corrupted"]);
-    // Not a tablebase at all.
+    check(&[p, "corrupted", hint]);
+    // A table of the old format (version 1), its header laid out by hand as the old writer did.
+    let mut old = vec![0u8; 256];
+    old[..8].copy_from_slice(b"NANATB\r\n");
+    old[8..12].copy_from_slice(&1u32.to_le_bytes());
+    old[12..16].copy_from_slice(&256u32.to_le_bytes());
+    old[16..26].copy_from_slice(b"nana-shogi");
+    old[40..47].copy_from_slice(b"current");
+    old[104..112].copy_from_slice(&(bytes.len() as u64 - 256).to_le_bytes());
+    old[112..116].copy_from_slice(&1u32.to_le_bytes());
+    old[156..160].copy_from_slice(&crc32(&bytes[256..]).to_le_bytes());
+    let header_crc = crc32(&old[..252]);
+    old[252..256].copy_from_slice(&header_crc.to_le_bytes());
+    old.extend_from_slice(&bytes[256..]);
+    std::fs::write(&path, &old).unwrap();
+    check(&[p, "old tablebase format (version 1)", hint]);
+    // Not a tablebase at all: no table to regenerate, so no hint.
     std::fs::write(&path, "hello, not a table\n").unwrap();
-    check(&[p, "not a nana tablebase"]);
+    check(&[p, "not a tablebase"]);
+    assert!(!nana(&["query", "--tablebase", p]).stderr.contains("nana solve"));
     // Missing file and a directory.
     std::fs::remove_file(&path).unwrap();
     check(&[p, "No such file"]);
@@ -837,7 +856,7 @@ fn a_resealed_wrong_entry_is_an_error_not_a_wrong_answer() {
     assert_eq!(bytes[last], 0, "the start is a draw under the current rules (entry 0)");
     bytes[last] = 2;
     let payload_crc = crc32(&bytes[256..]);
-    bytes[156..160].copy_from_slice(&payload_crc.to_le_bytes());
+    bytes[176..180].copy_from_slice(&payload_crc.to_le_bytes());
     let header_crc = crc32(&bytes[..252]);
     bytes[252..256].copy_from_slice(&header_crc.to_le_bytes());
     std::fs::write(&path, &bytes).unwrap();
@@ -1446,11 +1465,11 @@ fn the_tablebase_folder_comes_from_the_flag_else_the_environment() {
     }
     // The environment is used when no flag is given: its (bad) table is refused.
     let run = nana_with(&["query"], &[(env, bad.path())], b"");
-    assert_error(&run, &[b, "not a nana tablebase"]);
+    assert_error(&run, &[b, "not a tablebase"]);
     let run = nana_with(&["stats"], &[(env, bad.path())], b"");
-    assert_error(&run, &[b, "not a nana tablebase"]);
+    assert_error(&run, &[b, "not a tablebase"]);
     let run = nana_with(&["play"], &[(env, bad.path())], b"quit\n");
-    assert_error(&run, &[b, "not a nana tablebase"]);
+    assert_error(&run, &[b, "not a tablebase"]);
     // verify reads both tables from there.
     let run = nana_with(&["--tablebase-dir", g, "verify"], &[], b"");
     run.success();

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use nana_engine::{EntryWidth, Solution, Stats};
 use nana_shogi::probe::Probe;
 use nana_shogi::{index, NanaGame, Rules, Variant};
-use nana_tablebase::{Counts, Expected, Header, Tablebase};
+use nana_tablebase::{Counts, Encoding, Expected, Header, Tablebase, TablebaseError};
 
 use crate::progress::Bars;
 
@@ -39,37 +39,51 @@ fn option_bits(rules: &Rules) -> u32 {
     u32::from(rules.drop_stalemate) | u32::from(rules.hand_stalemate) << 1
 }
 
-/// The full rule description stored in headers, e.g. `original, drop-stalemate on, hand-stalemate on`.
-pub fn describe(rules: &Rules) -> String {
+/// The rule options as text, stored in headers: `drop-stalemate on, hand-stalemate on`.
+fn options_text(rules: &Rules) -> String {
     let sw = |b: bool| if b { "on" } else { "off" };
-    format!(
-        "{}, drop-stalemate {}, hand-stalemate {}",
-        rules.variant.name(),
-        sw(rules.drop_stalemate),
-        sw(rules.hand_stalemate)
-    )
+    format!("drop-stalemate {}, hand-stalemate {}", sw(rules.drop_stalemate), sw(rules.hand_stalemate))
+}
+
+/// The full rule description, e.g. `original, drop-stalemate on, hand-stalemate on`.
+pub fn describe(rules: &Rules) -> String {
+    format!("{}, {}", rules.variant.name(), options_text(rules))
 }
 
 /// The rules a header says its table was built with.
 pub fn rules_of(header: &Header) -> Result<Rules, String> {
-    let variant = match header.variant {
+    let variant = match header.rule_set_id {
         0 => Variant::Current,
         1 => Variant::Original,
         v => return Err(format!("unknown rule set id {v} in the header")),
     };
-    if header.options > 3 {
-        return Err(format!("unknown rule option bits {:#x} in the header", header.options));
+    let bits = header.option_bits;
+    if bits > 3 {
+        return Err(format!("unknown rule option bits {bits:#x} in the header"));
     }
-    Ok(Rules { variant, drop_stalemate: header.options & 1 != 0, hand_stalemate: header.options & 2 != 0 })
+    Ok(Rules { variant, drop_stalemate: bits & 1 != 0, hand_stalemate: bits & 2 != 0 })
 }
 
 fn expected(rules: &Rules) -> Expected<'static> {
     Expected {
         game: GAME,
-        variant: variant_id(rules.variant),
-        options: option_bits(rules),
+        rule_set_id: variant_id(rules.variant),
+        option_bits: option_bits(rules),
         layout_version: index::LAYOUT_VERSION,
+        // The engine's one-byte distance-to-mate entries, all that `Probe` reads.
+        entry_width: 1,
+        encoding: Encoding::DtmPlies,
         entries: index::SIZE,
+    }
+}
+
+/// A tablebase error about `path`, for the user: the crate names the problem, and when making
+/// the table again cures it we say how.
+fn file_error(path: &Path, e: &TablebaseError) -> String {
+    if e.needs_regeneration() {
+        format!("{}: {e}; regenerate it with `nana solve`", path.display())
+    } else {
+        format!("{}: {e}", path.display())
     }
 }
 
@@ -110,19 +124,29 @@ pub fn check_writable(dir: &Path) -> Result<(), String> {
 pub fn write(dir: &Path, rules: &Rules, solution: &Solution) -> Result<PathBuf, String> {
     let path = dir.join(file_name(rules));
     let s = &solution.stats;
-    let header = Header {
-        game: GAME.to_string(),
-        variant: variant_id(rules.variant),
-        options: option_bits(rules),
-        rules: describe(rules),
-        entries: index::SIZE,
-        entry_width: 1,
-        layout_version: index::LAYOUT_VERSION,
-        counts: Counts { wins: s.wins, losses: s.losses, draws: s.draws, illegal: s.illegal },
-        max_dtm: u32::from(s.max_dtm),
-    };
+    let counts = Counts { wins: s.wins, losses: s.losses, draws: s.draws, illegal: s.illegal };
+    let header = header(rules, counts, u32::from(s.max_dtm));
     nana_tablebase::write(&path, &header, &solution.entries).map_err(|e| e.to_string())?;
     Ok(path)
+}
+
+/// The header of the table for `rules`: the game's identity and the entry encoding are those a
+/// reader expects (see `expected`), so what we write is what we accept.
+fn header(rules: &Rules, counts: Counts, max_dtm: u32) -> Header {
+    let want = expected(rules);
+    Header {
+        game: want.game.to_string(),
+        rule_set: rules.variant.name().to_string(),
+        rule_set_id: want.rule_set_id,
+        options: options_text(rules),
+        option_bits: want.option_bits,
+        layout_version: want.layout_version,
+        entries: want.entries,
+        entry_width: want.entry_width,
+        encoding: want.encoding,
+        counts,
+        max_dtm,
+    }
 }
 
 /// A solution in memory or memory-mapped from a file.
@@ -162,7 +186,9 @@ impl Table {
     /// Where the table came from, for messages.
     pub fn origin(&self) -> String {
         match &self.source {
-            Source::File(tb) => tb.path().display().to_string(),
+            Source::File(tb) => {
+                tb.path().map_or_else(|| "in memory".to_string(), |p| p.display().to_string())
+            }
             Source::Memory(_) => "solved in memory".to_string(),
         }
     }
@@ -172,7 +198,7 @@ fn open_file(path: &Path) -> Result<Tablebase, String> {
     if path.is_dir() {
         return Err(format!("{}: is a directory, not a tablebase file", path.display()));
     }
-    Tablebase::open(path).map_err(|e| format!("{}: {e}", path.display()))
+    Tablebase::open(path).map_err(|e| file_error(path, &e))
 }
 
 /// Opens a tablebase and checks that it was built for `rules`.
@@ -187,7 +213,7 @@ pub fn open(path: &Path, rules: &Rules) -> Result<Table, String> {
             describe(rules)
         ));
     }
-    tb.check_expected(&expected(rules)).map_err(|e| format!("{}: {e}", path.display()))?;
+    tb.check_expected(&expected(rules)).map_err(|e| file_error(path, &e))?;
     Ok(Table { rules: *rules, source: Source::File(tb) })
 }
 
@@ -195,7 +221,7 @@ pub fn open(path: &Path, rules: &Rules) -> Result<Table, String> {
 pub fn open_any(path: &Path) -> Result<Table, String> {
     let tb = open_file(path)?;
     let rules = rules_of(tb.header()).map_err(|e| format!("{}: {e}", path.display()))?;
-    tb.check_expected(&expected(&rules)).map_err(|e| format!("{}: {e}", path.display()))?;
+    tb.check_expected(&expected(&rules)).map_err(|e| file_error(path, &e))?;
     Ok(Table { rules, source: Source::File(tb) })
 }
 
@@ -218,4 +244,52 @@ pub fn load_or_solve(rules: &Rules, explicit: Option<&Path>, dir: &Path) -> Resu
     let (solution, _) = solve(rules)?;
     eprintln!("note: solved in {:.1} s", start.elapsed().as_secs_f64());
     Ok(Table { rules: *rules, source: Source::Memory(solution) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all_rules() -> Vec<Rules> {
+        let mut all = Vec::new();
+        for variant in [Variant::Current, Variant::Original] {
+            for drop_stalemate in [true, false] {
+                for hand_stalemate in [true, false] {
+                    all.push(Rules { variant, drop_stalemate, hand_stalemate });
+                }
+            }
+        }
+        all
+    }
+
+    /// Every rule set's header encodes, reads back with the rules it was written for, passes its
+    /// own expectations and no other rule set's.
+    #[test]
+    fn headers_name_their_rules_and_meet_only_their_expectations() {
+        for rules in all_rules() {
+            let written = header(&rules, Counts::default(), 0);
+            let (read, _) = Header::decode(&written.encode(0).unwrap()).unwrap();
+            assert_eq!(read, written);
+            assert_eq!(rules_of(&read), Ok(rules));
+            assert_eq!(format!("{}, {}", read.rule_set, read.options), describe(&rules));
+            assert_eq!((read.entry_width, read.encoding), (1, Encoding::DtmPlies));
+            for other in all_rules() {
+                assert_eq!(
+                    read.check_expected(&expected(&other)).is_ok(),
+                    other == rules,
+                    "{rules:?} / {other:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn only_errors_a_new_table_cures_carry_the_solve_hint() {
+        let path = Path::new("t.tb");
+        let hinted = file_error(path, &TablebaseError::PayloadChecksum { expected: 1, actual: 2 });
+        assert!(hinted.starts_with("t.tb: the file is corrupted"), "{hinted}");
+        assert!(hinted.ends_with("; regenerate it with `nana solve`"), "{hinted}");
+        let plain = file_error(path, &TablebaseError::BadMagic);
+        assert_eq!(plain, "t.tb: not a tablebase file (bad magic bytes)");
+    }
 }

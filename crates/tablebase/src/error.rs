@@ -5,14 +5,13 @@ use std::fmt;
 use std::io;
 use std::path::PathBuf;
 
-/// Hint appended to messages about damaged or outdated files.
-const REGENERATE: &str = "regenerate it with `nana solve`";
-
 /// Everything that can go wrong reading, validating or writing a tablebase.
 ///
-/// Every `Display` message is a single line. Variants about a damaged file
-/// say so and suggest regenerating it; variants about a file that is intact
-/// but not the expected table name both the expected and the found values.
+/// Every `Display` message is a single line naming the problem, never the
+/// command that fixes it (the crate knows no program; callers add that, see
+/// [`TablebaseError::needs_regeneration`]). Variants about a damaged file
+/// say so; variants about a file that is intact but not the expected table
+/// name both the expected and the found values.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum TablebaseError {
@@ -40,6 +39,9 @@ pub enum TablebaseError {
     },
     /// The file does not start with [`MAGIC`](crate::MAGIC).
     BadMagic,
+    /// The file starts with [`MAGIC_V1`](crate::MAGIC_V1): it is in format
+    /// version 1, which this build no longer reads.
+    OldFormat,
     /// The file uses a format version this build cannot read.
     UnsupportedVersion {
         /// Version stored in the file.
@@ -67,6 +69,9 @@ pub enum TablebaseError {
     },
     /// The entry width is neither 1 nor 2 bytes.
     BadEntryWidth(u32),
+    /// The entry encoding id is not one this build knows (see
+    /// [`Encoding::from_id`](crate::Encoding::from_id)).
+    UnknownEncoding(u32),
     /// The payload CRC-32 does not match the payload bytes.
     PayloadChecksum {
         /// CRC-32 stored in the header.
@@ -81,18 +86,20 @@ pub enum TablebaseError {
         /// The game named in the file.
         found: String,
     },
-    /// The file was solved under a different rule variant or options.
+    /// The file was solved under a different rule set or options.
     WrongRules {
-        /// Variant id the caller asked for.
-        expected_variant: u32,
+        /// Rule set id the caller asked for.
+        expected_rule_set_id: u32,
         /// Rule option bits the caller asked for.
-        expected_options: u32,
-        /// Variant id stored in the file.
-        found_variant: u32,
+        expected_option_bits: u32,
+        /// Rule set id stored in the file.
+        found_rule_set_id: u32,
         /// Rule option bits stored in the file.
-        found_options: u32,
-        /// The file's human-readable rules description.
-        found_rules: String,
+        found_option_bits: u32,
+        /// The file's rule set name.
+        found_rule_set: String,
+        /// The file's options as text.
+        found_options: String,
     },
     /// The file was written with a different position-index layout.
     WrongLayout {
@@ -100,6 +107,18 @@ pub enum TablebaseError {
         expected: u32,
         /// Layout version stored in the file.
         found: u32,
+    },
+    /// The file's entries are of another width or encoding than the caller
+    /// reads.
+    WrongEncoding {
+        /// Entry width the caller reads, in bytes.
+        expected_width: u32,
+        /// Encoding the caller reads.
+        expected: crate::Encoding,
+        /// Entry width stored in the file.
+        found_width: u32,
+        /// Encoding stored in the file.
+        found: crate::Encoding,
     },
     /// The file has a different number of entries than the caller's index.
     WrongSize {
@@ -110,7 +129,7 @@ pub enum TablebaseError {
     },
     /// A text field is too long for its fixed-size header slot.
     FieldTooLong {
-        /// Field name (`"game"` or `"rules"`).
+        /// Field name (`"game"`, `"rule set"` or `"options"`).
         field: &'static str,
         /// Length of the value in bytes.
         len: usize,
@@ -118,9 +137,9 @@ pub enum TablebaseError {
         max: usize,
     },
     /// A text field is not valid for its header slot (for example it
-    /// contains a NUL byte, or the game name is not ASCII).
+    /// contains a NUL byte, or a name is not ASCII).
     InvalidText {
-        /// Field name (`"game"` or `"rules"`).
+        /// Field name (`"game"`, `"rule set"` or `"options"`).
         field: &'static str,
         /// What is wrong with it.
         reason: &'static str,
@@ -140,64 +159,75 @@ impl fmt::Display for TablebaseError {
         match self {
             Self::Io { path, source } => write!(f, "I/O error on {}: {source}", path.display()),
             Self::Truncated { len, expected } => {
-                write!(f, "the file is truncated: it has {len} bytes but must have {expected}; {REGENERATE}")
+                write!(f, "the file is truncated: it has {len} bytes but must have {expected}")
             }
-            Self::TrailingBytes { len, expected } => write!(
+            Self::TrailingBytes { len, expected } => {
+                write!(f, "the file is corrupted: it has {len} bytes but its header accounts for {expected}")
+            }
+            Self::BadMagic => f.write_str("not a tablebase file (bad magic bytes)"),
+            Self::OldFormat => write!(
                 f,
-                "the file is corrupted: it has {len} bytes but its header accounts for {expected}; \
-                 {REGENERATE}"
+                "the file is in the old tablebase format (version 1); this build reads only version {}",
+                crate::FORMAT_VERSION
             ),
-            Self::BadMagic => f.write_str("not a nana tablebase file (bad magic bytes)"),
             Self::UnsupportedVersion { found, supported } => write!(
                 f,
-                "unsupported tablebase format version {found} (this build reads version \
-                 {supported}); {REGENERATE} or use a matching build"
+                "unsupported tablebase format version {found} (this build reads version {supported})"
             ),
             Self::BadHeaderSize { found } => write!(
                 f,
-                "the file is corrupted: header size field is {found}, expected {}; {REGENERATE}",
+                "the file is corrupted: header size field is {found}, expected {}",
                 crate::HEADER_SIZE
             ),
             Self::HeaderChecksum { expected, actual } => write!(
                 f,
                 "the file is corrupted: header checksum mismatch (stored {expected:#010x}, \
-                 computed {actual:#010x}); {REGENERATE}"
+                 computed {actual:#010x})"
             ),
             Self::ReservedNotZero { offset } => write!(
                 f,
                 "the file is corrupted or from an incompatible writer: reserved header byte at \
-                 offset {offset} is not zero; {REGENERATE}"
+                 offset {offset} is not zero"
             ),
             Self::BadEntryWidth(width) => {
-                write!(f, "unsupported entry width {width} bytes (must be 1 or 2); {REGENERATE}")
+                write!(f, "unsupported entry width {width} bytes (must be 1 or 2)")
+            }
+            Self::UnknownEncoding(id) => {
+                write!(f, "unknown entry encoding id {id} (this build reads id 1, distance to mate in plies)")
             }
             Self::PayloadChecksum { expected, actual } => write!(
                 f,
                 "the file is corrupted: payload checksum mismatch (stored {expected:#010x}, \
-                 computed {actual:#010x}); {REGENERATE}"
+                 computed {actual:#010x})"
             ),
             Self::WrongGame { expected, found } => {
                 write!(f, "wrong tablebase: it is for game {found:?}, expected {expected:?}")
             }
             Self::WrongRules {
-                expected_variant,
-                expected_options,
-                found_variant,
+                expected_rule_set_id,
+                expected_option_bits,
+                found_rule_set_id,
+                found_option_bits,
+                found_rule_set,
                 found_options,
-                found_rules,
             } => write!(
                 f,
-                "wrong tablebase: it was solved for variant {found_variant}, options \
-                 {found_options:#x} ({found_rules:?}), expected variant {expected_variant}, \
-                 options {expected_options:#x}; solve these rules with `nana solve`"
+                "wrong tablebase: it was solved for rule set {found_rule_set_id} ({found_rule_set:?}), \
+                 option bits {found_option_bits:#x} ({found_options:?}), expected rule set \
+                 {expected_rule_set_id}, option bits {expected_option_bits:#x}"
             ),
             Self::WrongLayout { expected, found } => write!(
                 f,
                 "outdated tablebase: index layout version {found}, this build uses version \
-                 {expected}; {REGENERATE}"
+                 {expected}"
+            ),
+            Self::WrongEncoding { expected_width, expected, found_width, found } => write!(
+                f,
+                "wrong tablebase: its entries are {found_width}-byte {found}, expected \
+                 {expected_width}-byte {expected}"
             ),
             Self::WrongSize { expected, found } => {
-                write!(f, "wrong tablebase: it has {found} entries, expected {expected}; {REGENERATE}")
+                write!(f, "wrong tablebase: it has {found} entries, expected {expected}")
             }
             Self::FieldTooLong { field, len, max } => {
                 write!(f, "header field `{field}` is {len} bytes long, at most {max} bytes fit")
@@ -208,6 +238,42 @@ impl fmt::Display for TablebaseError {
             Self::PayloadLength { len, expected } => {
                 write!(f, "payload is {len} bytes but the header's entry count and width require {expected}")
             }
+        }
+    }
+}
+
+impl TablebaseError {
+    /// Whether the file itself is at fault in a way that making the table
+    /// again cures: damaged, truncated, from another format version or
+    /// encoding, or solved for another index layout or size. False for I/O
+    /// errors, files that are not tablebases at all, and tables of another
+    /// game or other rules (the caller asked for something else). Meant for
+    /// the errors of opening a file; the writer's own errors
+    /// ([`TablebaseError::FieldTooLong`], [`TablebaseError::PayloadLength`])
+    /// are false.
+    #[must_use]
+    pub fn needs_regeneration(&self) -> bool {
+        match self {
+            Self::Truncated { .. }
+            | Self::TrailingBytes { .. }
+            | Self::OldFormat
+            | Self::UnsupportedVersion { .. }
+            | Self::BadHeaderSize { .. }
+            | Self::HeaderChecksum { .. }
+            | Self::ReservedNotZero { .. }
+            | Self::BadEntryWidth(_)
+            | Self::UnknownEncoding(_)
+            | Self::PayloadChecksum { .. }
+            | Self::InvalidText { .. }
+            | Self::WrongLayout { .. }
+            | Self::WrongEncoding { .. }
+            | Self::WrongSize { .. } => true,
+            Self::Io { .. }
+            | Self::BadMagic
+            | Self::WrongGame { .. }
+            | Self::WrongRules { .. }
+            | Self::FieldTooLong { .. }
+            | Self::PayloadLength { .. } => false,
         }
     }
 }

@@ -1,16 +1,24 @@
 //! The fixed 256-byte file header: encoding, decoding and the caller's
 //! expectations.
 
+use std::fmt;
+
 use crate::TablebaseError;
 
-/// The first eight bytes of every tablebase file.
+/// The first eight bytes of every tablebase file: `\x89 R T B \r \n \x1a \n`
+/// ("RTB", retrograde tablebase, in the PNG signature's scheme).
 ///
-/// The `\r\n` makes text-mode transfers that rewrite line endings corrupt the
-/// magic, so such damage is caught immediately.
-pub const MAGIC: [u8; 8] = *b"NANATB\r\n";
+/// The byte with the high bit set catches transfers that strip the eighth
+/// bit; `\r\n` and the lone `\n` catch text-mode transfers that rewrite line
+/// endings either way; `\x1a` stops a DOS `type` from printing the payload.
+pub const MAGIC: [u8; 8] = *b"\x89RTB\r\n\x1a\n";
+
+/// The magic of format version 1 (written until this format), recognised
+/// only to refuse such files with [`TablebaseError::OldFormat`].
+pub const MAGIC_V1: [u8; 8] = *b"NANATB\r\n";
 
 /// The format version this crate reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// Size of the header in bytes; the payload starts at this offset.
 pub const HEADER_SIZE: usize = 256;
@@ -18,37 +26,88 @@ pub const HEADER_SIZE: usize = 256;
 /// Maximum length of [`Header::game`] in bytes.
 pub const GAME_NAME_MAX: usize = 16;
 
-/// Maximum length of [`Header::rules`] in bytes.
-pub const RULES_MAX: usize = 64;
+/// Maximum length of [`Header::rule_set`] in bytes.
+pub const RULE_SET_MAX: usize = 16;
+
+/// Maximum length of [`Header::options`] in bytes.
+pub const OPTIONS_MAX: usize = 64;
 
 /// Byte offsets of the header fields (see `docs/FORMAT.md`).
 mod offset {
     pub const VERSION: usize = 8;
     pub const HEADER_SIZE: usize = 12;
-    pub const GAME: usize = 16;
-    pub const VARIANT: usize = 32;
-    pub const OPTIONS: usize = 36;
-    pub const RULES: usize = 40;
-    pub const ENTRIES: usize = 104;
-    pub const ENTRY_WIDTH: usize = 112;
-    pub const LAYOUT_VERSION: usize = 116;
-    pub const WINS: usize = 120;
-    pub const LOSSES: usize = 128;
-    pub const DRAWS: usize = 136;
-    pub const ILLEGAL: usize = 144;
-    pub const MAX_DTM: usize = 152;
-    pub const PAYLOAD_CRC: usize = 156;
-    pub const RESERVED: usize = 160;
+    pub const ENTRY_WIDTH: usize = 16;
+    pub const ENCODING: usize = 20;
+    pub const ENTRIES: usize = 24;
+    pub const GAME: usize = 32;
+    pub const RULE_SET: usize = 48;
+    pub const RULE_SET_ID: usize = 64;
+    pub const OPTION_BITS: usize = 68;
+    pub const OPTIONS: usize = 72;
+    pub const LAYOUT_VERSION: usize = 136;
+    pub const MAX_DTM: usize = 140;
+    pub const WINS: usize = 144;
+    pub const LOSSES: usize = 152;
+    pub const DRAWS: usize = 160;
+    pub const ILLEGAL: usize = 168;
+    pub const PAYLOAD_CRC: usize = 176;
+    pub const RESERVED: usize = 180;
     pub const HEADER_CRC: usize = 252;
 }
 
 // The layout is contiguous and ends exactly at HEADER_SIZE.
 const _: () = {
-    assert!(offset::GAME + GAME_NAME_MAX == offset::VARIANT);
-    assert!(offset::RULES + RULES_MAX == offset::ENTRIES);
-    assert!(offset::HEADER_CRC - offset::RESERVED == 92);
+    assert!(offset::GAME + GAME_NAME_MAX == offset::RULE_SET);
+    assert!(offset::RULE_SET + RULE_SET_MAX == offset::RULE_SET_ID);
+    assert!(offset::OPTIONS + OPTIONS_MAX == offset::LAYOUT_VERSION);
+    assert!(offset::PAYLOAD_CRC + 4 == offset::RESERVED);
     assert!(offset::HEADER_CRC + 4 == HEADER_SIZE);
 };
+
+/// What an entry means. Together with [`Header::entry_width`] it tells a
+/// reader how to read the payload without knowing the game.
+///
+/// The id `0` is not an encoding, so a zeroed field is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Encoding {
+    /// Distance to mate in plies, as an unsigned integer `v` of the entry
+    /// width: `0` = draw; the largest value of the width (`0xFF`, `0xFFFF`)
+    /// = not a legal position; otherwise decided with `d = v - 1` plies, `d`
+    /// even = the side to move loses, `d` odd = it wins. Id `1`.
+    DtmPlies,
+}
+
+impl Encoding {
+    /// The id stored in the header.
+    #[must_use]
+    pub const fn id(self) -> u32 {
+        match self {
+            Self::DtmPlies => 1,
+        }
+    }
+
+    /// The encoding with the given header id.
+    ///
+    /// # Errors
+    ///
+    /// [`TablebaseError::UnknownEncoding`] for an id this build does not
+    /// know.
+    pub const fn from_id(id: u32) -> Result<Self, TablebaseError> {
+        match id {
+            1 => Ok(Self::DtmPlies),
+            other => Err(TablebaseError::UnknownEncoding(other)),
+        }
+    }
+}
+
+impl fmt::Display for Encoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::DtmPlies => f.write_str("distance to mate in plies"),
+        }
+    }
+}
 
 /// Outcome totals over the whole table, stored in the header for reporting.
 ///
@@ -67,24 +126,32 @@ pub struct Counts {
 }
 
 /// The decoded contents of a tablebase header.
+///
+/// The game's identity (name, rule set, options, index layout) is written
+/// by the game; this crate only stores it and compares the ids.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
     /// Name of the game, ASCII, at most [`GAME_NAME_MAX`] bytes, no NUL
     /// (e.g. `"nana-shogi"`).
     pub game: String,
-    /// Game-defined rule variant id.
-    pub variant: u32,
-    /// Game-defined rule option bits.
-    pub options: u32,
-    /// Human-readable description of the rules, UTF-8, at most
-    /// [`RULES_MAX`] bytes, no NUL.
-    pub rules: String,
-    /// Number of entries in the payload.
-    pub entries: u64,
-    /// Size of one entry in bytes: 1 or 2.
-    pub entry_width: u32,
+    /// Name of the rule set, ASCII, at most [`RULE_SET_MAX`] bytes, no NUL
+    /// (e.g. `"original"`).
+    pub rule_set: String,
+    /// Game-defined id of the rule set.
+    pub rule_set_id: u32,
+    /// The rule options as text, UTF-8, at most [`OPTIONS_MAX`] bytes, no
+    /// NUL (e.g. `"drop-stalemate on, hand-stalemate on"`).
+    pub options: String,
+    /// Game-defined bits of the rule options.
+    pub option_bits: u32,
     /// Game-defined version of the position-index layout.
     pub layout_version: u32,
+    /// Number of entries in the payload.
+    pub entries: u64,
+    /// Size of one entry in bytes: 1 or 2 (a 2-byte entry is little-endian).
+    pub entry_width: u32,
+    /// What an entry means.
+    pub encoding: Encoding,
     /// Outcome totals.
     pub counts: Counts,
     /// Longest distance to mate in the table, in plies.
@@ -99,12 +166,16 @@ pub struct Header {
 pub struct Expected<'a> {
     /// Game name.
     pub game: &'a str,
-    /// Rule variant id.
-    pub variant: u32,
+    /// Rule set id.
+    pub rule_set_id: u32,
     /// Rule option bits.
-    pub options: u32,
+    pub option_bits: u32,
     /// Position-index layout version.
     pub layout_version: u32,
+    /// Entry width in bytes the caller reads.
+    pub entry_width: u32,
+    /// Entry encoding the caller reads.
+    pub encoding: Encoding,
     /// Number of entries the caller's index addresses.
     pub entries: u64,
 }
@@ -115,10 +186,9 @@ impl Header {
     ///
     /// # Errors
     ///
-    /// [`TablebaseError::FieldTooLong`] if the game name is longer than
-    /// [`GAME_NAME_MAX`] bytes or the rules description longer than
-    /// [`RULES_MAX`] bytes; [`TablebaseError::InvalidText`] if either
-    /// contains a NUL byte or the game name is not ASCII;
+    /// [`TablebaseError::FieldTooLong`] if a text field is longer than its
+    /// slot; [`TablebaseError::InvalidText`] if one contains a NUL byte or
+    /// the game or rule set name is not ASCII;
     /// [`TablebaseError::BadEntryWidth`] if the entry width is not 1 or 2.
     pub fn encode(&self, payload_crc: u32) -> Result<[u8; HEADER_SIZE], TablebaseError> {
         self.check_fields()?;
@@ -126,18 +196,20 @@ impl Header {
         b[..MAGIC.len()].copy_from_slice(&MAGIC);
         put_u32(&mut b, offset::VERSION, FORMAT_VERSION);
         put_u32(&mut b, offset::HEADER_SIZE, HEADER_SIZE as u32);
-        put_bytes(&mut b, offset::GAME, self.game.as_bytes());
-        put_u32(&mut b, offset::VARIANT, self.variant);
-        put_u32(&mut b, offset::OPTIONS, self.options);
-        put_bytes(&mut b, offset::RULES, self.rules.as_bytes());
-        put_u64(&mut b, offset::ENTRIES, self.entries);
         put_u32(&mut b, offset::ENTRY_WIDTH, self.entry_width);
+        put_u32(&mut b, offset::ENCODING, self.encoding.id());
+        put_u64(&mut b, offset::ENTRIES, self.entries);
+        put_bytes(&mut b, offset::GAME, self.game.as_bytes());
+        put_bytes(&mut b, offset::RULE_SET, self.rule_set.as_bytes());
+        put_u32(&mut b, offset::RULE_SET_ID, self.rule_set_id);
+        put_u32(&mut b, offset::OPTION_BITS, self.option_bits);
+        put_bytes(&mut b, offset::OPTIONS, self.options.as_bytes());
         put_u32(&mut b, offset::LAYOUT_VERSION, self.layout_version);
+        put_u32(&mut b, offset::MAX_DTM, self.max_dtm);
         put_u64(&mut b, offset::WINS, self.counts.wins);
         put_u64(&mut b, offset::LOSSES, self.counts.losses);
         put_u64(&mut b, offset::DRAWS, self.counts.draws);
         put_u64(&mut b, offset::ILLEGAL, self.counts.illegal);
-        put_u32(&mut b, offset::MAX_DTM, self.max_dtm);
         put_u32(&mut b, offset::PAYLOAD_CRC, payload_crc);
         let header_crc = crc32fast::hash(&b[..offset::HEADER_CRC]);
         put_u32(&mut b, offset::HEADER_CRC, header_crc);
@@ -148,9 +220,10 @@ impl Header {
     /// be a whole file; bytes after the header are ignored).
     ///
     /// Returns the header and the payload CRC-32 it stores. Checks, in
-    /// order: magic (on however many bytes are present), format version
-    /// (once its bytes are present), length, header CRC-32, header size,
-    /// reserved bytes, entry width, text fields. Because the CRC is checked
+    /// order: the version-1 magic (refused as [`TablebaseError::OldFormat`]),
+    /// magic (on however many bytes are present), format version (once its
+    /// bytes are present), length, header CRC-32, header size, reserved
+    /// bytes, entry width, encoding, text fields. Because the CRC is checked
     /// before any other field is interpreted, a damaged header is reported
     /// as [`TablebaseError::HeaderChecksum`] unless the damage is in the
     /// magic or version.
@@ -159,6 +232,9 @@ impl Header {
     ///
     /// The first failed check, as the matching [`TablebaseError`] variant.
     pub fn decode(bytes: &[u8]) -> Result<(Header, u32), TablebaseError> {
+        if bytes.starts_with(&MAGIC_V1) {
+            return Err(TablebaseError::OldFormat);
+        }
         let magic_len = bytes.len().min(MAGIC.len());
         if bytes[..magic_len] != MAGIC[..magic_len] {
             return Err(TablebaseError::BadMagic);
@@ -187,15 +263,18 @@ impl Header {
         }
         let entry_width = get_u32(b, offset::ENTRY_WIDTH);
         check_entry_width(entry_width)?;
+        let encoding = Encoding::from_id(get_u32(b, offset::ENCODING))?;
 
         let header = Header {
             game: get_text(b, offset::GAME, GAME_NAME_MAX, "game", true)?,
-            variant: get_u32(b, offset::VARIANT),
-            options: get_u32(b, offset::OPTIONS),
-            rules: get_text(b, offset::RULES, RULES_MAX, "rules", false)?,
+            rule_set: get_text(b, offset::RULE_SET, RULE_SET_MAX, "rule set", true)?,
+            rule_set_id: get_u32(b, offset::RULE_SET_ID),
+            options: get_text(b, offset::OPTIONS, OPTIONS_MAX, "options", false)?,
+            option_bits: get_u32(b, offset::OPTION_BITS),
+            layout_version: get_u32(b, offset::LAYOUT_VERSION),
             entries: get_u64(b, offset::ENTRIES),
             entry_width,
-            layout_version: get_u32(b, offset::LAYOUT_VERSION),
+            encoding,
             counts: Counts {
                 wins: get_u64(b, offset::WINS),
                 losses: get_u64(b, offset::LOSSES),
@@ -215,13 +294,14 @@ impl Header {
     }
 
     /// Checks that this is the table the caller expects, in order: game,
-    /// rules (variant and options), index layout version, entry count.
+    /// rules (rule set id and option bits), index layout version, entry
+    /// width and encoding, entry count.
     ///
     /// # Errors
     ///
     /// [`TablebaseError::WrongGame`], [`TablebaseError::WrongRules`],
-    /// [`TablebaseError::WrongLayout`] or [`TablebaseError::WrongSize`] for
-    /// the first mismatch.
+    /// [`TablebaseError::WrongLayout`], [`TablebaseError::WrongEncoding`] or
+    /// [`TablebaseError::WrongSize`] for the first mismatch.
     pub fn check_expected(&self, expected: &Expected<'_>) -> Result<(), TablebaseError> {
         if self.game != expected.game {
             return Err(TablebaseError::WrongGame {
@@ -229,19 +309,28 @@ impl Header {
                 found: self.game.clone(),
             });
         }
-        if self.variant != expected.variant || self.options != expected.options {
+        if self.rule_set_id != expected.rule_set_id || self.option_bits != expected.option_bits {
             return Err(TablebaseError::WrongRules {
-                expected_variant: expected.variant,
-                expected_options: expected.options,
-                found_variant: self.variant,
-                found_options: self.options,
-                found_rules: self.rules.clone(),
+                expected_rule_set_id: expected.rule_set_id,
+                expected_option_bits: expected.option_bits,
+                found_rule_set_id: self.rule_set_id,
+                found_option_bits: self.option_bits,
+                found_rule_set: self.rule_set.clone(),
+                found_options: self.options.clone(),
             });
         }
         if self.layout_version != expected.layout_version {
             return Err(TablebaseError::WrongLayout {
                 expected: expected.layout_version,
                 found: self.layout_version,
+            });
+        }
+        if self.entry_width != expected.entry_width || self.encoding != expected.encoding {
+            return Err(TablebaseError::WrongEncoding {
+                expected_width: expected.entry_width,
+                expected: expected.encoding,
+                found_width: self.entry_width,
+                found: self.encoding,
             });
         }
         if self.entries != expected.entries {
@@ -253,11 +342,9 @@ impl Header {
     /// Checks everything [`Header::encode`] needs: text fields fit their
     /// slots and the entry width is supported.
     pub(crate) fn check_fields(&self) -> Result<(), TablebaseError> {
-        check_text("game", &self.game, GAME_NAME_MAX)?;
-        if !self.game.is_ascii() {
-            return Err(TablebaseError::InvalidText { field: "game", reason: "the game name must be ASCII" });
-        }
-        check_text("rules", &self.rules, RULES_MAX)?;
+        check_text("game", &self.game, GAME_NAME_MAX, true)?;
+        check_text("rule set", &self.rule_set, RULE_SET_MAX, true)?;
+        check_text("options", &self.options, OPTIONS_MAX, false)?;
         check_entry_width(self.entry_width)
     }
 }
@@ -270,13 +357,16 @@ fn check_entry_width(width: u32) -> Result<(), TablebaseError> {
 }
 
 /// A text field must fit its NUL-padded slot and contain no NUL itself
-/// (otherwise it would not read back unchanged).
-fn check_text(field: &'static str, text: &str, max: usize) -> Result<(), TablebaseError> {
+/// (otherwise it would not read back unchanged); names must be ASCII.
+fn check_text(field: &'static str, text: &str, max: usize, ascii: bool) -> Result<(), TablebaseError> {
     if text.len() > max {
         return Err(TablebaseError::FieldTooLong { field, len: text.len(), max });
     }
     if text.contains('\0') {
         return Err(TablebaseError::InvalidText { field, reason: "it contains a NUL byte" });
+    }
+    if ascii && !text.is_ascii() {
+        return Err(TablebaseError::InvalidText { field, reason: "a name must be ASCII" });
     }
     Ok(())
 }
@@ -325,7 +415,7 @@ fn get_text(
         });
     }
     if ascii && !text.is_ascii() {
-        return Err(TablebaseError::InvalidText { field, reason: "the game name must be ASCII" });
+        return Err(TablebaseError::InvalidText { field, reason: "a name must be ASCII" });
     }
     String::from_utf8(text.to_vec())
         .map_err(|_| TablebaseError::InvalidText { field, reason: "it is not valid UTF-8" })
@@ -338,12 +428,14 @@ mod tests {
     fn header() -> Header {
         Header {
             game: "nana-shogi".to_owned(),
-            variant: 0x0102_0304,
-            options: 0x0506_0708,
-            rules: "original, drop-stalemate on".to_owned(),
+            rule_set: "original".to_owned(),
+            rule_set_id: 0x0102_0304,
+            options: "drop-stalemate on".to_owned(),
+            option_bits: 0x0506_0708,
+            layout_version: 0x2122_2324,
             entries: 0x1112_1314_1516_1718,
             entry_width: 2,
-            layout_version: 0x2122_2324,
+            encoding: Encoding::DtmPlies,
             counts: Counts {
                 wins: 0x3132_3334_3536_3738,
                 losses: 0x4142_4344_4546_4748,
@@ -361,28 +453,40 @@ mod tests {
         let b = header().encode(0x8182_8384).unwrap();
         let u32_at = |at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
         let u64_at = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
-        assert_eq!(&b[0..8], b"NANATB\r\n");
-        assert_eq!(u32_at(8), 1);
+        assert_eq!(&b[0..8], &[0x89, b'R', b'T', b'B', 0x0d, 0x0a, 0x1a, 0x0a]);
+        assert_eq!(u32_at(8), 2);
         assert_eq!(u32_at(12), 256);
-        assert_eq!(&b[16..26], b"nana-shogi");
-        assert!(b[26..32].iter().all(|&x| x == 0));
-        assert_eq!(u32_at(32), 0x0102_0304);
-        assert_eq!(u32_at(36), 0x0506_0708);
-        assert_eq!(&b[40..67], b"original, drop-stalemate on");
-        assert!(b[67..104].iter().all(|&x| x == 0));
-        assert_eq!(u64_at(104), 0x1112_1314_1516_1718);
-        assert_eq!(u32_at(112), 2);
-        assert_eq!(u32_at(116), 0x2122_2324);
-        assert_eq!(u64_at(120), 0x3132_3334_3536_3738);
-        assert_eq!(u64_at(128), 0x4142_4344_4546_4748);
-        assert_eq!(u64_at(136), 0x5152_5354_5556_5758);
-        assert_eq!(u64_at(144), 0x6162_6364_6566_6768);
-        assert_eq!(u32_at(152), 0x7172_7374);
-        assert_eq!(u32_at(156), 0x8182_8384);
-        assert!(b[160..252].iter().all(|&x| x == 0));
+        assert_eq!(u32_at(16), 2);
+        assert_eq!(u32_at(20), 1);
+        assert_eq!(u64_at(24), 0x1112_1314_1516_1718);
+        assert_eq!(&b[32..42], b"nana-shogi");
+        assert!(b[42..48].iter().all(|&x| x == 0));
+        assert_eq!(&b[48..56], b"original");
+        assert!(b[56..64].iter().all(|&x| x == 0));
+        assert_eq!(u32_at(64), 0x0102_0304);
+        assert_eq!(u32_at(68), 0x0506_0708);
+        assert_eq!(&b[72..89], b"drop-stalemate on");
+        assert!(b[89..136].iter().all(|&x| x == 0));
+        assert_eq!(u32_at(136), 0x2122_2324);
+        assert_eq!(u32_at(140), 0x7172_7374);
+        assert_eq!(u64_at(144), 0x3132_3334_3536_3738);
+        assert_eq!(u64_at(152), 0x4142_4344_4546_4748);
+        assert_eq!(u64_at(160), 0x5152_5354_5556_5758);
+        assert_eq!(u64_at(168), 0x6162_6364_6566_6768);
+        assert_eq!(u32_at(176), 0x8182_8384);
+        assert!(b[180..252].iter().all(|&x| x == 0));
         assert_eq!(u32_at(252), crc32fast::hash(&b[..252]));
         // Little-endian: least significant byte first.
-        assert_eq!(b[32], 0x04);
+        assert_eq!(b[64], 0x04);
+    }
+
+    #[test]
+    fn encoding_ids_round_trip_and_unknown_ids_are_refused() {
+        assert_eq!(Encoding::DtmPlies.id(), 1);
+        assert_eq!(Encoding::from_id(1).unwrap(), Encoding::DtmPlies);
+        for id in [0, 2, 255, u32::MAX] {
+            assert!(matches!(Encoding::from_id(id), Err(TablebaseError::UnknownEncoding(i)) if i == id));
+        }
     }
 
     #[test]
@@ -396,9 +500,10 @@ mod tests {
     fn text_fields_may_fill_their_slots_exactly() {
         let mut h = header();
         h.game = "g".repeat(GAME_NAME_MAX);
+        h.rule_set = "r".repeat(RULE_SET_MAX);
         // 32 two-byte characters: exactly 64 bytes of UTF-8.
-        h.rules = "é".repeat(RULES_MAX / 2);
-        assert_eq!(h.rules.len(), RULES_MAX);
+        h.options = "é".repeat(OPTIONS_MAX / 2);
+        assert_eq!(h.options.len(), OPTIONS_MAX);
         let b = h.encode(0).unwrap();
         assert_eq!(Header::decode(&b).unwrap().0, h);
     }
@@ -411,25 +516,37 @@ mod tests {
     }
 
     #[test]
-    fn encode_rejects_long_rules() {
+    fn encode_rejects_long_rule_set_and_options() {
         let mut h = header();
-        h.rules = "r".repeat(RULES_MAX + 1);
+        h.rule_set = "r".repeat(RULE_SET_MAX + 1);
         assert!(matches!(
             h.encode(0),
-            Err(TablebaseError::FieldTooLong { field: "rules", len: 65, max: 64 })
+            Err(TablebaseError::FieldTooLong { field: "rule set", len: 17, max: 16 })
+        ));
+        let mut h = header();
+        h.options = "o".repeat(OPTIONS_MAX + 1);
+        assert!(matches!(
+            h.encode(0),
+            Err(TablebaseError::FieldTooLong { field: "options", len: 65, max: 64 })
         ));
     }
 
     #[test]
-    fn encode_rejects_nul_and_non_ascii_game() {
+    fn encode_rejects_nul_and_non_ascii_names() {
         let mut h = header();
         h.game = "a\0b".to_owned();
         assert!(matches!(h.encode(0), Err(TablebaseError::InvalidText { field: "game", .. })));
         h.game = "shōgi".to_owned();
         assert!(matches!(h.encode(0), Err(TablebaseError::InvalidText { field: "game", .. })));
         let mut h = header();
-        h.rules = "x\0".to_owned();
-        assert!(matches!(h.encode(0), Err(TablebaseError::InvalidText { field: "rules", .. })));
+        h.rule_set = "orīginal".to_owned();
+        assert!(matches!(h.encode(0), Err(TablebaseError::InvalidText { field: "rule set", .. })));
+        let mut h = header();
+        h.options = "x\0".to_owned();
+        assert!(matches!(h.encode(0), Err(TablebaseError::InvalidText { field: "options", .. })));
+        // Options are UTF-8 text, not a name.
+        h.options = "drop-stalemate ön".to_owned();
+        h.encode(0).unwrap();
     }
 
     #[test]
@@ -453,12 +570,18 @@ mod tests {
     }
 
     #[test]
-    fn decode_rejects_invalid_utf8_rules() {
+    fn decode_rejects_invalid_utf8_options_and_non_ascii_rule_set() {
         let mut b = header().encode(0).unwrap();
-        b[offset::RULES] = 0xff;
+        b[offset::OPTIONS] = 0xff;
         let crc = crc32fast::hash(&b[..offset::HEADER_CRC]);
         b[offset::HEADER_CRC..].copy_from_slice(&crc.to_le_bytes());
-        assert!(matches!(Header::decode(&b), Err(TablebaseError::InvalidText { field: "rules", .. })));
+        assert!(matches!(Header::decode(&b), Err(TablebaseError::InvalidText { field: "options", .. })));
+        let mut b = header().encode(0).unwrap();
+        b[offset::RULE_SET] = 0xc3;
+        b[offset::RULE_SET + 1] = 0xa9;
+        let crc = crc32fast::hash(&b[..offset::HEADER_CRC]);
+        b[offset::HEADER_CRC..].copy_from_slice(&crc.to_le_bytes());
+        assert!(matches!(Header::decode(&b), Err(TablebaseError::InvalidText { field: "rule set", .. })));
     }
 
     #[test]

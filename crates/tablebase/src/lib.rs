@@ -3,43 +3,59 @@
 //! A tablebase file is a fixed 256-byte little-endian [`Header`] followed by
 //! a payload: an array of [`Header::entries`] entries of
 //! [`Header::entry_width`] bytes each. The crate knows nothing about any
-//! game's rules: a game is identified by a short name and opaque numeric ids
-//! (variant, rule option bits, index layout version), and the meaning of an
-//! entry is defined by the engine that wrote it. The byte layout is described
-//! in `docs/FORMAT.md`.
+//! game's rules: the game writes its identity (name, rule set, options, as
+//! text and as opaque ids, and its index layout version), which the crate
+//! stores and compares. How an entry is read is in the file itself: its
+//! width and its [`Encoding`]. The byte layout is described in
+//! `docs/FORMAT.md`.
 //!
 //! Integrity is checked on every open: magic, format version, header
-//! CRC-32, reserved bytes, entry width, exact file length and payload
-//! CRC-32. Any mismatch is an error; a corrupted file never yields entries.
+//! CRC-32, reserved bytes, entry width and encoding, exact file length and
+//! payload CRC-32. Any mismatch is an error; a corrupted file never yields
+//! entries. Files of the old format version 1 are refused as such.
 //!
 //! * [`write()`] writes a file atomically (temporary file, fsync, rename).
 //! * [`Tablebase::open`] memory-maps and validates a file;
+//!   [`Tablebase::from_bytes`] validates and keeps a buffer (same checks);
 //!   [`Tablebase::open_expecting`] also checks that it is the table the
-//!   caller wants (game, rules, index layout, size).
-//! * [`validate_bytes`] runs the same checks on an in-memory buffer.
+//!   caller wants (game, rules, index layout, encoding, size).
+//! * [`validate_bytes`] runs the same checks on a borrowed buffer.
 //!
 //! ```
-//! use nana_tablebase::{Counts, Expected, Header, Tablebase};
+//! use nana_tablebase::{Counts, Encoding, Expected, Header, Tablebase};
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let dir = tempfile::tempdir()?;
 //! let path = dir.path().join("demo.tb");
 //! let header = Header {
 //!     game: "demo".to_owned(),
-//!     variant: 0,
-//!     options: 0,
-//!     rules: "standard".to_owned(),
+//!     rule_set: "standard".to_owned(),
+//!     rule_set_id: 0,
+//!     options: String::new(),
+//!     option_bits: 0,
+//!     layout_version: 1,
 //!     entries: 3,
 //!     entry_width: 1,
-//!     layout_version: 1,
+//!     encoding: Encoding::DtmPlies,
 //!     counts: Counts { wins: 1, losses: 1, draws: 1, illegal: 0 },
 //!     max_dtm: 1,
 //! };
 //! nana_tablebase::write(&path, &header, &[0, 1, 2])?;
 //!
-//! let expected = Expected { game: "demo", variant: 0, options: 0, layout_version: 1, entries: 3 };
+//! let expected = Expected {
+//!     game: "demo",
+//!     rule_set_id: 0,
+//!     option_bits: 0,
+//!     layout_version: 1,
+//!     entry_width: 1,
+//!     encoding: Encoding::DtmPlies,
+//!     entries: 3,
+//! };
 //! let table = Tablebase::open_expecting(&path, &expected)?;
 //! assert_eq!(table.payload(), &[0, 1, 2]);
+//! // The same bytes held in memory (e.g. fetched by a web page) read the same.
+//! let in_memory = Tablebase::from_bytes(std::fs::read(&path)?)?;
+//! assert_eq!(in_memory.header(), table.header());
 //! # Ok(())
 //! # }
 //! ```
@@ -53,6 +69,9 @@ mod reader;
 mod writer;
 
 pub use error::TablebaseError;
-pub use header::{Counts, Expected, Header, FORMAT_VERSION, GAME_NAME_MAX, HEADER_SIZE, MAGIC, RULES_MAX};
+pub use header::{
+    Counts, Encoding, Expected, Header, FORMAT_VERSION, GAME_NAME_MAX, HEADER_SIZE, MAGIC, MAGIC_V1,
+    OPTIONS_MAX, RULE_SET_MAX,
+};
 pub use reader::{validate_bytes, Tablebase};
 pub use writer::write;

@@ -1,5 +1,5 @@
 //! Validating reader: [`validate_bytes`] for any buffer, [`Tablebase`] for a
-//! memory-mapped file.
+//! memory-mapped file or an owned buffer.
 
 use std::fs::File;
 use std::io;
@@ -46,18 +46,37 @@ fn payload_of(bytes: &[u8]) -> &[u8] {
     bytes.get(HEADER_SIZE..).unwrap_or_default()
 }
 
-/// An open, validated, memory-mapped tablebase file.
+/// The bytes of a validated table: memory-mapped from a file, or handed
+/// over by the caller.
+#[derive(Debug)]
+enum Bytes {
+    Mapped(Mmap),
+    Owned(Vec<u8>),
+}
+
+impl Bytes {
+    fn all(&self) -> &[u8] {
+        match self {
+            Self::Mapped(map) => map,
+            Self::Owned(bytes) => bytes,
+        }
+    }
+}
+
+/// An open, validated tablebase: memory-mapped from a file
+/// ([`Tablebase::open`]) or held in memory ([`Tablebase::from_bytes`], for
+/// a server or WebAssembly that has the bytes but no file).
 ///
-/// Construction validates the whole file (see [`validate_bytes`]), so
+/// Construction validates the whole table (see [`validate_bytes`]), so
 /// [`Tablebase::payload`] is always exactly `entries × entry_width` bytes
 /// whose checksum matched. Whether the table is the one the caller wants is
 /// a separate question: use [`Tablebase::open_expecting`] or
 /// [`Tablebase::check_expected`] before trusting any entry.
 #[derive(Debug)]
 pub struct Tablebase {
-    path: PathBuf,
+    path: Option<PathBuf>,
     header: Header,
-    map: Mmap,
+    bytes: Bytes,
 }
 
 impl Tablebase {
@@ -77,8 +96,23 @@ impl Tablebase {
             return Err(TablebaseError::Truncated { len, expected: HEADER_SIZE as u64 });
         }
         let map = map_read_only(&file).map_err(io_error)?;
-        let header = validate_bytes(&map)?;
-        Ok(Self { path: path.to_path_buf(), header, map })
+        Self::validated(Bytes::Mapped(map), Some(path.to_path_buf()))
+    }
+
+    /// Validates a complete tablebase file held in memory and keeps it.
+    ///
+    /// # Errors
+    ///
+    /// Any error of [`validate_bytes`].
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<Self, TablebaseError> {
+        Self::validated(Bytes::Owned(bytes), None)
+    }
+
+    /// The one constructor behind both sources, so that they are validated
+    /// by the same code.
+    fn validated(bytes: Bytes, path: Option<PathBuf>) -> Result<Self, TablebaseError> {
+        let header = validate_bytes(bytes.all())?;
+        Ok(Self { path, header, bytes })
     }
 
     /// Opens the file at `path` like [`Tablebase::open`] and checks that it
@@ -93,13 +127,14 @@ impl Tablebase {
         Ok(table)
     }
 
-    /// Checks that this table is for the expected game, rules, index layout
-    /// and size (see [`Header::check_expected`]).
+    /// Checks that this table is for the expected game, rules, index
+    /// layout, entry encoding and size (see [`Header::check_expected`]).
     ///
     /// # Errors
     ///
     /// [`TablebaseError::WrongGame`], [`TablebaseError::WrongRules`],
-    /// [`TablebaseError::WrongLayout`] or [`TablebaseError::WrongSize`].
+    /// [`TablebaseError::WrongLayout`], [`TablebaseError::WrongEncoding`] or
+    /// [`TablebaseError::WrongSize`].
     pub fn check_expected(&self, expected: &Expected<'_>) -> Result<(), TablebaseError> {
         self.header.check_expected(expected)
     }
@@ -113,16 +148,16 @@ impl Tablebase {
     /// The entry array: exactly `entries × entry_width` bytes.
     #[must_use]
     pub fn payload(&self) -> &[u8] {
-        payload_of(&self.map)
+        payload_of(self.bytes.all())
     }
 
-    /// The path the table was opened from.
+    /// The path the table was opened from (`None` for
+    /// [`Tablebase::from_bytes`]).
     #[must_use]
-    pub fn path(&self) -> &Path {
-        &self.path
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
     }
 }
-
 /// Maps the whole of `file` read-only.
 #[allow(unsafe_code)]
 fn map_read_only(file: &File) -> io::Result<Mmap> {

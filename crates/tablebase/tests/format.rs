@@ -5,8 +5,13 @@ mod common;
 
 use std::fs;
 
-use common::{dir_entries, expected, file_bytes, fix_header_crc, header, payload};
-use nana_tablebase::{validate_bytes, write, Expected, Tablebase, TablebaseError, HEADER_SIZE};
+use common::{
+    dir_entries, expected, file_bytes, fix_header_crc, header, payload, v1_file_bytes, ENCODING_AT,
+    ENTRIES_AT, ENTRY_WIDTH_AT, PAYLOAD_CRC_AT, RESERVED, VERSION_AT,
+};
+use nana_tablebase::{
+    validate_bytes, write, Encoding, Expected, Tablebase, TablebaseError, HEADER_SIZE, MAGIC,
+};
 
 /// Size of the small table used by the damage tests: 256 + 100 bytes.
 const ENTRIES: u64 = 100;
@@ -22,10 +27,16 @@ fn round_trip(entries: u64, width: u32) {
 
     assert_eq!(table.header(), &header);
     assert_eq!(table.payload(), payload.as_slice());
-    assert_eq!(table.path(), path);
+    assert_eq!(table.path(), Some(path.as_path()));
     assert_eq!(fs::metadata(&path).unwrap().len(), (HEADER_SIZE + payload.len()) as u64);
     // The temporary file is gone.
     assert_eq!(dir_entries(dir.path()), ["table.tb"]);
+
+    // The same bytes handed over in memory give the same table.
+    let in_memory = Tablebase::from_bytes(fs::read(&path).unwrap()).unwrap();
+    assert_eq!(in_memory.header(), table.header());
+    assert_eq!(in_memory.payload(), table.payload());
+    assert_eq!(in_memory.path(), None);
 }
 
 #[test]
@@ -57,6 +68,7 @@ fn every_truncated_length_is_rejected_as_truncated() {
             other => panic!("length {len}: expected Truncated, got {other:?}"),
         };
         check(validate_bytes(&full[..len]).map(|_| ()));
+        check(Tablebase::from_bytes(full[..len].to_vec()).map(|_| ()));
         fs::write(&path, &full[..len]).unwrap();
         check(Tablebase::open(&path).map(|_| ()));
     }
@@ -79,13 +91,17 @@ fn trailing_byte_is_rejected() {
     bytes.push(0);
     fs::write(&path, &bytes).unwrap();
     assert!(matches!(Tablebase::open(&path), Err(TablebaseError::TrailingBytes { len: 357, expected: 356 })));
+    assert!(matches!(
+        Tablebase::from_bytes(bytes),
+        Err(TablebaseError::TrailingBytes { len: 357, expected: 356 })
+    ));
 }
 
 /// Which error a single flipped bit at `pos` must produce.
 fn expected_flip_error(pos: usize, err: &TablebaseError) -> bool {
     match pos {
         0..=7 => matches!(err, TablebaseError::BadMagic),
-        8..=11 => matches!(err, TablebaseError::UnsupportedVersion { supported: 1, .. }),
+        8..=11 => matches!(err, TablebaseError::UnsupportedVersion { supported: 2, .. }),
         12..=255 => matches!(err, TablebaseError::HeaderChecksum { .. }),
         _ => matches!(err, TablebaseError::PayloadChecksum { .. }),
     }
@@ -104,6 +120,12 @@ fn every_single_bit_flip_is_detected_in_memory() {
                     assert!(expected_flip_error(pos, &err), "byte {pos} bit {bit}: unexpected error {err:?}")
                 }
                 Ok(_) => panic!("byte {pos} bit {bit}: flip not detected"),
+            }
+            match Tablebase::from_bytes(bad) {
+                Err(err) => {
+                    assert!(expected_flip_error(pos, &err), "from_bytes, byte {pos} bit {bit}: {err:?}")
+                }
+                Ok(_) => panic!("from_bytes, byte {pos} bit {bit}: flip not detected"),
             }
         }
     }
@@ -130,28 +152,63 @@ fn wrong_magic_is_rejected() {
     let mut bytes = file_bytes(ENTRIES, 1);
     bytes[..8].copy_from_slice(b"NANATB\n\n");
     assert!(matches!(validate_bytes(&bytes), Err(TablebaseError::BadMagic)));
+    // The text-mode damage the magic is built to catch: CRLF -> LF, LF -> CRLF.
+    let mut crlf_to_lf = bytes.clone();
+    crlf_to_lf.remove(4);
+    assert!(matches!(validate_bytes(&crlf_to_lf), Err(TablebaseError::BadMagic)));
+    let mut lf_to_crlf = bytes.clone();
+    lf_to_crlf.insert(7, b'\r');
+    assert!(matches!(validate_bytes(&lf_to_crlf), Err(TablebaseError::BadMagic)));
     // Short non-tablebase files are "not a tablebase", not "truncated".
     assert!(matches!(validate_bytes(b"hello"), Err(TablebaseError::BadMagic)));
-    assert!(matches!(
-        validate_bytes(b"NANATB\r\n\x02"),
-        Err(TablebaseError::Truncated { len: 9, expected: 256 })
-    ));
+    let mut short = MAGIC.to_vec();
+    short.push(2);
+    assert!(matches!(validate_bytes(&short), Err(TablebaseError::Truncated { len: 9, expected: 256 })));
+    assert!(matches!(validate_bytes(&MAGIC[..3]), Err(TablebaseError::Truncated { len: 3, expected: 256 })));
+    assert_eq!(&MAGIC, b"\x89RTB\r\n\x1a\n");
+}
+
+#[test]
+fn version_1_files_are_refused_as_old_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.tb");
+    let v1 = v1_file_bytes(ENTRIES);
+    fs::write(&path, &v1).unwrap();
+    for result in [
+        validate_bytes(&v1).map(|_| ()),
+        Tablebase::open(&path).map(|_| ()),
+        Tablebase::from_bytes(v1.clone()).map(|_| ()),
+    ] {
+        match result {
+            Err(err @ TablebaseError::OldFormat) => {
+                let message = err.to_string();
+                assert!(message.contains("old tablebase format (version 1)"), "{message}");
+                assert!(err.needs_regeneration());
+            }
+            other => panic!("expected OldFormat, got {other:?}"),
+        }
+    }
+    // Recognised from the magic alone, so even a cut-off old file says so.
+    assert!(matches!(validate_bytes(&v1[..8]), Err(TablebaseError::OldFormat)));
+    assert!(matches!(validate_bytes(&v1[..100]), Err(TablebaseError::OldFormat)));
 }
 
 #[test]
 fn unsupported_version_is_rejected() {
-    let mut bytes = file_bytes(ENTRIES, 1);
-    bytes[8..12].copy_from_slice(&2u32.to_le_bytes());
-    fix_header_crc(&mut bytes);
-    assert!(matches!(
-        validate_bytes(&bytes),
-        Err(TablebaseError::UnsupportedVersion { found: 2, supported: 1 })
-    ));
-    // Checked as soon as the version bytes are present, before the length.
-    assert!(matches!(
-        validate_bytes(&bytes[..12]),
-        Err(TablebaseError::UnsupportedVersion { found: 2, supported: 1 })
-    ));
+    for version in [0u32, 1, 3, u32::MAX] {
+        let mut bytes = file_bytes(ENTRIES, 1);
+        bytes[VERSION_AT..VERSION_AT + 4].copy_from_slice(&version.to_le_bytes());
+        fix_header_crc(&mut bytes);
+        assert!(matches!(
+            validate_bytes(&bytes),
+            Err(TablebaseError::UnsupportedVersion { found, supported: 2 }) if found == version
+        ));
+        // Checked as soon as the version bytes are present, before the length.
+        assert!(matches!(
+            validate_bytes(&bytes[..12]),
+            Err(TablebaseError::UnsupportedVersion { found, supported: 2 }) if found == version
+        ));
+    }
 }
 
 #[test]
@@ -164,7 +221,7 @@ fn bad_header_size_is_rejected() {
 
 #[test]
 fn non_zero_reserved_byte_is_rejected() {
-    for offset in [160, 200, 251] {
+    for offset in [RESERVED.start, 200, RESERVED.end - 1] {
         let mut bytes = file_bytes(ENTRIES, 1);
         bytes[offset] = 1;
         fix_header_crc(&mut bytes);
@@ -179,7 +236,7 @@ fn non_zero_reserved_byte_is_rejected() {
 fn bad_entry_width_is_rejected() {
     for width in [0u32, 3, 8] {
         let mut bytes = file_bytes(ENTRIES, 1);
-        bytes[112..116].copy_from_slice(&width.to_le_bytes());
+        bytes[ENTRY_WIDTH_AT..ENTRY_WIDTH_AT + 4].copy_from_slice(&width.to_le_bytes());
         fix_header_crc(&mut bytes);
         assert!(matches!(
             validate_bytes(&bytes),
@@ -189,9 +246,32 @@ fn bad_entry_width_is_rejected() {
 }
 
 #[test]
+fn unknown_encoding_is_rejected() {
+    for id in [0u32, 2, 0x100, u32::MAX] {
+        let mut bytes = file_bytes(ENTRIES, 1);
+        bytes[ENCODING_AT..ENCODING_AT + 4].copy_from_slice(&id.to_le_bytes());
+        fix_header_crc(&mut bytes);
+        match validate_bytes(&bytes) {
+            Err(err @ TablebaseError::UnknownEncoding(i)) if i == id => {
+                assert!(err.to_string().contains(&format!("encoding id {id}")), "{err}");
+            }
+            other => panic!("id {id}: expected UnknownEncoding, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn the_file_alone_says_how_to_read_an_entry() {
+    for width in [1, 2] {
+        let table = Tablebase::from_bytes(file_bytes(ENTRIES, width)).unwrap();
+        assert_eq!((table.header().entry_width, table.header().encoding), (width, Encoding::DtmPlies));
+    }
+}
+
+#[test]
 fn huge_entry_count_is_truncated_not_overflow() {
     let mut bytes = file_bytes(ENTRIES, 2);
-    bytes[104..112].copy_from_slice(&u64::MAX.to_le_bytes());
+    bytes[ENTRIES_AT..ENTRIES_AT + 8].copy_from_slice(&u64::MAX.to_le_bytes());
     fix_header_crc(&mut bytes);
     assert!(matches!(
         validate_bytes(&bytes),
@@ -202,7 +282,7 @@ fn huge_entry_count_is_truncated_not_overflow() {
 #[test]
 fn payload_checksum_error_names_both_values() {
     let mut bytes = file_bytes(ENTRIES, 1);
-    let stored = u32::from_le_bytes(bytes[156..160].try_into().unwrap());
+    let stored = u32::from_le_bytes(bytes[PAYLOAD_CRC_AT..PAYLOAD_CRC_AT + 4].try_into().unwrap());
     bytes[HEADER_SIZE + 5] ^= 0xff;
     let actual = crc32fast::hash(&bytes[HEADER_SIZE..]);
     match validate_bytes(&bytes) {
@@ -210,7 +290,7 @@ fn payload_checksum_error_names_both_values() {
             assert_eq!((expected, a), (stored, actual));
             let message = err.to_string();
             assert!(message.contains("corrupted"), "{message}");
-            assert!(message.contains("nana solve"), "{message}");
+            assert!(err.needs_regeneration());
         }
         other => panic!("expected PayloadChecksum, got {other:?}"),
     }
@@ -265,21 +345,35 @@ fn wrong_game_is_its_own_error() {
 fn wrong_variant_or_options_is_wrong_rules() {
     let dir = tempfile::tempdir().unwrap();
     let table = Tablebase::open(&written_table(&dir)).unwrap();
-    for (variant, options) in [(0, 0b101), (1, 0b100), (7, 0)] {
-        let want = Expected { variant, options, ..expected(ENTRIES) };
+    for (rule_set_id, option_bits) in [(0, 0b101), (1, 0b100), (7, 0)] {
+        let want = Expected { rule_set_id, option_bits, ..expected(ENTRIES) };
         match table.check_expected(&want) {
-            Err(TablebaseError::WrongRules {
-                expected_variant,
-                expected_options,
-                found_variant,
-                found_options,
-                found_rules,
-            }) => {
-                assert_eq!((expected_variant, expected_options), (variant, options));
-                assert_eq!((found_variant, found_options), (1, 0b101));
-                assert_eq!(found_rules, header(ENTRIES, 1).rules);
+            Err(err @ TablebaseError::WrongRules { .. }) => {
+                let TablebaseError::WrongRules {
+                    expected_rule_set_id,
+                    expected_option_bits,
+                    found_rule_set_id,
+                    found_option_bits,
+                    ref found_rule_set,
+                    ref found_options,
+                } = err
+                else {
+                    unreachable!()
+                };
+                assert_eq!((expected_rule_set_id, expected_option_bits), (rule_set_id, option_bits));
+                assert_eq!((found_rule_set_id, found_option_bits), (1, 0b101));
+                assert_eq!(
+                    (found_rule_set.as_str(), found_options.as_str()),
+                    ("original", "drop-stalemate on, hand-stalemate on")
+                );
+                let message = err.to_string();
+                assert!(
+                    message.contains("\"original\"") && message.contains("hand-stalemate on"),
+                    "{message}"
+                );
+                assert!(!err.needs_regeneration());
             }
-            other => panic!("({variant}, {options}): expected WrongRules, got {other:?}"),
+            other => panic!("({rule_set_id}, {option_bits}): expected WrongRules, got {other:?}"),
         }
     }
 }
@@ -293,6 +387,27 @@ fn wrong_layout_is_its_own_error() {
         table.check_expected(&want),
         Err(TablebaseError::WrongLayout { expected: 4, found: 3 })
     ));
+}
+
+#[test]
+fn wrong_width_or_encoding_is_its_own_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = Tablebase::open(&written_table(&dir)).unwrap();
+    let want = Expected { entry_width: 2, ..expected(ENTRIES) };
+    match table.check_expected(&want) {
+        Err(
+            err @ TablebaseError::WrongEncoding {
+                expected_width: 2,
+                expected: Encoding::DtmPlies,
+                found_width: 1,
+                found: Encoding::DtmPlies,
+            },
+        ) => {
+            let message = err.to_string();
+            assert!(message.contains("1-byte distance to mate in plies, expected 2-byte"), "{message}");
+        }
+        other => panic!("expected WrongEncoding, got {other:?}"),
+    }
 }
 
 #[test]
@@ -378,10 +493,10 @@ fn write_with_unencodable_header_leaves_no_file() {
         Err(TablebaseError::FieldTooLong { field: "game", len: 21, max: 16 })
     ));
     let mut long_rules = header(ENTRIES, 1);
-    long_rules.rules = "x".repeat(65);
+    long_rules.options = "x".repeat(65);
     assert!(matches!(
         write(&path, &long_rules, &payload(ENTRIES, 1)),
-        Err(TablebaseError::FieldTooLong { field: "rules", len: 65, max: 64 })
+        Err(TablebaseError::FieldTooLong { field: "options", len: 65, max: 64 })
     ));
     let mut bad_width = header(ENTRIES, 1);
     bad_width.entry_width = 4;
@@ -411,21 +526,30 @@ fn error_messages_are_single_lines() {
         TablebaseError::Truncated { len: 1, expected: 256 },
         TablebaseError::TrailingBytes { len: 300, expected: 256 },
         TablebaseError::BadMagic,
-        TablebaseError::UnsupportedVersion { found: 2, supported: 1 },
+        TablebaseError::OldFormat,
+        TablebaseError::UnsupportedVersion { found: 3, supported: 2 },
         TablebaseError::BadHeaderSize { found: 0 },
         TablebaseError::HeaderChecksum { expected: 1, actual: 2 },
         TablebaseError::ReservedNotZero { offset: 160 },
         TablebaseError::BadEntryWidth(3),
+        TablebaseError::UnknownEncoding(7),
         TablebaseError::PayloadChecksum { expected: 1, actual: 2 },
         TablebaseError::WrongGame { expected: "a".into(), found: "b".into() },
         TablebaseError::WrongRules {
-            expected_variant: 0,
-            expected_options: 1,
-            found_variant: 1,
-            found_options: 0,
-            found_rules: "original".into(),
+            expected_rule_set_id: 0,
+            expected_option_bits: 1,
+            found_rule_set_id: 1,
+            found_option_bits: 0,
+            found_rule_set: "original".into(),
+            found_options: "drop-stalemate on".into(),
         },
         TablebaseError::WrongLayout { expected: 1, found: 2 },
+        TablebaseError::WrongEncoding {
+            expected_width: 1,
+            expected: Encoding::DtmPlies,
+            found_width: 2,
+            found: Encoding::DtmPlies,
+        },
         TablebaseError::WrongSize { expected: 1, found: 2 },
         TablebaseError::FieldTooLong { field: "game", len: 17, max: 16 },
         TablebaseError::InvalidText { field: "rules", reason: "it contains a NUL byte" },
@@ -434,6 +558,8 @@ fn error_messages_are_single_lines() {
     for err in &errors {
         let message = err.to_string();
         assert!(!message.is_empty() && !message.contains('\n'), "{message:?}");
+        // The crate names the problem; which command cures it is the caller's business.
+        assert!(!message.contains("nana"), "{message:?}");
     }
     assert!(std::error::Error::source(&errors[0]).is_some());
 }

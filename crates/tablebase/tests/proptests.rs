@@ -3,35 +3,39 @@
 
 mod common;
 
-use common::{file_bytes, fix_header_crc};
-use nana_tablebase::{validate_bytes, Counts, Header, TablebaseError, HEADER_SIZE, MAGIC};
+use common::{file_bytes, fix_header_crc, ENCODING_AT, ENTRY_WIDTH_AT, RESERVED, VERSION_AT};
+use nana_tablebase::{
+    validate_bytes, Counts, Encoding, Header, Tablebase, TablebaseError, HEADER_SIZE, MAGIC,
+};
 use proptest::prelude::*;
 
 fn arb_header() -> impl Strategy<Value = (Header, Vec<u8>)> {
     (
-        "[ -~]{0,16}",
-        "\\PC{0,40}".prop_map(|mut rules: String| {
+        ("[ -~]{0,16}", "[ -~]{0,16}"),
+        "\\PC{0,40}".prop_map(|mut options: String| {
             // Cut to the 64-byte slot at a character boundary.
-            while rules.len() > 64 {
-                rules.pop();
+            while options.len() > 64 {
+                options.pop();
             }
-            rules
+            options
         }),
         any::<(u32, u32, u32, u32)>(),
         any::<(u64, u64, u64, u64)>(),
         1u32..=2,
         0u64..200,
     )
-        .prop_flat_map(|(game, rules, ids, counts, width, entries)| {
+        .prop_flat_map(|((game, rule_set), options, ids, counts, width, entries)| {
             let len = (entries * u64::from(width)) as usize;
             let header = Header {
                 game,
-                variant: ids.0,
-                options: ids.1,
-                rules,
+                rule_set,
+                rule_set_id: ids.0,
+                options,
+                option_bits: ids.1,
+                layout_version: ids.2,
                 entries,
                 entry_width: width,
-                layout_version: ids.2,
+                encoding: Encoding::DtmPlies,
                 counts: Counts { wins: counts.0, losses: counts.1, draws: counts.2, illegal: counts.3 },
                 max_dtm: ids.3,
             };
@@ -59,13 +63,15 @@ proptest! {
         mut bytes in proptest::collection::vec(any::<u8>(), HEADER_SIZE..HEADER_SIZE + 512),
         zero_reserved in any::<bool>(),
         width in 0u32..4,
+        encoding in 0u32..3,
     ) {
         bytes[..8].copy_from_slice(&MAGIC);
-        bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+        bytes[VERSION_AT..VERSION_AT + 4].copy_from_slice(&2u32.to_le_bytes());
         bytes[12..16].copy_from_slice(&256u32.to_le_bytes());
-        bytes[112..116].copy_from_slice(&width.to_le_bytes());
+        bytes[ENTRY_WIDTH_AT..ENTRY_WIDTH_AT + 4].copy_from_slice(&width.to_le_bytes());
+        bytes[ENCODING_AT..ENCODING_AT + 4].copy_from_slice(&encoding.to_le_bytes());
         if zero_reserved {
-            bytes[160..252].fill(0);
+            bytes[RESERVED].fill(0);
         }
         fix_header_crc(&mut bytes);
         let _ = validate_bytes(&bytes);
@@ -76,7 +82,10 @@ proptest! {
     #[test]
     fn valid_files_round_trip((header, payload) in arb_header()) {
         let bytes = file(&header, &payload);
-        prop_assert_eq!(validate_bytes(&bytes).unwrap(), header);
+        prop_assert_eq!(&validate_bytes(&bytes).unwrap(), &header);
+        let table = Tablebase::from_bytes(bytes).unwrap();
+        prop_assert_eq!(table.header(), &header);
+        prop_assert_eq!(table.payload(), payload.as_slice());
     }
 
     /// Changing any one byte to any other value is always detected
