@@ -1,16 +1,15 @@
-//! The states reachable from the start under one rule set: a parallel closure over index
-//! entries, kept apart by the real side to move.
+//! The states reachable from the start under one rule set, by the engine's parallel closure
+//! ([`nana_engine::reach`]) over Nana's index with its fast child ranker.
 //!
 //! An entry stands for a position with Black to move and for its colour flip with White to move
 //! (and for the mirror images of both). The start is not colour-symmetric, so reachability is
 //! two bitmaps: `black[e]` says the entry's Black-to-move position is reachable, `white[e]` its
-//! flip. A move from one side's position leads to the successor entries with the other side to
-//! move; the successors of the flip are the flips of the successors.
-
-use std::sync::atomic::{AtomicU64, Ordering};
+//! flip.
 
 use std::ops::ControlFlow;
 
+pub use nana_engine::reach::Bitmap;
+use nana_engine::reach::{self as closure, Expand};
 use rayon::prelude::*;
 
 use crate::index::{self, ChildRanker, MAIN, SIZE, START};
@@ -18,17 +17,6 @@ use crate::position::{Move, Position, BLACK_KING};
 use crate::types::{Color, Rules, Square};
 #[cfg(doc)]
 use crate::NanaGame;
-
-/// A bitmap over the index space.
-#[derive(Debug)]
-pub struct Bitmap(Vec<AtomicU64>);
-
-impl Bitmap {
-    #[inline]
-    pub fn contains(&self, i: u64) -> bool {
-        self.0[(i / 64) as usize].load(Ordering::Relaxed) & (1 << (i % 64)) != 0
-    }
-}
 
 /// The reachable states of one rule set.
 #[derive(Debug)]
@@ -68,115 +56,32 @@ pub fn positions_per_entry(index: u64) -> u64 {
 }
 
 /// Marks every state reachable from the start under `rules`. `progress` is called with the
-/// number of states found by each sweep.
-///
-/// Not a breadth-first search: sweeps over the index expand every entry with a reached side
-/// not yet expanded, until a sweep finds nothing new. An entry whose two sides are both reached
-/// by the time a sweep meets it is expanded once for both (its successors are the same entries
-/// for either side to move), which saves much of the work. Nearly every reachable entry is
-/// reachable with either side to move, so sweeps put off an entry reached on one side only
-/// until a sweep finds nothing else to do; then one sweep expands everything pending.
+/// number of states found by each sweep of the closure (see [`nana_engine::reach::reachable`]).
 ///
 /// Moves are generated from the rules directly, without [`NanaGame::prepared`]'s per-entry
 /// flags: only a mover with pieces in hand can be stopped by R1 or R2, and only then, and only
 /// for a child not reached yet, are the replies of the position after the move looked at.
 pub fn reachable(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Reachable {
-    // Both sides of an entry sit side by side, so that one load tells both: entry `i` is bit
-    // pair `i % 32` of word `i / 32`, Black to move the low bit of the pair.
-    let words = SIZE.div_ceil(32) as usize;
-    let new_pairs = || (0..words).map(|_| AtomicU64::new(0)).collect::<Vec<_>>();
-    let (reached, expanded) = (new_pairs(), new_pairs());
-    reached[(START / 32) as usize].fetch_or(1 << (START % 32 * 2), Ordering::Relaxed);
-    let mut strict = true;
-    loop {
-        let found: u64 = (0..words)
-            .into_par_iter()
-            .with_min_len(16)
-            .map(|w| {
-                let mut found = 0;
-                loop {
-                    // Re-read the word: expanding it may have reached more of its own entries.
-                    let r = reached[w].load(Ordering::Relaxed);
-                    let mut pending = r & !expanded[w].load(Ordering::Relaxed);
-                    if strict {
-                        // Defer an entry reached on one side only while its other side may
-                        // still be reached: then one expansion serves both.
-                        pending &= swap_sides(r);
-                    }
-                    if pending == 0 {
-                        return found;
-                    }
-                    expanded[w].fetch_or(pending, Ordering::Relaxed);
-                    let mut entries = (pending | pending >> 1) & BLACK_BITS;
-                    while entries != 0 {
-                        let j = entries.trailing_zeros();
-                        entries &= entries - 1;
-                        // A move hands the turn to the other side.
-                        let targets = swap_sides(pending >> j & 3);
-                        for_each_child(
-                            rules,
-                            w as u64 * 32 + u64::from(j / 2),
-                            #[inline(always)]
-                            |q, allowed| {
-                                let word = &reached[(q / 32) as usize];
-                                let shift = q % 32 * 2;
-                                // Whether R1 and R2 allow the move is asked only for a child not
-                                // reached yet: most children are reached already.
-                                let new = targets & !(word.load(Ordering::Relaxed) >> shift);
-                                if new != 0 && allowed() {
-                                    let old = word.fetch_or(new << shift, Ordering::Relaxed) >> shift;
-                                    found += u64::from((new & !old & 3).count_ones());
-                                }
-                            },
-                        );
-                    }
-                }
-            })
-            .sum();
-        if found == 0 {
-            if !strict {
-                break;
-            }
-            strict = false;
-            continue;
-        }
-        strict = true;
-        progress(found);
+    let r = closure::reachable(&Enumeration(rules), progress);
+    Reachable { black: r.canonical, white: r.flipped }
+}
+
+/// Nana under one rule set as the closure sees it.
+struct Enumeration<'a>(&'a Rules);
+
+impl Expand for Enumeration<'_> {
+    fn size(&self) -> u64 {
+        SIZE
     }
-    // Split the pairs into one bitmap a side.
-    let side = |s: u32| {
-        Bitmap(
-            (0..SIZE.div_ceil(64) as usize)
-                .into_par_iter()
-                .map(|k| {
-                    let low = reached[2 * k].load(Ordering::Relaxed);
-                    let high = reached.get(2 * k + 1).map_or(0, |w| w.load(Ordering::Relaxed));
-                    AtomicU64::new(gather_side(low >> s) | gather_side(high >> s) << 32)
-                })
-                .collect(),
-        )
-    };
-    Reachable { black: side(0), white: side(1) }
-}
 
-/// The low bit of every bit pair.
-const BLACK_BITS: u64 = 0x5555_5555_5555_5555;
+    fn start(&self) -> u64 {
+        START
+    }
 
-/// Swaps the two bits of every pair: the sides.
-#[inline]
-fn swap_sides(pairs: u64) -> u64 {
-    (pairs & BLACK_BITS) << 1 | (pairs >> 1 & BLACK_BITS)
-}
-
-/// The low bits of the 32 bit pairs of `pairs`, packed into 32 bits.
-#[inline]
-fn gather_side(pairs: u64) -> u64 {
-    let mut x = pairs & BLACK_BITS;
-    x = (x | x >> 1) & 0x3333_3333_3333_3333;
-    x = (x | x >> 2) & 0x0f0f_0f0f_0f0f_0f0f;
-    x = (x | x >> 4) & 0x00ff_00ff_00ff_00ff;
-    x = (x | x >> 8) & 0x0000_ffff_0000_ffff;
-    (x | x >> 16) & 0xffff_ffff
+    #[inline(always)]
+    fn for_each_child(&self, entry: u64, f: impl FnMut(u64, &mut dyn FnMut() -> bool)) {
+        for_each_child(self.0, entry, f);
+    }
 }
 
 /// The successor entries of a legal entry (a reached entry is legal), as the enumeration
@@ -302,8 +207,7 @@ impl Reachable {
         let (b, w, e) = (0..chunks)
             .into_par_iter()
             .map(|k| {
-                let wb = self.black.0[k].load(Ordering::Relaxed);
-                let ww = self.white.0[k].load(Ordering::Relaxed);
+                let (wb, ww) = (self.black.word(k), self.white.word(k));
                 let (mut b, mut w) = (0, 0);
                 let mut bits = wb | ww;
                 let e = u64::from(bits.count_ones());
@@ -327,27 +231,6 @@ impl Reachable {
         match pos.side_to_move() {
             Color::Black => self.black.contains(i),
             Color::White => self.white.contains(i),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bit_pairs_split_into_sides() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        for _ in 0..1000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let (black, white) = (gather_side(x), gather_side(x >> 1));
-            for j in 0..32 {
-                assert_eq!(black >> j & 1, x >> (2 * j) & 1);
-                assert_eq!(white >> j & 1, x >> (2 * j + 1) & 1);
-                assert_eq!(swap_sides(x) >> (2 * j) & 3, [0, 2, 1, 3][(x >> (2 * j) & 3) as usize]);
-            }
         }
     }
 }
