@@ -253,3 +253,82 @@ fn the_json_answer_names_the_games_endings() {
 fn json<T: serde::Serialize>(answer: &T) -> String {
     serde_json::to_string(answer).unwrap()
 }
+
+/// The answer types serialise byte for byte as the private structs `nana query --json` used
+/// before they moved here (copied from there), for a game whose endings are Nana's.
+#[test]
+fn the_answer_serialises_as_nana_query_did() {
+    #[derive(serde::Serialize)]
+    struct JsonMove {
+        usi: String,
+        hodges: String,
+        category: &'static str,
+        dtm: Option<u16>,
+        checkmate: bool,
+        stalemate: bool,
+    }
+    #[derive(serde::Serialize)]
+    struct JsonValue {
+        fen: String,
+        category: &'static str,
+        dtm: Option<u16>,
+        checkmate: bool,
+        stalemate: bool,
+        best_move: Option<String>,
+    }
+    #[derive(serde::Serialize)]
+    struct JsonQuery {
+        #[serde(flatten)]
+        value: JsonValue,
+        moves: Vec<JsonMove>,
+        mainline: Vec<String>,
+    }
+    const CHECKMATE: Ending = Ending::new("checkmate");
+    const STALEMATE: Ending = Ending::new("stalemate");
+    const NANA: &[Ending] = &[CHECKMATE, STALEMATE];
+    let endings = |ending| nana_probe::Endings { all: NANA, ending };
+    for (ending, best_move) in [(None, Some("B*2c")), (Some(CHECKMATE), None), (Some(STALEMATE), None)] {
+        let old_value = JsonValue {
+            fen: "RCK/2B/2k w b".into(),
+            category: "loss",
+            dtm: Some(2),
+            checkmate: ending == Some(CHECKMATE),
+            stalemate: ending == Some(STALEMATE),
+            best_move: best_move.map(String::from),
+        };
+        let new_value = nana_probe::Summary {
+            fen: "RCK/2B/2k w b".into(),
+            category: "loss",
+            dtm: Some(2),
+            endings: endings(ending),
+            best_move: best_move.map(String::from),
+        };
+        assert_eq!(json(&new_value), json(&old_value));
+        let old_move = |e: Option<Ending>| JsonMove {
+            usi: "B*2c".into(),
+            hodges: "B*2c".into(),
+            category: "draw",
+            dtm: None,
+            checkmate: e == Some(CHECKMATE),
+            stalemate: e == Some(STALEMATE),
+        };
+        let new_move = |e| nana_probe::MoveAnswer {
+            usi: "B*2c".into(),
+            hodges: "B*2c".into(),
+            category: "draw",
+            dtm: None,
+            endings: endings(e),
+        };
+        let old = JsonQuery {
+            value: old_value,
+            moves: vec![old_move(ending), old_move(None)],
+            mainline: vec!["B*2c".into(), "2a2c".into()],
+        };
+        let new = nana_probe::Answer {
+            position: new_value,
+            moves: vec![new_move(ending), new_move(None)],
+            mainline: vec!["B*2c".into(), "2a2c".into()],
+        };
+        assert_eq!(json(&new), json(&old));
+    }
+}
