@@ -198,6 +198,9 @@ impl<P, M> RankedMove<P, M> {
 /// The ranked moves of a game's position.
 pub type Ranked<G> = RankedMove<<G as ProbeGame>::Position, <G as ProbeGame>::Move>;
 
+/// A move of a line with the position it is played from (which its notation may need).
+type Ply<G> = (<G as ProbeGame>::Position, <G as ProbeGame>::Move);
+
 /// A solution of one game, ready for lookups.
 #[derive(Debug, Clone, Copy)]
 pub struct Probe<'a, G> {
@@ -305,7 +308,7 @@ impl<'a, G: ProbeGame> Probe<'a, G> {
     }
 
     /// The mainline, each move with the position it is played from.
-    fn walk(&self, pos: &G::Position, draw_plies: usize) -> Result<Vec<(G::Position, G::Move)>, ProbeError> {
+    fn walk(&self, pos: &G::Position, draw_plies: usize) -> Result<Vec<Ply<G>>, ProbeError> {
         let mut line = Vec::new();
         let mut pos = pos.clone();
         let drawn = self.value(&pos)? == Value::Draw;
