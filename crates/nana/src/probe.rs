@@ -30,6 +30,9 @@ impl ProbeGame for Rules {
     /// A move that mates comes before one that stalemates, at equal value.
     const ENDINGS: &'static [Ending] = &[CHECKMATE, STALEMATE];
 
+    /// The side to move has lost when it has no legal move; the game has no other end.
+    const TERMINAL_VALUES: &'static [Value] = &[Value::Loss(Dtm(0))];
+
     fn size(&self) -> u64 {
         SIZE
     }

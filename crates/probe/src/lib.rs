@@ -37,6 +37,7 @@
 //!     type Position = u64;
 //!     type Move = u64;
 //!     const ENDINGS: &'static [Ending] = &[EMPTY];
+//!     const TERMINAL_VALUES: &'static [Value] = &[Value::Loss(Dtm(0))];
 //!     fn size(&self) -> u64 { 4 }
 //!     fn index(&self, n: &u64) -> u64 { *n }
 //!     fn for_each_move(&self, n: &u64, mut f: impl FnMut(u64, &u64)) {
@@ -101,6 +102,12 @@ pub trait ProbeGame {
     /// move that ends the game the first way comes before one that ends it the second way
     /// (Nana prefers a mate to a stalemate). Also the order of their flags in the JSON answer.
     const ENDINGS: &'static [Ending];
+
+    /// Every value a terminal position can have (Nana: a loss in 0; a game where the side to
+    /// move can win at once: a win in 1 too). A speed-up: the probe asks
+    /// [`ProbeGame::terminal`] of the position a move leads to only when that position holds
+    /// one of these values.
+    const TERMINAL_VALUES: &'static [Value];
 
     /// The number of entries of the game's index.
     fn size(&self) -> u64;
@@ -250,7 +257,8 @@ impl<'a, G: ProbeGame> Probe<'a, G> {
     /// otherwise the machine notation's order decides. A terminal position has none.
     ///
     /// Checks the position's own value: the best move's value where the game goes on, the
-    /// rules' value where it is over (the same for every position a move leads to).
+    /// rules' value where it is over (the same for a position a move leads to that holds one
+    /// of [`ProbeGame::TERMINAL_VALUES`]).
     pub fn ranked_moves(&self, pos: &G::Position) -> Result<Vec<Ranked<G>>, ProbeError> {
         let own = self.value(pos)?;
         let inconsistent =
@@ -268,7 +276,8 @@ impl<'a, G: ProbeGame> Probe<'a, G> {
                 Ok(v) => v,
                 Err(e) => return err = Some(e),
             };
-            let terminal = self.game.terminal(child);
+            let terminal =
+                if G::TERMINAL_VALUES.contains(&child_value) { self.game.terminal(child) } else { None };
             if terminal.is_some_and(|t| t.value != child_value) {
                 return err = Some(inconsistent(child));
             }

@@ -39,6 +39,7 @@ impl ProbeGame for Race {
     type Move = &'static str;
     // Overshooting is preferred, to show that the preference comes before the notation order.
     const ENDINGS: &'static [Ending] = &[OVERSHOOT, EXACT, TRY];
+    const TERMINAL_VALUES: &'static [Value] = &[Loss(Dtm(0)), Win(Dtm(1))];
 
     fn size(&self) -> u64 {
         12
