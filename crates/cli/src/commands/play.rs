@@ -5,6 +5,7 @@ use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
+use nana_probe::ProbeGame;
 use nana_shogi::{hodges, parse_move, usi, Color, Position};
 
 use crate::args::RuleArgs;
@@ -55,8 +56,8 @@ pub fn run(args: &PlayArgs, dir: &Path) -> Result<(), String> {
         let value = probe.value(&pos).map_err(err)?;
         println!("evaluation: {} for {}", describe(value), pos.side_to_move().name());
         let moves = probe.ranked_moves(&pos).map_err(err)?;
-        if moves.is_empty() {
-            let how = if pos.in_check(rules.variant) { "checkmate" } else { "stalemate" };
+        if let Some(over) = rules.terminal(&pos) {
+            let how = over.ending.name;
             let winner = pos.side_to_move().other();
             println!("{how}: {} wins.", winner.name());
             return Ok(());

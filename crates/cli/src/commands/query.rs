@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use nana_engine::Value;
-use nana_shogi::probe::{Ending, Probe, RankedMove};
+use nana_probe::{ProbeGame, Summary};
+use nana_shogi::probe::Probe;
 use nana_shogi::{hodges, parse_move, usi, Color, Position, Rules, Square};
 use serde::Serialize;
 
@@ -31,53 +32,6 @@ pub struct QueryArgs {
     /// soon as its line is read); print one JSON line each.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "moves"])]
     pub batch: Option<String>,
-}
-
-/// A move in the JSON output. `category` and `dtm` are for the side to move *after* the move,
-/// as in the Lichess tablebase API.
-#[derive(Debug, Serialize)]
-struct JsonMove {
-    usi: String,
-    hodges: String,
-    category: &'static str,
-    dtm: Option<u16>,
-    /// The move mates: the opponent is left in check without a legal move.
-    checkmate: bool,
-    /// The move leaves the opponent without a legal move, not in check.
-    stalemate: bool,
-}
-
-/// What both the single query and a batch line say about a position.
-#[derive(Debug, Serialize)]
-struct JsonValue {
-    fen: String,
-    category: &'static str,
-    dtm: Option<u16>,
-    checkmate: bool,
-    stalemate: bool,
-    best_move: Option<String>,
-}
-
-impl JsonValue {
-    fn new(pos: &Position, rules: &Rules, value: Value, moves: &[RankedMove]) -> JsonValue {
-        let in_check = pos.in_check(rules.variant);
-        JsonValue {
-            fen: pos.to_string(),
-            category: value.category(),
-            dtm: value.dtm().map(|d| d.0),
-            checkmate: moves.is_empty() && in_check,
-            stalemate: moves.is_empty() && !in_check,
-            best_move: moves.first().map(|m| usi::format(m.mv)),
-        }
-    }
-}
-
-#[derive(Debug, Serialize)]
-struct JsonQuery {
-    #[serde(flatten)]
-    value: JsonValue,
-    moves: Vec<JsonMove>,
-    mainline: Vec<String>,
 }
 
 /// A batch line that gave no answer: its number (from 1, counting blank lines), the input as
@@ -108,29 +62,15 @@ pub fn run(args: &QueryArgs, dir: &Path) -> Result<(), String> {
     if let Some(batch) = &args.batch {
         return run_batch(&probe, batch);
     }
-    let e = |e: nana_shogi::probe::ProbeError| e.to_string();
+    let e = |e: nana_probe::ProbeError| e.to_string();
+    if args.json {
+        let answer = probe.answer(&pos, DRAW_LINE).map_err(e)?;
+        println!("{}", serde_json::to_string(&answer).map_err(|e| e.to_string())?);
+        return Ok(());
+    }
     let value = probe.value(&pos).map_err(e)?;
     let moves = probe.ranked_moves(&pos).map_err(e)?;
     let mainline = probe.mainline(&pos, DRAW_LINE).map_err(e)?;
-    if args.json {
-        let q = JsonQuery {
-            value: JsonValue::new(&pos, &rules, value, &moves),
-            moves: moves
-                .iter()
-                .map(|m| JsonMove {
-                    usi: usi::format(m.mv),
-                    hodges: hodges::format(&pos, &rules, m.mv),
-                    category: m.child_value.category(),
-                    dtm: m.child_value.dtm().map(|d| d.0),
-                    checkmate: m.ending == Some(Ending::Checkmate),
-                    stalemate: m.ending == Some(Ending::Stalemate),
-                })
-                .collect(),
-            mainline: mainline.iter().map(|&m| usi::format(m)).collect(),
-        };
-        println!("{}", serde_json::to_string(&q).map_err(|e| e.to_string())?);
-        return Ok(());
-    }
     print!("{}", diagram(&pos));
     println!("position: {pos}");
     println!("rules: {} ({})", table::describe(&rules), table.origin());
@@ -168,7 +108,7 @@ fn run_batch(probe: &Probe<'_>, source: &str) -> Result<(), String> {
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let rules = *probe.rules();
+    let rules = *probe.game();
     let mut bytes = Vec::new();
     for number in 1.. {
         bytes.clear();
@@ -204,19 +144,14 @@ fn run_batch(probe: &Probe<'_>, source: &str) -> Result<(), String> {
     out.flush().map_err(|e| e.to_string())
 }
 
-fn batch_line(probe: &Probe<'_>, rules: &Rules, input: &str) -> Result<JsonValue, String> {
+fn batch_line(probe: &Probe<'_>, rules: &Rules, input: &str) -> Result<Summary, String> {
     let pos = parse_position(Some(input), rules)?;
-    let value = probe.value(&pos).map_err(|e| e.to_string())?;
-    let moves = probe.ranked_moves(&pos).map_err(|e| e.to_string())?;
-    Ok(JsonValue::new(&pos, rules, value, &moves))
+    probe.summary(&pos).map_err(|e| e.to_string())
 }
 
 /// `white has no legal move (checkmate) and has lost` when the game is over, else `None`.
 pub fn game_over(pos: &Position, rules: &Rules) -> Option<String> {
-    if !pos.legal_moves(rules).is_empty() {
-        return None;
-    }
-    let how = if pos.in_check(rules.variant) { "checkmate" } else { "stalemate" };
+    let how = rules.terminal(pos)?.ending.name;
     Some(format!("{} has no legal move ({how}) and has lost", pos.side_to_move().name()))
 }
 

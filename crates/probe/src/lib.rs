@@ -1,0 +1,438 @@
+//! Reading a solved game: the value of a position, its legal moves ranked best first, the best
+//! move, the mainline, the consistency check of a table against the rules, and the JSON answer
+//! that every front end (`nana query --json`, an HTTP API) returns.
+//!
+//! A game plugs in through [`ProbeGame`]: the index of a position, its legal moves with the
+//! positions they lead to, the notations of a move, the string form of a position, and why a
+//! position is terminal ([`Terminal`], with an [`Ending`] such as "checkmate" or "lion
+//! captured"). The entries are the solver's bytes (`&[u8]`) in one of the engine's encodings
+//! ([`EntryWidth`]). This crate names no game: the crate graph is game → probe → engine.
+//!
+//! # The JSON answer
+//!
+//! [`Answer`] (a position, its moves and its mainline) and [`Summary`] (a position alone, as a
+//! batch line gives it) are serialised with serde. Their keys are those the Nana front end has
+//! always written, kept so that its output stays byte for byte the same:
+//!
+//! - `fen`: the game's string form of the position ([`ProbeGame::position_string`]);
+//! - `usi` and `hodges` of a move: the game's machine notation
+//!   ([`ProbeGame::machine_notation`], also used by `best_move` and `mainline`) and its human
+//!   notation ([`ProbeGame::human_notation`]), whatever the game calls them;
+//! - `category` and `dtm`: `"win"`, `"loss"` or `"draw"` and the distance to mate in plies, for
+//!   the side to move at the position — for a move, *after* the move, as in the Lichess
+//!   tablebase API;
+//! - one boolean per ending of the game, named by [`Ending::name`] in the order of
+//!   [`ProbeGame::ENDINGS`] (`checkmate` and `stalemate` for Nana): for a position, whether the
+//!   game is over there for that reason; for a move, whether the move ends the game so.
+//!
+//! ```
+//! use nana_engine::{Dtm, EntryWidth, Value};
+//! use nana_probe::{Ending, Probe, ProbeGame, Terminal};
+//!
+//! /// Take-away: take one or two of `n` stones; who cannot move has lost.
+//! struct TakeAway;
+//! const EMPTY: Ending = Ending::new("empty");
+//!
+//! impl ProbeGame for TakeAway {
+//!     type Position = u64;
+//!     type Move = u64;
+//!     const ENDINGS: &'static [Ending] = &[EMPTY];
+//!     const TERMINAL_VALUES: &'static [Value] = &[Value::Loss(Dtm(0))];
+//!     fn size(&self) -> u64 { 4 }
+//!     fn index(&self, n: &u64) -> u64 { *n }
+//!     fn for_each_move(&self, n: &u64, mut f: impl FnMut(u64, &u64)) {
+//!         for take in (1..=2).filter(|t| t <= n) { f(take, &(n - take)) }
+//!     }
+//!     fn terminal(&self, n: &u64) -> Option<Terminal> {
+//!         (*n == 0).then_some(Terminal { value: Value::Loss(Dtm(0)), ending: EMPTY })
+//!     }
+//!     fn machine_notation(&self, _: &u64, take: u64) -> String { format!("-{take}") }
+//!     fn human_notation(&self, _: &u64, take: u64) -> String { format!("take {take}") }
+//!     fn position_string(&self, n: &u64) -> String { n.to_string() }
+//! }
+//!
+//! // The solver's one-byte entries (DTM + 1): 0 stones a loss in 0, 1 and 2 a win in 1, 3 a loss in 2.
+//! let entries = [1, 2, 2, 3];
+//! let probe = Probe::with_width(TakeAway, &entries, EntryWidth::One)?;
+//! assert_eq!(probe.value(&3)?, Value::Loss(Dtm(2)));
+//! assert_eq!(probe.mainline(&2, 10)?, vec![2]);
+//! let json = serde_json::to_string(&probe.answer(&1, 10)?)?;
+//! assert_eq!(
+//!     json,
+//!     r#"{"fen":"1","category":"win","dtm":1,"empty":false,"best_move":"-1","moves":[{"usi":"-1","hodges":"take 1","category":"loss","dtm":0,"empty":true}],"mainline":["-1"]}"#
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+
+use nana_engine::{Dtm, EntryWidth, Value};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+
+/// Why the game is over at a position, as the game names it: "checkmate", "stalemate", "lion
+/// captured", "try".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Ending {
+    /// The name, also the key of its flag in the JSON answer.
+    pub name: &'static str,
+}
+
+impl Ending {
+    pub const fn new(name: &'static str) -> Ending {
+        Ending { name }
+    }
+}
+
+/// A position where the game is over: its value for the side to move, fixed by the rules (a
+/// loss in 0 where it has lost, a win where it has won at once), and why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Terminal {
+    pub value: Value,
+    pub ending: Ending,
+}
+
+/// What the probe needs to know of a game's rules.
+pub trait ProbeGame {
+    /// A position, with the side to move.
+    type Position: Clone;
+    /// A move, as [`ProbeGame::for_each_move`] gives it.
+    type Move: Copy;
+
+    /// Every way the game can end, in the order of preference among moves of equal value: a
+    /// move that ends the game the first way comes before one that ends it the second way
+    /// (Nana prefers a mate to a stalemate). Also the order of their flags in the JSON answer.
+    const ENDINGS: &'static [Ending];
+
+    /// Every value a terminal position can have (Nana: a loss in 0; a game where the side to
+    /// move can win at once: a win in 1 too). A speed-up: the probe asks
+    /// [`ProbeGame::terminal`] of the position a move leads to only when that position holds
+    /// one of these values.
+    const TERMINAL_VALUES: &'static [Value];
+
+    /// The number of entries of the game's index.
+    fn size(&self) -> u64;
+
+    /// The index entry of a legal position (below [`ProbeGame::size`]).
+    fn index(&self, pos: &Self::Position) -> u64;
+
+    /// Calls `f` with every legal move of a position that is not terminal and the position it
+    /// leads to, in any order.
+    fn for_each_move(&self, pos: &Self::Position, f: impl FnMut(Self::Move, &Self::Position));
+
+    /// Whether the game is over at a position, with its value and why; `None` for a position
+    /// where the side to move has a legal move to make.
+    fn terminal(&self, pos: &Self::Position) -> Option<Terminal>;
+
+    /// A move in the machine notation (USI-like): what the answer's `usi`, `best_move` and
+    /// `mainline` hold, and the order of moves of equal value and equal ending.
+    fn machine_notation(&self, pos: &Self::Position, mv: Self::Move) -> String;
+
+    /// A move in the human notation (Hodges style for Nana): the answer's `hodges`.
+    fn human_notation(&self, pos: &Self::Position, mv: Self::Move) -> String;
+
+    /// The string form of a position (an SFEN-like string): the answer's `fen` and the position
+    /// named in errors.
+    fn position_string(&self, pos: &Self::Position) -> String;
+}
+
+/// Why a lookup failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProbeError {
+    /// The solution has the wrong number of entries for this index.
+    WrongSize { entries: u64, expected: u64 },
+    /// The solution's bytes are not a whole number of entries of this width.
+    PartEntry { bytes: u64, width: EntryWidth },
+    /// The entry of a legal position is marked unused: the table does not fit these rules.
+    Unused { index: u64 },
+    /// A position's stored value disagrees with the values of its moves, or with the value the
+    /// rules give it where the game is over.
+    Inconsistent { position: String },
+}
+
+impl fmt::Display for ProbeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProbeError::WrongSize { entries, expected } => {
+                write!(f, "the table has {entries} entries, the index needs {expected}")
+            }
+            ProbeError::PartEntry { bytes, width } => {
+                write!(f, "the table has {bytes} bytes, not a whole number of entries of {width}")
+            }
+            ProbeError::Unused { index } => write!(
+                f,
+                "entry {index} of a legal position is marked unused: the table was not built for these rules"
+            ),
+            ProbeError::Inconsistent { position } => write!(
+                f,
+                "the table is inconsistent at {position}: its value disagrees with its moves' values"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ProbeError {}
+
+/// A legal move with the value it leads to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RankedMove<P, M> {
+    pub mv: M,
+    pub child: P,
+    /// The value of the position after the move, for the side to move there (the opponent).
+    pub child_value: Value,
+    /// How the move ends the game, if it does (the position after it is terminal).
+    pub ending: Option<Ending>,
+}
+
+impl<P, M> RankedMove<P, M> {
+    /// The value of the move for the player making it, with the distance counted from the
+    /// position after the move.
+    pub fn value(&self) -> Value {
+        self.child_value.negate()
+    }
+
+    /// The value of the move for the player making it, with the distance counted from the
+    /// position before the move (the move itself is the first ply): the value the position
+    /// has when this is its best move.
+    pub fn value_before(&self) -> Value {
+        match self.value() {
+            Value::Win(d) => Value::Win(Dtm(d.0 + 1)),
+            Value::Loss(d) => Value::Loss(Dtm(d.0 + 1)),
+            Value::Draw => Value::Draw,
+        }
+    }
+}
+
+/// The ranked moves of a game's position.
+pub type Ranked<G> = RankedMove<<G as ProbeGame>::Position, <G as ProbeGame>::Move>;
+
+/// A move of a line with the position it is played from (which its notation may need).
+type Ply<G> = (<G as ProbeGame>::Position, <G as ProbeGame>::Move);
+
+/// A solution of one game, ready for lookups.
+#[derive(Debug, Clone, Copy)]
+pub struct Probe<'a, G> {
+    game: G,
+    entries: &'a [u8],
+    width: EntryWidth,
+}
+
+impl<'a, G: ProbeGame> Probe<'a, G> {
+    /// A solution in one-byte entries.
+    pub fn new(game: G, entries: &'a [u8]) -> Result<Probe<'a, G>, ProbeError> {
+        Probe::with_width(game, entries, EntryWidth::One)
+    }
+
+    /// A solution in entries of `width`; an error unless it has exactly one entry per index
+    /// entry of the game.
+    pub fn with_width(game: G, entries: &'a [u8], width: EntryWidth) -> Result<Probe<'a, G>, ProbeError> {
+        let (bytes, per_entry) = (entries.len() as u64, width.bytes() as u64);
+        if bytes % per_entry != 0 {
+            return Err(ProbeError::PartEntry { bytes, width });
+        }
+        let expected = game.size();
+        if bytes / per_entry != expected {
+            return Err(ProbeError::WrongSize { entries: bytes / per_entry, expected });
+        }
+        Ok(Probe { game, entries, width })
+    }
+
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    pub fn width(&self) -> EntryWidth {
+        self.width
+    }
+
+    /// The value of a legal position for its side to move.
+    #[inline]
+    pub fn value(&self, pos: &G::Position) -> Result<Value, ProbeError> {
+        let i = self.game.index(pos);
+        self.width.value(self.entries, i).ok_or(ProbeError::Unused { index: i })
+    }
+
+    /// Every legal move, best first for the side to move: fastest win, draws, slowest loss.
+    /// Among moves of equal value, one that ends the game comes before one that does not, and
+    /// one that ends it by an earlier ending of [`ProbeGame::ENDINGS`] before a later one;
+    /// otherwise the machine notation's order decides. A terminal position has none.
+    ///
+    /// Checks the position's own value: the best move's value where the game goes on, the
+    /// rules' value where it is over (the same for a position a move leads to that holds one
+    /// of [`ProbeGame::TERMINAL_VALUES`]).
+    pub fn ranked_moves(&self, pos: &G::Position) -> Result<Vec<Ranked<G>>, ProbeError> {
+        let own = self.value(pos)?;
+        let inconsistent =
+            |p: &G::Position| ProbeError::Inconsistent { position: self.game.position_string(p) };
+        if let Some(t) = self.game.terminal(pos) {
+            return if own == t.value { Ok(Vec::new()) } else { Err(inconsistent(pos)) };
+        }
+        let mut moves = Vec::new();
+        let mut err = None;
+        self.game.for_each_move(pos, |mv, child| {
+            if err.is_some() {
+                return;
+            }
+            let child_value = match self.value(child) {
+                Ok(v) => v,
+                Err(e) => return err = Some(e),
+            };
+            let terminal =
+                if G::TERMINAL_VALUES.contains(&child_value) { self.game.terminal(child) } else { None };
+            if terminal.is_some_and(|t| t.value != child_value) {
+                return err = Some(inconsistent(child));
+            }
+            moves.push(RankedMove {
+                mv,
+                child: child.clone(),
+                child_value,
+                ending: terminal.map(|t| t.ending),
+            });
+        });
+        if let Some(e) = err {
+            return Err(e);
+        }
+        moves.sort_by_cached_key(|m| {
+            let ending = m.ending.map_or(usize::MAX, |e| {
+                G::ENDINGS.iter().position(|&known| known == e).unwrap_or(usize::MAX - 1)
+            });
+            (m.value().rank_key(), ending, self.game.machine_notation(pos, m.mv))
+        });
+        // A position that is not over has a move (the game's contract), and its value is its
+        // best move's.
+        match moves.first() {
+            Some(best) if best.value_before() == own => Ok(moves),
+            _ => Err(inconsistent(pos)),
+        }
+    }
+
+    /// The best move (the first of [`Probe::ranked_moves`]), `None` where the game is over.
+    pub fn best_move(&self, pos: &G::Position) -> Result<Option<Ranked<G>>, ProbeError> {
+        Ok(self.ranked_moves(pos)?.into_iter().next())
+    }
+
+    /// The principal variation: best moves to the end of the game for a won or lost position;
+    /// for a draw, a drawing line of at most `draw_plies` moves.
+    pub fn mainline(&self, pos: &G::Position, draw_plies: usize) -> Result<Vec<G::Move>, ProbeError> {
+        Ok(self.walk(pos, draw_plies)?.into_iter().map(|(_, mv)| mv).collect())
+    }
+
+    /// The mainline, each move with the position it is played from.
+    fn walk(&self, pos: &G::Position, draw_plies: usize) -> Result<Vec<Ply<G>>, ProbeError> {
+        let mut line = Vec::new();
+        let mut pos = pos.clone();
+        let drawn = self.value(&pos)? == Value::Draw;
+        // A decided line ends by itself: the checked distance shrinks every ply.
+        while !drawn || line.len() < draw_plies {
+            let Some(best) = self.best_move(&pos)? else { break };
+            line.push((std::mem::replace(&mut pos, best.child), best.mv));
+        }
+        Ok(line)
+    }
+
+    /// What a batch line says about a position: its value, how the game ended there if it did,
+    /// and its best move.
+    pub fn summary(&self, pos: &G::Position) -> Result<Summary, ProbeError> {
+        let value = self.value(pos)?;
+        let moves = self.ranked_moves(pos)?;
+        Ok(self.summarise(pos, value, &moves))
+    }
+
+    /// The full answer about a position: its summary, every move ranked best first and the
+    /// mainline (a drawing line of at most `draw_plies` moves for a draw).
+    pub fn answer(&self, pos: &G::Position, draw_plies: usize) -> Result<Answer, ProbeError> {
+        let value = self.value(pos)?;
+        let moves = self.ranked_moves(pos)?;
+        let mainline = self.walk(pos, draw_plies)?;
+        Ok(Answer {
+            position: self.summarise(pos, value, &moves),
+            moves: moves
+                .iter()
+                .map(|m| MoveAnswer {
+                    usi: self.game.machine_notation(pos, m.mv),
+                    hodges: self.game.human_notation(pos, m.mv),
+                    category: m.child_value.category(),
+                    dtm: m.child_value.dtm().map(|d| d.0),
+                    endings: Endings { all: G::ENDINGS, ending: m.ending },
+                })
+                .collect(),
+            mainline: mainline.iter().map(|(from, mv)| self.game.machine_notation(from, *mv)).collect(),
+        })
+    }
+
+    fn summarise(&self, pos: &G::Position, value: Value, moves: &[Ranked<G>]) -> Summary {
+        Summary {
+            fen: self.game.position_string(pos),
+            category: value.category(),
+            dtm: value.dtm().map(|d| d.0),
+            endings: Endings { all: G::ENDINGS, ending: self.game.terminal(pos).map(|t| t.ending) },
+            best_move: moves.first().map(|m| self.game.machine_notation(pos, m.mv)),
+        }
+    }
+}
+
+/// One boolean per ending of the game, keyed by its name, true for the one that applies: a
+/// flattened part of [`Summary`] and [`MoveAnswer`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Endings {
+    /// The game's endings, in the order of [`ProbeGame::ENDINGS`].
+    pub all: &'static [Ending],
+    /// The ending that applies, if any.
+    pub ending: Option<Ending>,
+}
+
+impl Endings {
+    /// Whether the ending named `name` applies.
+    pub fn is(&self, name: &str) -> bool {
+        self.ending.is_some_and(|e| e.name == name)
+    }
+}
+
+impl Serialize for Endings {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.all.len()))?;
+        for e in self.all {
+            map.serialize_entry(e.name, &(self.ending == Some(*e)))?;
+        }
+        map.end()
+    }
+}
+
+/// What the answer says about a position; alone, a batch line.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Summary {
+    pub fen: String,
+    /// For the side to move.
+    pub category: &'static str,
+    pub dtm: Option<u16>,
+    /// How the game ended at this position, if it is over.
+    #[serde(flatten)]
+    pub endings: Endings,
+    /// In the machine notation; `None` where the game is over.
+    pub best_move: Option<String>,
+}
+
+/// A move of the answer. `category` and `dtm` are for the side to move *after* the move, as in
+/// the Lichess tablebase API.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct MoveAnswer {
+    /// The game's machine notation.
+    pub usi: String,
+    /// The game's human notation.
+    pub hodges: String,
+    pub category: &'static str,
+    pub dtm: Option<u16>,
+    /// How the move ends the game, if it does.
+    #[serde(flatten)]
+    pub endings: Endings,
+}
+
+/// The full answer about a position.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Answer {
+    #[serde(flatten)]
+    pub position: Summary,
+    /// Every legal move, best first.
+    pub moves: Vec<MoveAnswer>,
+    /// The principal variation (a drawing line for a draw), in the machine notation.
+    pub mainline: Vec<String>,
+}

@@ -1,0 +1,335 @@
+//! The probe layer on a test double, solved by the engine in both entry widths: the ranking,
+//! the endings' order of preference, terminal wins, mainlines, draws, the consistency check,
+//! unused entries and the JSON answer.
+
+use nana_engine::{check_with, solve_with, Dtm, EntryWidth, Game, NoProgress, Node, Value};
+use nana_probe::{Ending, Probe, ProbeError, ProbeGame, Terminal};
+
+use Value::{Draw, Loss, Win};
+
+const EXACT: Ending = Ending::new("exact");
+const OVERSHOOT: Ending = Ending::new("overshoot");
+const TRY: Ending = Ending::new("try");
+
+/// Counter race: a counter on 0 ..= 8; the side to move adds 1, 2 or 3 (`+1`, `+2`, `+3`), and
+/// from 1 may take 1 back (`-1`). Whoever has to move at 6 ("exact") or at 7 or 8
+/// ("overshoot") has lost; whoever has to move at 3 has won at once ("try", a terminal win in
+/// 1, as when the side to move can take the opponent's lion). From 0 the move `x` leads into a
+/// separate loop 9 ⇄ 10 (`+1` and `-1`), drawn. Index = counter; entry 11 is unused.
+#[derive(Debug, Clone, Copy)]
+struct Race;
+
+impl Race {
+    fn moves(&self, c: u64) -> Vec<(&'static str, u64)> {
+        match c {
+            0 | 2 | 4 | 5 => vec![("+1", c + 1), ("+2", c + 2), ("+3", c + 3)],
+            1 => vec![("+1", 2), ("+2", 3), ("+3", 4), ("-1", 0)],
+            9 => vec![("+1", 10)],
+            10 => vec![("-1", 9)],
+            _ => Vec::new(),
+        }
+        .into_iter()
+        .chain((c == 0).then_some(("x", 9)))
+        .collect()
+    }
+}
+
+impl ProbeGame for Race {
+    type Position = u64;
+    type Move = &'static str;
+    // Overshooting is preferred, to show that the preference comes before the notation order.
+    const ENDINGS: &'static [Ending] = &[OVERSHOOT, EXACT, TRY];
+    const TERMINAL_VALUES: &'static [Value] = &[Loss(Dtm(0)), Win(Dtm(1))];
+
+    fn size(&self) -> u64 {
+        12
+    }
+    fn index(&self, c: &u64) -> u64 {
+        *c
+    }
+    fn for_each_move(&self, c: &u64, mut f: impl FnMut(&'static str, &u64)) {
+        for (mv, child) in self.moves(*c) {
+            f(mv, &child);
+        }
+    }
+    fn terminal(&self, c: &u64) -> Option<Terminal> {
+        let loss = |ending| Some(Terminal { value: Loss(Dtm(0)), ending });
+        match c {
+            3 => Some(Terminal { value: Win(Dtm(1)), ending: TRY }),
+            6 => loss(EXACT),
+            7 | 8 => loss(OVERSHOOT),
+            _ => None,
+        }
+    }
+    fn machine_notation(&self, _: &u64, mv: &'static str) -> String {
+        mv.to_string()
+    }
+    fn human_notation(&self, c: &u64, mv: &'static str) -> String {
+        format!("{c}{mv}")
+    }
+    fn position_string(&self, c: &u64) -> String {
+        format!("at {c}")
+    }
+}
+
+impl Game for Race {
+    fn size(&self) -> u64 {
+        12
+    }
+    fn successors(&self, c: u64, out: &mut Vec<u64>) -> Node {
+        if c == 11 {
+            return Node::Illegal;
+        }
+        if let Some(t) = ProbeGame::terminal(self, &c) {
+            return Node::Terminal(t.value);
+        }
+        out.extend(self.moves(c).into_iter().map(|(_, child)| child));
+        Node::Inner
+    }
+    fn predecessors(&self, c: u64, out: &mut Vec<u64>) {
+        out.extend((0..11).filter(|&p| self.moves(p).iter().any(|&(_, child)| child == c)));
+    }
+}
+
+fn solved(width: EntryWidth) -> Vec<u8> {
+    let s = solve_with(&Race, width, &NoProgress).unwrap();
+    check_with(&Race, &s.entries, width, &|_| {}).unwrap();
+    s.entries
+}
+
+/// `(move, value for the player making it, counted from before the move, ending)`, best first.
+fn ranked(probe: &Probe<'_, Race>, c: u64) -> Vec<(&'static str, Value, Option<&'static str>)> {
+    let moves = probe.ranked_moves(&c).unwrap();
+    moves.iter().map(|m| (m.mv, m.value_before(), m.ending.map(|e| e.name))).collect()
+}
+
+#[test]
+fn values_and_ranking_in_both_widths() {
+    for width in [EntryWidth::One, EntryWidth::Two] {
+        let entries = solved(width);
+        let probe = Probe::with_width(Race, &entries, width).unwrap();
+        let values: Vec<Value> = (0..11).map(|c| probe.value(&c).unwrap()).collect();
+        let expected = [
+            Win(Dtm(3)),  // 0: +2 leaves the opponent at 2
+            Win(Dtm(3)),  // 1: +1 too
+            Loss(Dtm(2)), // 2: every move hands the opponent a win in 1
+            Win(Dtm(1)),  // 3: terminal win
+            Win(Dtm(1)),  // 4: +2 or +3
+            Win(Dtm(1)),  // 5: any move
+            Loss(Dtm(0)),
+            Loss(Dtm(0)),
+            Loss(Dtm(0)),
+            Draw,
+            Draw,
+        ];
+        assert_eq!(values, expected, "{width}");
+        // Fastest win, draws, slowest loss.
+        assert_eq!(
+            ranked(&probe, 0),
+            vec![
+                ("+2", Win(Dtm(3)), None),
+                ("x", Draw, None),
+                ("+1", Loss(Dtm(4)), None),
+                ("+3", Loss(Dtm(2)), Some("try"))
+            ],
+            "{width}"
+        );
+        // Equal values: a move that ends the game first (the try), then the notation order.
+        assert_eq!(
+            ranked(&probe, 1),
+            vec![
+                ("+1", Win(Dtm(3)), None),
+                ("-1", Loss(Dtm(4)), None),
+                ("+2", Loss(Dtm(2)), Some("try")),
+                ("+3", Loss(Dtm(2)), None)
+            ],
+            "{width}"
+        );
+        // Equal values: the game's preferred ending first, whatever the notation order.
+        let both = |e| (Win(Dtm(1)), Some(e));
+        let r5: Vec<_> = ranked(&probe, 5).into_iter().map(|(mv, v, e)| (mv, (v, e))).collect();
+        assert_eq!(r5, vec![("+2", both("overshoot")), ("+3", both("overshoot")), ("+1", both("exact"))]);
+        let r4: Vec<_> = ranked(&probe, 4).into_iter().map(|(mv, ..)| mv).collect();
+        assert_eq!(r4, vec!["+3", "+2", "+1"]);
+        // A terminal position has no moves, whether lost or won.
+        assert!(probe.ranked_moves(&3).unwrap().is_empty());
+        assert!(probe.ranked_moves(&6).unwrap().is_empty());
+        assert_eq!(probe.best_move(&6).unwrap(), None);
+        assert_eq!(probe.best_move(&0).unwrap().map(|m| m.mv), Some("+2"));
+    }
+}
+
+#[test]
+fn mainlines_end_with_the_game_and_drawing_lines_at_their_length() {
+    let entries = solved(EntryWidth::One);
+    let probe = Probe::new(Race, &entries).unwrap();
+    // To the terminal win of the opponent at 3: the win in 3 plies is two moves and the try.
+    assert_eq!(probe.mainline(&0, 10).unwrap(), vec!["+2", "+1"]);
+    assert_eq!(probe.mainline(&5, 0).unwrap(), vec!["+2"]);
+    assert_eq!(probe.mainline(&6, 10).unwrap(), Vec::<&str>::new());
+    assert_eq!(probe.mainline(&9, 5).unwrap(), vec!["+1", "-1", "+1", "-1", "+1"]);
+    assert_eq!(probe.mainline(&9, 0).unwrap(), Vec::<&str>::new());
+}
+
+#[test]
+fn unused_entries_and_wrong_sizes_are_errors() {
+    let entries = solved(EntryWidth::One);
+    let probe = Probe::new(Race, &entries).unwrap();
+    assert_eq!(probe.value(&11), Err(ProbeError::Unused { index: 11 }));
+    // A legal position whose entry is marked unused: the table is not this game's.
+    let mut spoiled = entries.clone();
+    spoiled[6] = 255;
+    let probe = Probe::new(Race, &spoiled).unwrap();
+    assert_eq!(probe.ranked_moves(&5), Err(ProbeError::Unused { index: 6 }));
+    let e = probe.mainline(&4, 10).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "entry 6 of a legal position is marked unused: the table was not built for these rules"
+    );
+    // One-byte entries read as two-byte ones, and a table one entry short.
+    assert_eq!(
+        Probe::with_width(Race, &entries, EntryWidth::Two).unwrap_err(),
+        ProbeError::WrongSize { entries: 6, expected: 12 }
+    );
+    assert_eq!(
+        Probe::new(Race, &entries[..11]).unwrap_err(),
+        ProbeError::WrongSize { entries: 11, expected: 12 }
+    );
+    // An odd number of bytes in two-byte entries.
+    let wide = solved(EntryWidth::Two);
+    let part = Probe::with_width(Race, &wide[..23], EntryWidth::Two).unwrap_err();
+    assert_eq!(part, ProbeError::PartEntry { bytes: 23, width: EntryWidth::Two });
+    assert_eq!(part.to_string(), "the table has 23 bytes, not a whole number of entries of two bytes");
+}
+
+#[test]
+fn a_value_that_disagrees_with_the_moves_or_the_rules_is_inconsistent() {
+    let entries = solved(EntryWidth::One);
+    let inconsistent = |at: &str| ProbeError::Inconsistent { position: at.to_string() };
+    // 5 is a win in 1, stored as a win in 3.
+    let mut spoiled = entries.clone();
+    spoiled[5] = 4;
+    let probe = Probe::new(Race, &spoiled).unwrap();
+    assert_eq!(probe.ranked_moves(&5), Err(inconsistent("at 5")));
+    assert_eq!(
+        probe.mainline(&5, 10).unwrap_err().to_string(),
+        "the table is inconsistent at at 5: its value disagrees with its moves' values"
+    );
+    // The terminal win at 3 stored as a loss in 0: wrong at 3 itself and seen from 2.
+    let mut spoiled = entries.clone();
+    spoiled[3] = 1;
+    let probe = Probe::new(Race, &spoiled).unwrap();
+    assert_eq!(probe.ranked_moves(&3), Err(inconsistent("at 3")));
+    assert_eq!(probe.ranked_moves(&2), Err(inconsistent("at 3")));
+    // A draw stored as a loss.
+    let mut spoiled = entries;
+    spoiled[9] = 3;
+    let probe = Probe::new(Race, &spoiled).unwrap();
+    assert_eq!(probe.ranked_moves(&9), Err(inconsistent("at 9")));
+}
+
+#[test]
+fn the_json_answer_names_the_games_endings() {
+    let entries = solved(EntryWidth::Two);
+    let probe = Probe::with_width(Race, &entries, EntryWidth::Two).unwrap();
+    assert_eq!(
+        json(&probe.answer(&5, 10).unwrap()),
+        r#"{"fen":"at 5","category":"win","dtm":1,"overshoot":false,"exact":false,"try":false,"best_move":"+2","moves":[{"usi":"+2","hodges":"5+2","category":"loss","dtm":0,"overshoot":true,"exact":false,"try":false},{"usi":"+3","hodges":"5+3","category":"loss","dtm":0,"overshoot":true,"exact":false,"try":false},{"usi":"+1","hodges":"5+1","category":"loss","dtm":0,"overshoot":false,"exact":true,"try":false}],"mainline":["+2"]}"#
+    );
+    assert_eq!(
+        json(&probe.answer(&3, 10).unwrap()),
+        r#"{"fen":"at 3","category":"win","dtm":1,"overshoot":false,"exact":false,"try":true,"best_move":null,"moves":[],"mainline":[]}"#
+    );
+    assert_eq!(
+        json(&probe.summary(&9).unwrap()),
+        r#"{"fen":"at 9","category":"draw","dtm":null,"overshoot":false,"exact":false,"try":false,"best_move":"+1"}"#
+    );
+    let answer = probe.answer(&9, 3).unwrap();
+    assert_eq!(answer.mainline, ["+1", "-1", "+1"]);
+    assert!(answer.moves[0].endings.ending.is_none());
+    assert!(probe.answer(&6, 3).unwrap().position.endings.is("exact"));
+    assert_eq!(probe.answer(&11, 3), Err(ProbeError::Unused { index: 11 }));
+}
+
+fn json<T: serde::Serialize>(answer: &T) -> String {
+    serde_json::to_string(answer).unwrap()
+}
+
+/// The answer types serialise byte for byte as the private structs `nana query --json` used
+/// before they moved here (copied from there), for a game whose endings are Nana's.
+#[test]
+fn the_answer_serialises_as_nana_query_did() {
+    #[derive(serde::Serialize)]
+    struct JsonMove {
+        usi: String,
+        hodges: String,
+        category: &'static str,
+        dtm: Option<u16>,
+        checkmate: bool,
+        stalemate: bool,
+    }
+    #[derive(serde::Serialize)]
+    struct JsonValue {
+        fen: String,
+        category: &'static str,
+        dtm: Option<u16>,
+        checkmate: bool,
+        stalemate: bool,
+        best_move: Option<String>,
+    }
+    #[derive(serde::Serialize)]
+    struct JsonQuery {
+        #[serde(flatten)]
+        value: JsonValue,
+        moves: Vec<JsonMove>,
+        mainline: Vec<String>,
+    }
+    const CHECKMATE: Ending = Ending::new("checkmate");
+    const STALEMATE: Ending = Ending::new("stalemate");
+    const NANA: &[Ending] = &[CHECKMATE, STALEMATE];
+    let endings = |ending| nana_probe::Endings { all: NANA, ending };
+    for (ending, best_move) in [(None, Some("B*2c")), (Some(CHECKMATE), None), (Some(STALEMATE), None)] {
+        let old_value = JsonValue {
+            fen: "RCK/2B/2k w b".into(),
+            category: "loss",
+            dtm: Some(2),
+            checkmate: ending == Some(CHECKMATE),
+            stalemate: ending == Some(STALEMATE),
+            best_move: best_move.map(String::from),
+        };
+        let new_value = nana_probe::Summary {
+            fen: "RCK/2B/2k w b".into(),
+            category: "loss",
+            dtm: Some(2),
+            endings: endings(ending),
+            best_move: best_move.map(String::from),
+        };
+        assert_eq!(json(&new_value), json(&old_value));
+        let old_move = |e: Option<Ending>| JsonMove {
+            usi: "B*2c".into(),
+            hodges: "B*2c".into(),
+            category: "draw",
+            dtm: None,
+            checkmate: e == Some(CHECKMATE),
+            stalemate: e == Some(STALEMATE),
+        };
+        let new_move = |e| nana_probe::MoveAnswer {
+            usi: "B*2c".into(),
+            hodges: "B*2c".into(),
+            category: "draw",
+            dtm: None,
+            endings: endings(e),
+        };
+        let old = JsonQuery {
+            value: old_value,
+            moves: vec![old_move(ending), old_move(None)],
+            mainline: vec!["B*2c".into(), "2a2c".into()],
+        };
+        let new = nana_probe::Answer {
+            position: new_value,
+            moves: vec![new_move(ending), new_move(None)],
+            mainline: vec!["B*2c".into(), "2a2c".into()],
+        };
+        assert_eq!(json(&new), json(&old));
+    }
+}
