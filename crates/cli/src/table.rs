@@ -1,81 +1,20 @@
-//! Nana shogi's tablebases on disk: file names, header fields, writing, opening (memory-mapped)
-//! and the in-memory fallback when no file is found.
+//! Tablebases on disk: writing, opening (memory-mapped) and the in-memory fallback when no file
+//! is found. The tables' names and header identity are the game's (`nana_shogi::tablebase`).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use nana_engine::{EntryWidth, Solution, Stats};
 use nana_shogi::probe::Probe;
-use nana_shogi::{index, NanaGame, Rules, Variant};
-use nana_tablebase::{Counts, Encoding, Expected, Header, Tablebase, TablebaseError};
+use nana_shogi::tablebase::{expected, header, rules_of};
+use nana_shogi::{NanaGame, Rules};
+use nana_tablebase::{Counts, Tablebase, TablebaseError};
 
 use crate::progress::Bars;
 
 /// Where `solve` writes and every other command looks.
 pub const DEFAULT_DIR: &str = "tablebase";
-/// The game name in the header.
-pub const GAME: &str = "nana-shogi";
-
-/// `nana-current.tb`, `nana-original-hand-stalemate-off.tb`, …
-pub fn file_name(rules: &Rules) -> String {
-    let mut name = format!("nana-{}", rules.variant.name());
-    if !rules.drop_stalemate {
-        name.push_str("-drop-stalemate-off");
-    }
-    if !rules.hand_stalemate {
-        name.push_str("-hand-stalemate-off");
-    }
-    name + ".tb"
-}
-
-fn variant_id(v: Variant) -> u32 {
-    match v {
-        Variant::Current => 0,
-        Variant::Original => 1,
-    }
-}
-
-fn option_bits(rules: &Rules) -> u32 {
-    u32::from(rules.drop_stalemate) | u32::from(rules.hand_stalemate) << 1
-}
-
-/// The rule options as text, stored in headers: `drop-stalemate on, hand-stalemate on`.
-fn options_text(rules: &Rules) -> String {
-    let sw = |b: bool| if b { "on" } else { "off" };
-    format!("drop-stalemate {}, hand-stalemate {}", sw(rules.drop_stalemate), sw(rules.hand_stalemate))
-}
-
-/// The full rule description, e.g. `original, drop-stalemate on, hand-stalemate on`.
-pub fn describe(rules: &Rules) -> String {
-    format!("{}, {}", rules.variant.name(), options_text(rules))
-}
-
-/// The rules a header says its table was built with.
-pub fn rules_of(header: &Header) -> Result<Rules, String> {
-    let variant = match header.rule_set_id {
-        0 => Variant::Current,
-        1 => Variant::Original,
-        v => return Err(format!("unknown rule set id {v} in the header")),
-    };
-    let bits = header.option_bits;
-    if bits > 3 {
-        return Err(format!("unknown rule option bits {bits:#x} in the header"));
-    }
-    Ok(Rules { variant, drop_stalemate: bits & 1 != 0, hand_stalemate: bits & 2 != 0 })
-}
-
-fn expected(rules: &Rules) -> Expected<'static> {
-    Expected {
-        game: GAME,
-        rule_set_id: variant_id(rules.variant),
-        option_bits: option_bits(rules),
-        layout_version: index::LAYOUT_VERSION,
-        // The engine's one-byte distance-to-mate entries, all that `Probe` reads.
-        entry_width: 1,
-        encoding: Encoding::DtmPlies,
-        entries: index::SIZE,
-    }
-}
+pub use nana_shogi::tablebase::{describe, file_name};
 
 /// A tablebase error about `path`, for the user: the crate names the problem, and when making
 /// the table again cures it we say how.
@@ -128,25 +67,6 @@ pub fn write(dir: &Path, rules: &Rules, solution: &Solution) -> Result<PathBuf, 
     let header = header(rules, counts, u32::from(s.max_dtm));
     nana_tablebase::write(&path, &header, &solution.entries).map_err(|e| e.to_string())?;
     Ok(path)
-}
-
-/// The header of the table for `rules`: the game's identity and the entry encoding are those a
-/// reader expects (see `expected`), so what we write is what we accept.
-fn header(rules: &Rules, counts: Counts, max_dtm: u32) -> Header {
-    let want = expected(rules);
-    Header {
-        game: want.game.to_string(),
-        rule_set: rules.variant.name().to_string(),
-        rule_set_id: want.rule_set_id,
-        options: options_text(rules),
-        option_bits: want.option_bits,
-        layout_version: want.layout_version,
-        entries: want.entries,
-        entry_width: want.entry_width,
-        encoding: want.encoding,
-        counts,
-        max_dtm,
-    }
 }
 
 /// A solution in memory or memory-mapped from a file.
@@ -249,39 +169,6 @@ pub fn load_or_solve(rules: &Rules, explicit: Option<&Path>, dir: &Path) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn all_rules() -> Vec<Rules> {
-        let mut all = Vec::new();
-        for variant in [Variant::Current, Variant::Original] {
-            for drop_stalemate in [true, false] {
-                for hand_stalemate in [true, false] {
-                    all.push(Rules { variant, drop_stalemate, hand_stalemate });
-                }
-            }
-        }
-        all
-    }
-
-    /// Every rule set's header encodes, reads back with the rules it was written for, passes its
-    /// own expectations and no other rule set's.
-    #[test]
-    fn headers_name_their_rules_and_meet_only_their_expectations() {
-        for rules in all_rules() {
-            let written = header(&rules, Counts::default(), 0);
-            let (read, _) = Header::decode(&written.encode(0).unwrap()).unwrap();
-            assert_eq!(read, written);
-            assert_eq!(rules_of(&read), Ok(rules));
-            assert_eq!(format!("{}, {}", read.rule_set, read.options), describe(&rules));
-            assert_eq!((read.entry_width, read.encoding), (1, Encoding::DtmPlies));
-            for other in all_rules() {
-                assert_eq!(
-                    read.check_expected(&expected(&other)).is_ok(),
-                    other == rules,
-                    "{rules:?} / {other:?}"
-                );
-            }
-        }
-    }
 
     #[test]
     fn only_errors_a_new_table_cures_carry_the_solve_hint() {

@@ -12,6 +12,7 @@
 //! ```
 
 mod attacks;
+pub mod claims;
 pub mod fen;
 pub mod game;
 pub mod hodges;
@@ -19,6 +20,7 @@ pub mod index;
 mod position;
 pub mod probe;
 pub mod reach;
+pub mod tablebase;
 mod types;
 pub mod usi;
 

@@ -2,27 +2,12 @@
 
 use std::path::Path;
 
-use nana_engine::{Dtm, Value};
+use nana_engine::Value;
+use nana_shogi::claims::CLAIMS;
 use nana_shogi::{usi, Position, Rules};
 
 use super::query::hodges_line;
 use crate::table::{self, Table};
-
-/// A published claim about the start position.
-struct Claim {
-    rules: Rules,
-    text: &'static str,
-    value: Value,
-}
-
-const CLAIMS: [Claim; 2] = [
-    Claim { rules: Rules::CURRENT, text: "current rules: the start is a draw", value: Value::Draw },
-    Claim {
-        rules: Rules::ORIGINAL,
-        text: "original rules: Black wins, mating on ply 31",
-        value: Value::Win(Dtm(31)),
-    },
-];
 
 /// The rule sets the published claims are about: the tables `report` needs.
 pub fn claimed_rules() -> impl Iterator<Item = Rules> {
