@@ -95,30 +95,18 @@ pub fn header(rules: &Rules, counts: Counts, max_dtm: u32) -> Header {
 mod tests {
     use super::*;
 
-    fn all_rules() -> Vec<Rules> {
-        let mut all = Vec::new();
-        for variant in Variant::ALL {
-            for drop_stalemate in [true, false] {
-                for hand_stalemate in [true, false] {
-                    all.push(Rules { variant, drop_stalemate, hand_stalemate });
-                }
-            }
-        }
-        all
-    }
-
     /// Every rule set's header encodes, reads back with the rules it was written for, passes its
     /// own expectations and no other rule set's.
     #[test]
     fn headers_name_their_rules_and_meet_only_their_expectations() {
-        for rules in all_rules() {
+        for rules in Rules::all() {
             let written = header(&rules, Counts::default(), 0);
             let (read, _) = Header::decode(&written.encode(0).unwrap()).unwrap();
             assert_eq!(read, written);
             assert_eq!(rules_of(&read), Ok(rules));
             assert_eq!(format!("{}, {}", read.rule_set, read.options), describe(&rules));
             assert_eq!((read.entry_width, read.encoding), (1, Encoding::DtmPlies));
-            for other in all_rules() {
+            for other in Rules::all() {
                 assert_eq!(
                     read.check_expected(&expected(&other)).is_ok(),
                     other == rules,

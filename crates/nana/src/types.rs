@@ -360,6 +360,15 @@ impl Rules {
     pub const CURRENT: Rules = Rules::new(Variant::Current);
     pub const ORIGINAL: Rules = Rules::new(Variant::Original);
 
+    /// Every rule set with every option combination: current before original, and within a
+    /// rule set the options on before off, `drop_stalemate` varying slowest.
+    pub fn all() -> impl Iterator<Item = Rules> {
+        Variant::ALL.into_iter().flat_map(|variant| {
+            [(true, true), (true, false), (false, true), (false, false)]
+                .map(|(drop_stalemate, hand_stalemate)| Rules { variant, drop_stalemate, hand_stalemate })
+        })
+    }
+
     /// A short name such as `current` or `original, drop-stalemate off`.
     pub fn describe(&self) -> String {
         let mut s = self.variant.name().to_string();

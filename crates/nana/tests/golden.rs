@@ -16,26 +16,13 @@ use std::fmt::Write as _;
 use nana_engine::{solve, Entry, NoProgress, Solution, Value};
 use nana_shogi::index::SIZE;
 use nana_shogi::probe::Probe;
-use nana_shogi::{fen, NanaGame, Position, Rules, Variant};
+use nana_shogi::{fen, NanaGame, Position, Rules};
 
 mod common;
 use common::XorShift;
 
 const TABLEBASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/golden/tablebases.csv");
 const POSITIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/golden/positions.csv");
-
-/// The eight combinations, in file order.
-fn combinations() -> Vec<Rules> {
-    let mut all = Vec::new();
-    for variant in Variant::ALL {
-        for drop_stalemate in [true, false] {
-            for hand_stalemate in [true, false] {
-                all.push(Rules { variant, drop_stalemate, hand_stalemate });
-            }
-        }
-    }
-    all
-}
 
 fn on_off(b: bool) -> &'static str {
     if b {
@@ -108,7 +95,7 @@ fn solutions_match_the_golden_data() {
     tablebases.push_str("rules,options,payload_crc32,wins,losses,draws,unused,max_dtm\n");
     positions.push_str("rules,options,position,category,dtm\n");
     let golden_positions = if bless { String::new() } else { read(POSITIONS) };
-    for rules in combinations() {
+    for rules in Rules::all() {
         let s = solve(&NanaGame::prepared(rules), &NoProgress).unwrap();
         writeln!(tablebases, "{}", tablebase_row(&rules, &s)).unwrap();
         let probe = Probe::new(rules, &s.entries).unwrap();

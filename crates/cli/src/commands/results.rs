@@ -10,26 +10,11 @@ use nana_shogi::{index, reach, usi, Position, Rules, Variant};
 use super::verify;
 use crate::table::{self, Table};
 
-/// Every rule set with every option combination, in the order of the tables.
-fn combinations() -> Vec<Rules> {
-    let mut all = Vec::new();
-    for variant in Variant::ALL {
-        for drop_stalemate in [true, false] {
-            for hand_stalemate in [true, false] {
-                all.push(Rules { variant, drop_stalemate, hand_stalemate });
-            }
-        }
-    }
-    all
-}
-
 pub fn run(dir: &Path) -> Result<(), String> {
     // Everything is loaded (or solved) and computed before the first line is printed, so that
     // a damaged table gives its error alone.
-    let tables = combinations()
-        .iter()
-        .map(|rules| table::load_or_solve(rules, None, dir))
-        .collect::<Result<Vec<_>, _>>()?;
+    let tables =
+        Rules::all().map(|rules| table::load_or_solve(&rules, None, dir)).collect::<Result<Vec<_>, _>>()?;
     let claims = verify::report(&tables)?;
     let combinations = combinations_table(&tables)?;
     let identical = identical_tables(&tables);
