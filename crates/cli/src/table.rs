@@ -1,44 +1,34 @@
-//! Tablebases on disk: writing, opening (memory-mapped) and the in-memory fallback when no file
-//! is found. The tables' names and header identity are the game's (`nana_shogi::tablebase`).
+//! Tablebases for the command line: the probe layer's tables ([`nana_probe::table`]) with
+//! progress bars, messages for the user, and a check that an output folder is writable.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use nana_engine::{EntryWidth, Solution, Stats};
-use nana_shogi::probe::Probe;
-use nana_shogi::tablebase::{expected, header, rules_of};
-use nana_shogi::{NanaGame, Rules};
-use nana_tablebase::{Counts, Tablebase, TablebaseError};
+use nana_engine::Solution;
+pub use nana_probe::table::Table;
+use nana_probe::table::{TableError, TableGame};
 
 use crate::progress::Bars;
 
 /// Where `solve` writes and every other command looks.
 pub const DEFAULT_DIR: &str = "tablebase";
-pub use nana_shogi::tablebase::{describe, file_name};
 
-/// A tablebase error about `path`, for the user: the crate names the problem, and when making
-/// the table again cures it we say how.
-fn file_error(path: &Path, e: &TablebaseError) -> String {
+/// A table error for the user: the probe layer names the problem, and when making the table
+/// again cures it we say how.
+fn user_error(e: TableError) -> String {
     if e.needs_regeneration() {
-        format!("{}: {e}; regenerate it with `nana solve`", path.display())
+        format!("{e}; regenerate it with `nana solve`")
     } else {
-        format!("{}: {e}", path.display())
+        e.to_string()
     }
 }
 
 /// Solves one rule set with progress bars; also returns how long each phase took.
-pub fn solve(rules: &Rules) -> Result<(Solution, Vec<(String, Duration)>), String> {
+pub fn solve<G: TableGame>(game: &G) -> Result<(Solution, Vec<(String, Duration)>), String> {
     crate::pool::start()?;
-    let bars = Bars::new(rules.variant.name());
-    let start = Instant::now();
-    let spinner = crate::progress::bar(0, format!("{}: prepare", rules.variant.name()));
-    let game = NanaGame::prepared(*rules);
-    spinner.finish_and_clear();
-    let prepared = start.elapsed();
-    let solution = nana_engine::solve(&game, &bars).map_err(|e| e.to_string())?;
-    let mut times = vec![("prepare".to_string(), prepared)];
-    times.extend(bars.times());
-    Ok((solution, times))
+    let bars = Bars::new(game.rule_set_name());
+    let solution = game.solve(&bars).map_err(|e| e.to_string())?;
+    Ok((solution, bars.times()))
 }
 
 /// Makes sure `dir` is (or can be made) a folder we can write tables to, so that `solve` fails
@@ -59,124 +49,58 @@ pub fn check_writable(dir: &Path) -> Result<(), String> {
     std::fs::remove_file(&trial).map_err(|e| format!("{}: {e}", trial.display()))
 }
 
-/// Writes a solution atomically to `dir/file_name(rules)`.
-pub fn write(dir: &Path, rules: &Rules, solution: &Solution) -> Result<PathBuf, String> {
-    let path = dir.join(file_name(rules));
-    let s = &solution.stats;
-    let counts = Counts { wins: s.wins, losses: s.losses, draws: s.draws, illegal: s.illegal };
-    let header = header(rules, counts, u32::from(s.max_dtm));
-    nana_tablebase::write(&path, &header, &solution.entries).map_err(|e| e.to_string())?;
-    Ok(path)
+/// Writes a solution atomically to its file in `dir`.
+pub fn write<G: TableGame>(dir: &Path, game: &G, solution: &Solution) -> Result<PathBuf, String> {
+    nana_probe::table::write(game, dir, solution).map_err(user_error)
 }
 
-/// A solution in memory or memory-mapped from a file.
-#[derive(Debug)]
-pub enum Source {
-    File(Tablebase),
-    Memory(Solution),
+/// Opens a tablebase and checks that it was built for `game`'s rules.
+pub fn open<G: TableGame>(path: &Path, game: G) -> Result<Table<G>, String> {
+    Table::open(game, path).map_err(user_error)
 }
 
-/// One rule set's solution, ready for lookups.
-#[derive(Debug)]
-pub struct Table {
-    pub rules: Rules,
-    pub source: Source,
+/// Opens a tablebase of the game built with any of its rule sets.
+pub fn open_any<G: TableGame>(path: &Path) -> Result<Table<G>, String> {
+    Table::open_any(path).map_err(user_error)
 }
 
-impl Table {
-    pub fn entries(&self) -> &[u8] {
-        match &self.source {
-            Source::File(tb) => tb.payload(),
-            Source::Memory(s) => &s.entries,
-        }
-    }
-
-    pub fn probe(&self) -> Probe<'_> {
-        Probe::new(self.rules, self.entries()).expect("size checked when the table was opened")
-    }
-
-    /// Counts of the solution (from the header for a file).
-    pub fn stats(&self) -> Stats {
-        match &self.source {
-            Source::File(tb) => Stats::of(tb.payload(), EntryWidth::One),
-            Source::Memory(s) => s.stats.clone(),
-        }
-    }
-
-    /// Where the table came from, for messages.
-    pub fn origin(&self) -> String {
-        match &self.source {
-            Source::File(tb) => {
-                tb.path().map_or_else(|| "in memory".to_string(), |p| p.display().to_string())
-            }
-            Source::Memory(_) => "solved in memory".to_string(),
-        }
-    }
-}
-
-fn open_file(path: &Path) -> Result<Tablebase, String> {
-    if path.is_dir() {
-        return Err(format!("{}: is a directory, not a tablebase file", path.display()));
-    }
-    Tablebase::open(path).map_err(|e| file_error(path, &e))
-}
-
-/// Opens a tablebase and checks that it was built for `rules`.
-pub fn open(path: &Path, rules: &Rules) -> Result<Table, String> {
-    let tb = open_file(path)?;
-    let built = rules_of(tb.header());
-    if built.as_ref().ok() != Some(rules) {
-        let found = built.map(|r| describe(&r)).unwrap_or_else(|e| e);
-        return Err(format!(
-            "{}: the table was built with rules \"{found}\", but \"{}\" were asked for",
-            path.display(),
-            describe(rules)
-        ));
-    }
-    tb.check_expected(&expected(rules)).map_err(|e| file_error(path, &e))?;
-    Ok(Table { rules: *rules, source: Source::File(tb) })
-}
-
-/// Opens a tablebase built with any rules.
-pub fn open_any(path: &Path) -> Result<Table, String> {
-    let tb = open_file(path)?;
-    let rules = rules_of(tb.header()).map_err(|e| format!("{}: {e}", path.display()))?;
-    tb.check_expected(&expected(&rules)).map_err(|e| file_error(path, &e))?;
-    Ok(Table { rules, source: Source::File(tb) })
-}
-
-/// The table for `rules`: the file given, else the default file in `dir` if it exists, else a
-/// fresh in-memory solve (announced on stderr).
-pub fn load_or_solve(rules: &Rules, explicit: Option<&Path>, dir: &Path) -> Result<Table, String> {
-    if let Some(path) = explicit {
-        return open(path, rules);
-    }
-    let path = dir.join(file_name(rules));
-    if path.exists() {
-        return open(&path, rules);
-    }
-    eprintln!(
-        "note: no tablebase at {}; solving {} in memory (several seconds). Run `nana solve` to keep one.",
-        path.display(),
-        describe(rules)
-    );
+/// The table for `game`: the file given, else its file in `dir` if it exists, else a fresh
+/// in-memory solve (announced on stderr, with progress bars).
+pub fn load_or_solve<G: TableGame>(game: G, explicit: Option<&Path>, dir: &Path) -> Result<Table<G>, String> {
+    let bars = Bars::new(game.rule_set_name());
     let start = Instant::now();
-    let (solution, _) = solve(rules)?;
-    eprintln!("note: solved in {:.1} s", start.elapsed().as_secs_f64());
-    Ok(Table { rules: *rules, source: Source::Memory(solution) })
+    let mut solved = false;
+    if explicit.is_none() && !dir.join(game.file_name()).exists() {
+        crate::pool::start()?;
+    }
+    let table = Table::load_or_solve(game, explicit, dir, &bars, |game, path| {
+        solved = true;
+        eprintln!(
+            "note: no tablebase at {}; solving {} in memory. Run `nana solve` to keep one.",
+            path.display(),
+            game.describe()
+        );
+    })
+    .map_err(user_error)?;
+    if solved {
+        eprintln!("note: solved in {:.1} s", start.elapsed().as_secs_f64());
+    }
+    Ok(table)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nana_tablebase::TablebaseError;
 
     #[test]
     fn only_errors_a_new_table_cures_carry_the_solve_hint() {
-        let path = Path::new("t.tb");
-        let hinted = file_error(path, &TablebaseError::PayloadChecksum { expected: 1, actual: 2 });
+        let path = PathBuf::from("t.tb");
+        let error = TablebaseError::PayloadChecksum { expected: 1, actual: 2 };
+        let hinted = user_error(TableError::File { path: path.clone(), error });
         assert!(hinted.starts_with("t.tb: the file is corrupted"), "{hinted}");
         assert!(hinted.ends_with("; regenerate it with `nana solve`"), "{hinted}");
-        let plain = file_error(path, &TablebaseError::BadMagic);
+        let plain = user_error(TableError::File { path, error: TablebaseError::BadMagic });
         assert_eq!(plain, "t.tb: not a tablebase file (bad magic bytes)");
     }
 }

@@ -49,6 +49,16 @@
 //!     fn machine_notation(&self, _: &u64, take: u64) -> String { format!("-{take}") }
 //!     fn human_notation(&self, _: &u64, take: u64) -> String { format!("take {take}") }
 //!     fn position_string(&self, n: &u64) -> String { n.to_string() }
+//!     fn unindex(&self, i: u64) -> Option<u64> { (i < 4).then_some(i) }
+//!     fn start(&self) -> u64 { 3 }
+//!     fn parse_position(&self, s: &str) -> Result<u64, String> {
+//!         s.parse().ok().filter(|n| *n < 4).ok_or(format!("not 0 to 3 stones: {s}"))
+//!     }
+//!     fn parse_move(&self, n: &u64, s: &str) -> Result<u64, String> {
+//!         s.strip_prefix('-').and_then(|t| t.parse().ok()).filter(|t| (1..=2).contains(t) && t <= n)
+//!             .ok_or(format!("not a legal move: {s}"))
+//!     }
+//!     fn play(&self, n: &u64, take: u64) -> u64 { n - take }
 //! }
 //!
 //! // The solver's one-byte entries (DTM + 1): 0 stones a loss in 0, 1 and 2 a win in 1, 3 a loss in 2.
@@ -63,6 +73,8 @@
 //! );
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+
+pub mod table;
 
 use std::fmt;
 
@@ -133,6 +145,25 @@ pub trait ProbeGame {
     /// The string form of a position (an SFEN-like string): the answer's `fen` and the position
     /// named in errors.
     fn position_string(&self, pos: &Self::Position) -> String;
+
+    /// A legal position that the index entry `index` stands for (the game picks one where an
+    /// entry stands for several, such as mirror images); `None` for an unused entry or one
+    /// out of range. `index(unindex(i)) == i` wherever it is `Some`.
+    fn unindex(&self, index: u64) -> Option<Self::Position>;
+
+    /// The position the game starts from.
+    fn start(&self) -> Self::Position;
+
+    /// Reads a position in the game's string form ([`ProbeGame::position_string`], and any
+    /// other form the game accepts); the error is one line that names the problem.
+    fn parse_position(&self, input: &str) -> Result<Self::Position, String>;
+
+    /// Reads a legal move of a position in any notation the game accepts; the error is one
+    /// line that names the problem (including "the game is over").
+    fn parse_move(&self, pos: &Self::Position, input: &str) -> Result<Self::Move, String>;
+
+    /// The position after a legal move.
+    fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position;
 }
 
 /// Why a lookup failed.

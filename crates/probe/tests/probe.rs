@@ -70,6 +70,23 @@ impl ProbeGame for Race {
     fn position_string(&self, c: &u64) -> String {
         format!("at {c}")
     }
+    fn unindex(&self, i: u64) -> Option<u64> {
+        (i < 11).then_some(i)
+    }
+    fn start(&self) -> u64 {
+        0
+    }
+    fn parse_position(&self, input: &str) -> Result<u64, String> {
+        let c = input.strip_prefix("at ").and_then(|c| c.parse().ok()).filter(|&c| c < 11);
+        c.ok_or_else(|| format!("not a counter: {input}"))
+    }
+    fn parse_move(&self, c: &u64, input: &str) -> Result<&'static str, String> {
+        let found = self.moves(*c).into_iter().find(|&(mv, _)| mv == input);
+        found.map(|(mv, _)| mv).ok_or_else(|| format!("not a legal move at {c}: {input}"))
+    }
+    fn play(&self, c: &u64, mv: &'static str) -> u64 {
+        self.moves(*c).into_iter().find(|&(m, _)| m == mv).expect("a legal move").1
+    }
 }
 
 impl Game for Race {
@@ -331,5 +348,165 @@ fn the_answer_serialises_as_nana_query_did() {
             mainline: vec!["B*2c".into(), "2a2c".into()],
         };
         assert_eq!(json(&new), json(&old));
+    }
+}
+
+/// The race with a rule option: its table is a file of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Rated(EntryWidth);
+
+mod table {
+    use super::*;
+    use nana_probe::table::{self, Source, Table, TableError, TableGame};
+    use nana_tablebase::{Encoding, Expected, Header, TablebaseError};
+
+    impl ProbeGame for Rated {
+        type Position = u64;
+        type Move = &'static str;
+        const ENDINGS: &'static [Ending] = Race::ENDINGS;
+        const TERMINAL_VALUES: &'static [Value] = Race::TERMINAL_VALUES;
+        fn size(&self) -> u64 {
+            ProbeGame::size(&Race)
+        }
+        fn index(&self, c: &u64) -> u64 {
+            *c
+        }
+        fn for_each_move(&self, c: &u64, f: impl FnMut(&'static str, &u64)) {
+            Race.for_each_move(c, f)
+        }
+        fn terminal(&self, c: &u64) -> Option<Terminal> {
+            ProbeGame::terminal(&Race, c)
+        }
+        fn machine_notation(&self, c: &u64, mv: &'static str) -> String {
+            Race.machine_notation(c, mv)
+        }
+        fn human_notation(&self, c: &u64, mv: &'static str) -> String {
+            Race.human_notation(c, mv)
+        }
+        fn position_string(&self, c: &u64) -> String {
+            Race.position_string(c)
+        }
+        fn unindex(&self, i: u64) -> Option<u64> {
+            Race.unindex(i)
+        }
+        fn start(&self) -> u64 {
+            Race.start()
+        }
+        fn parse_position(&self, input: &str) -> Result<u64, String> {
+            Race.parse_position(input)
+        }
+        fn parse_move(&self, c: &u64, input: &str) -> Result<&'static str, String> {
+            Race.parse_move(c, input)
+        }
+        fn play(&self, c: &u64, mv: &'static str) -> u64 {
+            Race.play(c, mv)
+        }
+    }
+
+    impl TableGame for Rated {
+        fn file_name(&self) -> String {
+            format!("race-{}.tb", self.0.bytes())
+        }
+        fn rule_set_name(&self) -> String {
+            "race".into()
+        }
+        fn options_text(&self) -> String {
+            format!("width {}", self.0.bytes())
+        }
+        fn expected(&self) -> Expected<'static> {
+            Expected {
+                game: "race",
+                rule_set_id: 0,
+                option_bits: self.0.bytes() as u32,
+                layout_version: 1,
+                entry_width: self.0.bytes() as u32,
+                encoding: Encoding::DtmPlies,
+                entries: 12,
+            }
+        }
+        fn from_header(header: &Header) -> Result<Rated, String> {
+            match (header.rule_set_id, header.option_bits) {
+                (0, 1) => Ok(Rated(EntryWidth::One)),
+                (0, 2) => Ok(Rated(EntryWidth::Two)),
+                (id, bits) => Err(format!("unknown race rules {id}/{bits}")),
+            }
+        }
+        fn solve(
+            &self,
+            progress: &dyn nana_engine::Progress,
+        ) -> Result<nana_engine::Solution, nana_engine::SolveError> {
+            solve_with(&Race, self.0, progress)
+        }
+        fn check(
+            &self,
+            entries: &[u8],
+            width: EntryWidth,
+            progress: &(dyn Fn(u64) + Sync),
+        ) -> Result<(), nana_engine::CheckError> {
+            check_with(&Race, entries, width, progress)
+        }
+    }
+
+    /// Written, opened by rules and by any rules, refused for other rules, damaged, and solved
+    /// on demand when missing; every way reads the same values.
+    #[test]
+    fn tables_round_trip_and_refuse_what_was_not_asked_for() {
+        let dir = tempfile::tempdir().unwrap();
+        for width in [EntryWidth::One, EntryWidth::Two] {
+            let game = Rated(width);
+            let solution = game.solve(&NoProgress).unwrap();
+            let path = table::write(&game, dir.path(), &solution).unwrap();
+            assert_eq!(path, dir.path().join(game.file_name()));
+
+            let opened = Table::open(game, &path).unwrap();
+            assert!(matches!(opened.source(), Source::File(_)));
+            assert_eq!((opened.width(), opened.entries()), (width, &solution.entries[..]));
+            assert_eq!(opened.stats(), solution.stats);
+            assert_eq!(opened.probe().value(&0).unwrap(), Win(Dtm(3)));
+            game.check(opened.entries(), opened.width(), &|_| {}).unwrap();
+            assert_eq!(Table::<Rated>::open_any(&path).unwrap().game(), &game);
+
+            let announced = std::cell::Cell::new(false);
+            let found = Table::load_or_solve(game, None, dir.path(), &NoProgress, |_, _| announced.set(true))
+                .unwrap();
+            assert!(!announced.get() && matches!(found.source(), Source::File(_)));
+        }
+
+        // The other option's file is not this rule set's table.
+        let other = dir.path().join(Rated(EntryWidth::Two).file_name());
+        let err = Table::open(Rated(EntryWidth::One), &other).unwrap_err();
+        assert!(matches!(err, TableError::OtherRules { .. }), "{err}");
+        assert!(
+            err.to_string().ends_with(
+                "the table was built with rules \"race, width 2\", but \"race, width 1\" were asked for"
+            ),
+            "{err}"
+        );
+        assert!(!err.needs_regeneration());
+
+        // A flipped payload byte is a damaged file, which a new solve cures.
+        let path = dir.path().join(Rated(EntryWidth::One).file_name());
+        let mut bytes = std::fs::read(&path).unwrap();
+        *bytes.last_mut().unwrap() ^= 1;
+        std::fs::write(&path, bytes).unwrap();
+        let err = Table::open(Rated(EntryWidth::One), &path).unwrap_err();
+        assert!(
+            matches!(err, TableError::File { error: TablebaseError::PayloadChecksum { .. }, .. }),
+            "{err}"
+        );
+        assert!(err.needs_regeneration());
+
+        // A folder is not a table; a missing table is solved, announced with the path looked for.
+        assert!(matches!(Table::open(Rated(EntryWidth::One), dir.path()), Err(TableError::IsDirectory(_))));
+        let empty = tempfile::tempdir().unwrap();
+        let mut looked_for = None;
+        let solved = Table::load_or_solve(Rated(EntryWidth::One), None, empty.path(), &NoProgress, |_, p| {
+            looked_for = Some(p.to_path_buf())
+        })
+        .unwrap();
+        assert_eq!(looked_for, Some(empty.path().join("race-1.tb")));
+        assert!(matches!(solved.source(), Source::Memory(_)));
+        assert_eq!(solved.origin(), "solved in memory");
+        assert_eq!(solved.probe().value(&2).unwrap(), Loss(Dtm(2)));
     }
 }

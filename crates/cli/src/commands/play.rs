@@ -1,5 +1,6 @@
 //! `nana play`: a game in the terminal against perfect play.
 
+use nana_probe::table::TableGame;
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -37,7 +38,7 @@ const HELP: &str = "enter a move (USI-like 2c2b, T*1a or Hodges B-2b=TG), or: un
 
 pub fn run(args: &PlayArgs, dir: &Path) -> Result<(), String> {
     let rules = args.rules.rules();
-    let table = table::load_or_solve(&rules, args.tablebase.as_deref(), dir)?;
+    let table = table::load_or_solve(rules, args.tablebase.as_deref(), dir)?;
     let probe = table.probe();
     let human = match args.side {
         SideArg::Black => Color::Black,
@@ -48,7 +49,7 @@ pub fn run(args: &PlayArgs, dir: &Path) -> Result<(), String> {
     let mut seen: HashMap<Position, u32> = HashMap::from([(Position::start(), 1)]);
     let mut stdin = std::io::stdin().lock();
     let mut bytes = Vec::new();
-    println!("You play {} ({}). {HELP}.", human.name(), table::describe(&rules));
+    println!("You play {} ({}). {HELP}.", human.name(), rules.describe());
     loop {
         let pos = *history.last().expect("history starts with the start position");
         println!();

@@ -1,5 +1,6 @@
 //! `nana query`: a position's value, every move ranked, the best move and the principal variation.
 
+use nana_probe::table::TableGame;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
@@ -57,7 +58,7 @@ pub fn run(args: &QueryArgs, dir: &Path) -> Result<(), String> {
         })?;
         pos = pos.play_unchecked(mv);
     }
-    let table = table::load_or_solve(&rules, args.tablebase.as_deref(), dir)?;
+    let table = table::load_or_solve(rules, args.tablebase.as_deref(), dir)?;
     let probe = table.probe();
     if let Some(batch) = &args.batch {
         return run_batch(&probe, batch);
@@ -73,7 +74,7 @@ pub fn run(args: &QueryArgs, dir: &Path) -> Result<(), String> {
     let mainline = probe.mainline(&pos, DRAW_LINE).map_err(e)?;
     print!("{}", diagram(&pos));
     println!("position: {pos}");
-    println!("rules: {} ({})", table::describe(&rules), table.origin());
+    println!("rules: {} ({})", rules.describe(), table.origin());
     let side = pos.side_to_move().name();
     println!("value: {} for {side}", describe(value));
     if let Some(over) = game_over(&pos, &rules) {

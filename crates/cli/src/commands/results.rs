@@ -14,7 +14,7 @@ pub fn run(dir: &Path) -> Result<(), String> {
     // Everything is loaded (or solved) and computed before the first line is printed, so that
     // a damaged table gives its error alone.
     let tables =
-        Rules::all().map(|rules| table::load_or_solve(&rules, None, dir)).collect::<Result<Vec<_>, _>>()?;
+        Rules::all().map(|rules| table::load_or_solve(rules, None, dir)).collect::<Result<Vec<_>, _>>()?;
     let claims = verify::report(&tables)?;
     let combinations = combinations_table(&tables)?;
     let identical = identical_tables(&tables);
@@ -66,7 +66,7 @@ fn grouped(n: u64) -> String {
     out
 }
 
-fn combinations_table(tables: &[Table]) -> Result<String, String> {
+fn combinations_table(tables: &[Table<Rules>]) -> Result<String, String> {
     let mut out = String::from(
         "| rules | R1 drop-stalemate | R2S hand-stalemate | wins | losses | draws | unused | longest DTM | start |\n\
          |---|---|---|---|---|---|---|---|---|\n",
@@ -76,9 +76,9 @@ fn combinations_table(tables: &[Table]) -> Result<String, String> {
         let start = t.probe().value(&Position::start()).map_err(|e| e.to_string())?;
         out += &format!(
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-            t.rules.variant.name(),
-            switch(t.rules.drop_stalemate),
-            switch(t.rules.hand_stalemate),
+            (*t.game()).variant.name(),
+            switch((*t.game()).drop_stalemate),
+            switch((*t.game()).hand_stalemate),
             grouped(s.wins),
             grouped(s.losses),
             grouped(s.draws),
@@ -92,8 +92,9 @@ fn combinations_table(tables: &[Table]) -> Result<String, String> {
 
 /// Whether R1 changes the solution, for each rule set and each setting of R2S: the tables with
 /// R1 on and off compared entry by entry.
-fn identical_tables(tables: &[Table]) -> String {
-    let find = |rules: Rules| tables.iter().find(|t| t.rules == rules).expect("every combination is loaded");
+fn identical_tables(tables: &[Table<Rules>]) -> String {
+    let find =
+        |rules: Rules| tables.iter().find(|t| (*t.game()) == rules).expect("every combination is loaded");
     let mut out = String::new();
     for variant in Variant::ALL {
         for hand_stalemate in [true, false] {
@@ -124,7 +125,7 @@ fn first_move_cell(v: Value) -> String {
     }
 }
 
-fn first_moves_table(tables: &[Table]) -> Result<String, String> {
+fn first_moves_table(tables: &[Table<Rules>]) -> Result<String, String> {
     let start = Position::start();
     let mut rows = Vec::new();
     let mut columns = BTreeSet::new();
@@ -138,7 +139,7 @@ fn first_moves_table(tables: &[Table]) -> Result<String, String> {
         let cells: BTreeMap<String, String> =
             moves.iter().map(|m| (usi::format(m.mv), first_move_cell(m.value()))).collect();
         columns.extend(cells.keys().cloned());
-        rows.push((t.rules, cells, best.join(", ")));
+        rows.push(((*t.game()), cells, best.join(", ")));
     }
     let mut out = String::from("| rules | R1 | R2S |");
     for c in &columns {

@@ -1,3 +1,4 @@
+use nana_probe::table::TableGame;
 use std::path::Path;
 use std::time::Instant;
 
@@ -14,7 +15,7 @@ pub fn run(rule_sets: &[Rules], out: &Path) -> Result<(), String> {
         let solved = start.elapsed();
         let path = table::write(out, rules, &solution)?;
         let s = &solution.stats;
-        println!("{}", table::describe(rules));
+        println!("{}", rules.describe());
         println!("  positions (index entries): {} legal, {} unused", s.legal(), s.illegal);
         println!("  wins {}, losses {}, draws {}", s.wins, s.losses, s.draws);
         println!("  longest distance to mate: {} plies", s.max_dtm);

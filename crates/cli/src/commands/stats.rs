@@ -1,3 +1,4 @@
+use nana_probe::table::TableGame;
 use std::path::Path;
 use std::time::Instant;
 
@@ -9,10 +10,10 @@ use crate::table;
 pub fn run(rules: &Rules, tablebase: Option<&Path>, dir: &Path) -> Result<(), String> {
     // Open and probe the table before printing anything, so that a missing or damaged table is
     // one error line, not an error after half the output (and not after the enumeration).
-    let default = dir.join(table::file_name(rules));
+    let default = dir.join(rules.file_name());
     let path = tablebase.unwrap_or(&default);
     let table = if tablebase.is_some() || path.exists() {
-        let t = table::open(path, rules)?;
+        let t = table::open(path, *rules)?;
         let start = t.probe().value(&nana_shogi::Position::start()).map_err(|e| e.to_string())?;
         Some((t, start))
     } else {
@@ -28,7 +29,7 @@ pub fn run(rules: &Rules, tablebase: Option<&Path>, dir: &Path) -> Result<(), St
     });
     progress.finish_and_clear();
     let c = reachable.counts();
-    println!("rules: {}", table::describe(rules));
+    println!("rules: {}", rules.describe());
     println!("index size: {}", index::SIZE);
     println!(
         "reachable positions: {} (black to move {}, white to move {})",

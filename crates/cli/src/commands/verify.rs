@@ -8,6 +8,7 @@ use nana_shogi::{usi, Position, Rules};
 
 use super::query::hodges_line;
 use crate::table::{self, Table};
+use nana_probe::table::TableGame;
 
 /// The rule sets the published claims are about: the tables `report` needs.
 pub fn claimed_rules() -> impl Iterator<Item = Rules> {
@@ -36,7 +37,7 @@ pub struct Report {
 
 /// Checks the published claims against `tables`, which must hold the table of every rule set
 /// in `claimed_rules`. Nothing is printed: the caller prints only once every table has loaded.
-pub fn report(tables: &[Table]) -> Result<Report, String> {
+pub fn report(tables: &[Table<Rules>]) -> Result<Report, String> {
     let start = Position::start();
     let mut results = Vec::new();
     let mut table = String::from(
@@ -45,8 +46,8 @@ pub fn report(tables: &[Table]) -> Result<Report, String> {
     for claim in &CLAIMS {
         let probe = tables
             .iter()
-            .find(|t| t.rules == claim.rules)
-            .ok_or_else(|| format!("no table for {} was loaded", table::describe(&claim.rules)))?
+            .find(|t| (*t.game()) == claim.rules)
+            .ok_or_else(|| format!("no table for {} was loaded", claim.rules.describe()))?
             .probe();
         let value = probe.value(&start).map_err(|e| e.to_string())?;
         let dtm = |v: Value| v.dtm().map_or("-".to_string(), |d| d.0.to_string());
@@ -87,9 +88,8 @@ pub fn report(tables: &[Table]) -> Result<Report, String> {
 pub fn run(dir: &Path) -> Result<(), String> {
     // Load (and check) every table before printing anything, so that a damaged file gives the
     // error alone, not half a report followed by it.
-    let tables = claimed_rules()
-        .map(|rules| table::load_or_solve(&rules, None, dir))
-        .collect::<Result<Vec<_>, _>>()?;
+    let tables =
+        claimed_rules().map(|rules| table::load_or_solve(rules, None, dir)).collect::<Result<Vec<_>, _>>()?;
     let report = report(&tables)?;
     print!("{}\n{}", report.table, report.summary);
     if report.failed > 0 {

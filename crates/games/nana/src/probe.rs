@@ -10,7 +10,7 @@ pub use nana_probe::{Answer, Ending, MoveAnswer, ProbeError, ProbeGame, Summary,
 use crate::index::{self, SIZE};
 use crate::position::{Move, Position};
 use crate::types::Rules;
-use crate::{hodges, usi};
+use crate::{fen, hodges, usi};
 
 /// The side to move is in check and has no legal move: it has lost.
 pub const CHECKMATE: Ending = Ending::new("checkmate");
@@ -67,5 +67,61 @@ impl ProbeGame for Rules {
 
     fn position_string(&self, pos: &Position) -> String {
         pos.to_string()
+    }
+
+    /// The Black-to-move orientation; `None` also where White, not to move, is in check.
+    fn unindex(&self, i: u64) -> Option<Position> {
+        index::unrank(i).filter(|p| !p.is_in_check(self.variant, p.side_to_move().other()))
+    }
+
+    fn start(&self) -> Position {
+        Position::start()
+    }
+
+    fn parse_position(&self, input: &str) -> Result<Position, String> {
+        fen::parse_position(input, self.variant).map_err(|e| e.to_string())
+    }
+
+    /// A move in either notation (USI-like or Hodges style); on a position where the game is
+    /// over, the error says so.
+    fn parse_move(&self, pos: &Position, input: &str) -> Result<Move, String> {
+        crate::parse_move(pos, self, input).map_err(|e| match self.terminal(pos) {
+            Some(t) => format!(
+                "{e} ({} has no legal move ({}) and has lost)",
+                pos.side_to_move().name(),
+                t.ending.name
+            ),
+            None => e.to_string(),
+        })
+    }
+
+    fn play(&self, pos: &Position, mv: Move) -> Position {
+        pos.play_unchecked(mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `unindex` gives a legal position of the entry (index, legality and side to move agree
+    /// with the rules), and nothing where the entry holds none.
+    #[test]
+    fn unindex_inverts_index_on_legal_entries() {
+        for rules in [Rules::CURRENT, Rules::ORIGINAL] {
+            let (mut legal, mut unused) = (0, 0);
+            for i in (0..SIZE).step_by(997).chain([SIZE - 1, SIZE]) {
+                match rules.unindex(i) {
+                    Some(pos) => {
+                        legal += 1;
+                        assert_eq!(rules.index(&pos), i);
+                        assert!(!pos.is_in_check(rules.variant, pos.side_to_move().other()));
+                        assert_eq!(rules.parse_position(&pos.to_string()), Ok(pos));
+                    }
+                    None => unused += 1,
+                }
+            }
+            assert!(legal > 1000 && unused > 0, "{legal} {unused}");
+        }
     }
 }

@@ -370,7 +370,7 @@ impl Rules {
     }
 
     /// A short name such as `current` or `original, drop-stalemate off`.
-    pub fn describe(&self) -> String {
+    pub fn short_name(&self) -> String {
         let mut s = self.variant.name().to_string();
         if !self.drop_stalemate {
             s.push_str(", drop-stalemate off");

@@ -108,7 +108,7 @@ fn solutions_match_the_golden_data() {
         // Every golden row of this combination, re-read from its position string.
         let prefix = format!("{},{},", rules.variant.name(), options(&rules));
         let rows: Vec<&str> = golden_positions.lines().filter(|l| l.starts_with(&prefix)).collect();
-        assert!(rows.len() >= 50, "{}: only {} golden positions", rules.describe(), rows.len());
+        assert!(rows.len() >= 50, "{}: only {} golden positions", rules.short_name(), rows.len());
         for row in rows {
             let text = row.split(',').nth(2).unwrap();
             let pos = fen::parse_position(text, rules.variant).unwrap_or_else(|e| panic!("{row}: {e}"));

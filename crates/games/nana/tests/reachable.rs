@@ -110,7 +110,7 @@ fn enumeration_equals_a_plain_search_over_positions() {
         assert!(
             missing.is_empty(),
             "{}: {} positions missing, e.g. {:?}",
-            rules.describe(),
+            rules.short_name(),
             missing.len(),
             show(&missing)
         );
@@ -131,18 +131,18 @@ fn enumeration_equals_a_plain_search_over_positions() {
                 })
             })
             .count();
-        assert_eq!(extra, 0, "{}: entries the search did not reach", rules.describe());
+        assert_eq!(extra, 0, "{}: entries the search did not reach", rules.short_name());
 
         let by_side =
             |side: Color| seen.iter().filter(|&&k| (k & 1 == 1) == (side == Color::White)).count() as u64;
         let c = r.counts();
-        assert_eq!(c.positions(), seen.len() as u64, "{}", rules.describe());
+        assert_eq!(c.positions(), seen.len() as u64, "{}", rules.short_name());
         assert_eq!((c.black_positions, c.white_positions), (by_side(Color::Black), by_side(Color::White)));
         assert_eq!(
             (c.black_positions, c.white_positions, c.entries),
             (black, white, entries),
             "{}",
-            rules.describe()
+            rules.short_name()
         );
     }
 }
@@ -164,7 +164,7 @@ fn reachable_set_is_mirror_and_colour_symmetric() {
                 b != w || b != r.black.contains(m) || w != r.white.contains(m)
             })
             .count();
-        assert_eq!(broken, 0, "{}", rules.describe());
+        assert_eq!(broken, 0, "{}", rules.short_name());
         // The positions of the issue that found the bug: both Kings on file 2, mirror images.
         for (a, b) in [
             ("RK1/Tw1/Bk1 b - 1", "1KR/1wT/1kB b - 1"),
@@ -173,7 +173,7 @@ fn reachable_set_is_mirror_and_colour_symmetric() {
         ] {
             let (a, b) = (parse(a, &rules), parse(b, &rules));
             assert_eq!(a.mirror(), b);
-            assert_eq!(r.contains(&a), r.contains(&b), "{}: {a} and {b}", rules.describe());
+            assert_eq!(r.contains(&a), r.contains(&b), "{}: {a} and {b}", rules.short_name());
         }
     }
 }
@@ -214,7 +214,7 @@ fn reachable_states_are_closed_and_rooted() {
                 })
             })
             .count();
-        assert_eq!(broken, 0, "{}", rules.describe());
+        assert_eq!(broken, 0, "{}", rules.short_name());
         assert!(r.contains(&Position::start()));
     }
 }

@@ -73,7 +73,7 @@ fn all_rules() -> Vec<Rules> {
 fn predecessors_match_successors() {
     for rules in all_rules() {
         let edges = check_relations(&NanaGame::prepared(rules));
-        assert!(edges.is_ok(), "{}: {}", rules.describe(), edges.unwrap_err());
+        assert!(edges.is_ok(), "{}: {}", rules.short_name(), edges.unwrap_err());
         if rules.drop_stalemate && rules.hand_stalemate {
             assert_eq!(check_relations(&NanaGame::new(rules)), edges);
         }
@@ -92,7 +92,7 @@ fn solve_both_rule_sets() {
         let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
         let s = two.install(|| solve(&game, &NoProgress)).unwrap();
         let s1 = one.install(|| solve(&game, &NoProgress)).unwrap();
-        assert!(s.entries == s1.entries, "{}: bytes differ between 1 and 2 threads", rules.describe());
+        assert!(s.entries == s1.entries, "{}: bytes differ between 1 and 2 threads", rules.short_name());
 
         // Every win has a move to a loss one ply shorter and none shorter, every loss's moves
         // all lead to wins, draws have a drawing move and no winning one.

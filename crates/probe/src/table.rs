@@ -1,0 +1,278 @@
+//! A game's solution on disk or in memory: writing a table, opening one (memory-mapped) and
+//! checking that it is the table asked for, and solving one when no file is found.
+//!
+//! A rule set of a game plugs in through [`TableGame`]: the name of its file, the identity it
+//! writes in a header and expects there, and its solve. The tablebase crate stores and compares
+//! the identity without knowing what it means; the game gives it meaning. Errors name the
+//! problem; what the user should do about it (for example, regenerate a corrupted file with the
+//! command line's solve command) is the front end's to say.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use nana_engine::{CheckError, EntryWidth, Progress, Solution, SolveError, Stats};
+use nana_tablebase::{Counts, Expected, Header, Tablebase, TablebaseError};
+
+use crate::{Probe, ProbeGame};
+
+/// A rule set of a game whose solution can be written, opened and solved.
+pub trait TableGame: ProbeGame + Sized {
+    /// The file name of its table in a tablebase folder, e.g. `nana-current.tb`.
+    fn file_name(&self) -> String;
+
+    /// The rule set's name as the header stores it, e.g. `current`.
+    fn rule_set_name(&self) -> String;
+
+    /// The rule options in words as the header stores them, e.g. `drop-stalemate on,
+    /// hand-stalemate on` (empty for a game without options).
+    fn options_text(&self) -> String;
+
+    /// The rule set and its options in words, for messages.
+    fn describe(&self) -> String {
+        match self.options_text() {
+            options if options.is_empty() => self.rule_set_name(),
+            options => format!("{}, {options}", self.rule_set_name()),
+        }
+    }
+
+    /// What a reader of its table expects in the header: the game's name, rule set and option
+    /// ids, index layout, entry width and encoding, and the number of entries.
+    fn expected(&self) -> Expected<'static>;
+
+    /// The rule set that a header says its table was built with; an error that names the field
+    /// when the header names none of this game's rule sets.
+    fn from_header(header: &Header) -> Result<Self, String>;
+
+    /// Solves the rule set in memory, in entries of the width that [`TableGame::expected`]
+    /// names.
+    fn solve(&self, progress: &dyn Progress) -> Result<Solution, SolveError>;
+
+    /// Re-checks every entry of a solution against the rules (the engine's independent
+    /// [`nana_engine::check_with`] over the game's successors), calling `progress` with the
+    /// number of entries done.
+    fn check(
+        &self,
+        entries: &[u8],
+        width: EntryWidth,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<(), CheckError>;
+
+    /// The header of its table: the identity a reader expects, with the solution's counts.
+    fn header(&self, counts: Counts, max_dtm: u32) -> Header {
+        let want = self.expected();
+        Header {
+            game: want.game.to_string(),
+            rule_set: self.rule_set_name(),
+            rule_set_id: want.rule_set_id,
+            options: self.options_text(),
+            option_bits: want.option_bits,
+            layout_version: want.layout_version,
+            entries: want.entries,
+            entry_width: want.entry_width,
+            encoding: want.encoding,
+            counts,
+            max_dtm,
+        }
+    }
+}
+
+/// Why a table could not be written, opened or made.
+#[derive(Debug)]
+pub enum TableError {
+    /// The file is missing, unreadable, damaged, of an old format or not the table expected.
+    File { path: PathBuf, error: TablebaseError },
+    /// A folder was given where a file was expected.
+    IsDirectory(PathBuf),
+    /// The header names rules this game does not know.
+    UnknownRules { path: PathBuf, reason: String },
+    /// The table was built for other rules than the ones asked for.
+    OtherRules { path: PathBuf, found: String, asked: String },
+    /// The solve failed.
+    Solve(SolveError),
+}
+
+impl TableError {
+    /// Whether making the table again (solving and writing it) cures the error: true for a
+    /// damaged or outdated file, false for a missing one or one of another game.
+    pub fn needs_regeneration(&self) -> bool {
+        matches!(self, TableError::File { error, .. } if error.needs_regeneration())
+    }
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableError::File { path, error } => write!(f, "{}: {error}", path.display()),
+            TableError::IsDirectory(path) => {
+                write!(f, "{}: is a directory, not a tablebase file", path.display())
+            }
+            TableError::UnknownRules { path, reason } => write!(f, "{}: {reason}", path.display()),
+            TableError::OtherRules { path, found, asked } => write!(
+                f,
+                "{}: the table was built with rules \"{found}\", but \"{asked}\" were asked for",
+                path.display()
+            ),
+            TableError::Solve(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
+/// Writes a solution atomically to `dir/`[`TableGame::file_name`] and returns that path.
+pub fn write<G: TableGame>(game: &G, dir: &Path, solution: &Solution) -> Result<PathBuf, TableError> {
+    let path = dir.join(game.file_name());
+    let s = &solution.stats;
+    let counts = Counts { wins: s.wins, losses: s.losses, draws: s.draws, illegal: s.illegal };
+    let header = game.header(counts, u32::from(s.max_dtm));
+    nana_tablebase::write(&path, &header, &solution.entries)
+        .map_err(|error| TableError::File { path: path.clone(), error })?;
+    Ok(path)
+}
+
+/// Where a table's entries are.
+#[derive(Debug)]
+pub enum Source {
+    /// A validated file, memory-mapped.
+    File(Tablebase),
+    /// A solve's result.
+    Memory(Solution),
+}
+
+/// One rule set's solution, ready for lookups.
+#[derive(Debug)]
+pub struct Table<G> {
+    game: G,
+    source: Source,
+}
+
+fn open_file(path: &Path) -> Result<Tablebase, TableError> {
+    if path.is_dir() {
+        return Err(TableError::IsDirectory(path.to_path_buf()));
+    }
+    Tablebase::open(path).map_err(|error| TableError::File { path: path.to_path_buf(), error })
+}
+
+impl<G: TableGame> Table<G> {
+    /// Opens a table and checks that it was built for `game`'s rule set, with the index layout,
+    /// entry encoding and size this build reads.
+    pub fn open(game: G, path: &Path) -> Result<Table<G>, TableError> {
+        let tb = open_file(path)?;
+        let built = G::from_header(tb.header());
+        let expected = game.expected();
+        let same_rules = tb.header().game == expected.game
+            && tb.header().rule_set_id == expected.rule_set_id
+            && tb.header().option_bits == expected.option_bits;
+        if !same_rules {
+            let found = match built {
+                Ok(rules) => rules.describe(),
+                Err(reason) => {
+                    let h = tb.header();
+                    if h.game == expected.game {
+                        reason
+                    } else {
+                        format!("{} {}, {}", h.game, h.rule_set, h.options)
+                    }
+                }
+            };
+            return Err(TableError::OtherRules { path: path.to_path_buf(), found, asked: game.describe() });
+        }
+        Table::checked(game, tb, path)
+    }
+
+    /// Opens a table of this game built with any of its rule sets.
+    pub fn open_any(path: &Path) -> Result<Table<G>, TableError> {
+        let tb = open_file(path)?;
+        let game = G::from_header(tb.header())
+            .map_err(|reason| TableError::UnknownRules { path: path.to_path_buf(), reason })?;
+        Table::checked(game, tb, path)
+    }
+
+    fn checked(game: G, tb: Tablebase, path: &Path) -> Result<Table<G>, TableError> {
+        tb.check_expected(&game.expected())
+            .map_err(|error| TableError::File { path: path.to_path_buf(), error })?;
+        Ok(Table { game, source: Source::File(tb) })
+    }
+
+    /// A table solved in memory.
+    pub fn solve(game: G, progress: &dyn Progress) -> Result<Table<G>, TableError> {
+        let solution = game.solve(progress).map_err(TableError::Solve)?;
+        Ok(Table { game, source: Source::Memory(solution) })
+    }
+
+    /// The table of `game`: the file `explicit` if given, else its file in `dir` if there is
+    /// one, else a solve in memory, announced first by `announce` with the path that was
+    /// looked for.
+    pub fn load_or_solve(
+        game: G,
+        explicit: Option<&Path>,
+        dir: &Path,
+        progress: &dyn Progress,
+        announce: impl FnOnce(&G, &Path),
+    ) -> Result<Table<G>, TableError> {
+        if let Some(path) = explicit {
+            return Table::open(game, path);
+        }
+        let path = dir.join(game.file_name());
+        if path.exists() {
+            return Table::open(game, &path);
+        }
+        announce(&game, &path);
+        Table::solve(game, progress)
+    }
+
+    /// The rule set.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// Where the entries are.
+    pub fn source(&self) -> &Source {
+        &self.source
+    }
+
+    /// The entries, in the engine's encoding.
+    pub fn entries(&self) -> &[u8] {
+        match &self.source {
+            Source::File(tb) => tb.payload(),
+            Source::Memory(s) => &s.entries,
+        }
+    }
+
+    /// The width of an entry.
+    pub fn width(&self) -> EntryWidth {
+        match &self.source {
+            // Checked against the game's expectation when the file was opened.
+            Source::File(tb) => EntryWidth::from_bytes(u64::from(tb.header().entry_width))
+                .expect("an entry width the engine knows"),
+            Source::Memory(s) => s.width,
+        }
+    }
+
+    /// Lookups in the table.
+    pub fn probe(&self) -> Probe<'_, G>
+    where
+        G: Clone,
+    {
+        Probe::with_width(self.game.clone(), self.entries(), self.width())
+            .expect("the size was checked when the table was opened or solved")
+    }
+
+    /// The solution's counts per value and distance (counted from the entries).
+    pub fn stats(&self) -> Stats {
+        match &self.source {
+            Source::File(tb) => Stats::of(tb.payload(), self.width()),
+            Source::Memory(s) => s.stats.clone(),
+        }
+    }
+
+    /// Where the table came from, for messages: its path, or "solved in memory".
+    pub fn origin(&self) -> String {
+        match &self.source {
+            Source::File(tb) => {
+                tb.path().map_or_else(|| "in memory".to_string(), |p| p.display().to_string())
+            }
+            Source::Memory(_) => "solved in memory".to_string(),
+        }
+    }
+}
