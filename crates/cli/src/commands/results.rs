@@ -76,9 +76,9 @@ fn combinations_table(tables: &[Table<Rules>]) -> Result<String, String> {
         let start = t.probe().value(&Position::start()).map_err(|e| e.to_string())?;
         out += &format!(
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-            (*t.game()).variant.name(),
-            switch((*t.game()).drop_stalemate),
-            switch((*t.game()).hand_stalemate),
+            t.game().variant.name(),
+            switch(t.game().drop_stalemate),
+            switch(t.game().hand_stalemate),
             grouped(s.wins),
             grouped(s.losses),
             grouped(s.draws),
