@@ -1556,3 +1556,32 @@ fn verify_with_a_damaged_table_prints_only_the_error() {
     assert_error(&run, &[path.to_str().unwrap(), "checksum"]);
     assert!(run.stdout.is_empty(), "nothing but the error: {run:#?}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// --game
+// ---------------------------------------------------------------------------------------------
+
+/// `--game nana` is the default: anywhere on the line, in either spelling, the output is the
+/// same as without it; an unknown game is a usage error that lists the games.
+#[test]
+fn game_nana_is_the_default_and_unknown_games_are_refused() {
+    let plain = nana(&["moves", "--position", "1k1/1SC/1K1 b RB 1"]);
+    plain.success();
+    for args in [
+        &["--game", "nana", "moves", "--position", "1k1/1SC/1K1 b RB 1"][..],
+        &["moves", "--game=nana", "--position", "1k1/1SC/1K1 b RB 1"][..],
+        &["moves", "--position", "1k1/1SC/1K1 b RB 1", "--game", "nana"][..],
+    ] {
+        let run = nana(args);
+        assert_eq!((run.stdout.as_str(), run.code), (plain.stdout.as_str(), Some(0)), "{args:?}");
+    }
+    let tb = table("original");
+    let a = nana(&["query", "--rules", "original", "--tablebase", tb, "--json"]);
+    let b = nana(&["--game", "nana", "query", "--rules", "original", "--tablebase", tb, "--json"]);
+    assert_eq!(a.success().stdout, b.success().stdout);
+
+    assert_usage_error(&nana(&["--game", "chess", "moves"]), &["chess", "--game", "nana"]);
+    assert_usage_error(&nana(&["moves", "--game"]), &["--game"]);
+    // A game's rule flags are its own: Nana has no rule set named like another game's.
+    assert_usage_error(&nana(&["--game", "nana", "moves", "--rules", "tanaka"]), &["tanaka", "current"]);
+}

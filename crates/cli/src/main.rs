@@ -1,112 +1,139 @@
 //! `nana`: solve Nana shogi and use the solution. Thin glue over the rules, engine and
 //! tablebase crates; see `nana --help`.
 
-mod args;
 mod commands;
+mod games;
 mod pool;
 mod progress;
 mod table;
 
+use std::ffi::OsString;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use args::{PositionArg, RuleArgs, SolveRuleArgs};
+use games::{CliGame, GameName};
 
-/// Strong solution of Nana shogi: rules, tablebases, queries, perfect play.
+/// Strong solutions of small shogi variants (Nana shogi): rules, tablebases, queries, perfect
+/// play.
 #[derive(Debug, Parser)]
 #[command(name = "nana", version, about, propagate_version = true)]
-struct Cli {
+struct Cli<G: CliGame> {
+    /// The game [default: nana]. Each game has its own rule flags (see `nana --game G COMMAND --help`).
+    #[arg(long, global = true, value_enum)]
+    game: Option<GameName>,
     /// Worker threads for the commands that solve or enumerate, 1 to 256 (default: one per core).
     #[arg(long, global = true, value_parser = clap::value_parser!(u16).range(1..=pool::MAX_THREADS))]
     threads: Option<u16>,
     /// Folder of the tablebases, read and written by every command [default: tablebase].
     #[arg(long, global = true, value_name = "DIR", env = "NANA_TABLEBASE_DIR")]
-    tablebase_dir: Option<std::path::PathBuf>,
+    tablebase_dir: Option<PathBuf>,
     #[command(subcommand)]
-    command: Command,
+    command: Command<G>,
 }
 
 #[derive(Debug, Subcommand)]
-enum Command {
-    /// List the legal moves of a position (USI<TAB>Hodges).
+enum Command<G: CliGame> {
+    /// List the legal moves of a position (machine notation<TAB>human notation).
     Moves {
         #[command(flatten)]
-        rules: RuleArgs,
-        #[command(flatten)]
-        position: PositionArg,
+        rules: G::RuleArgs,
+        /// Position string (default: the start).
+        #[arg(long)]
+        position: Option<String>,
     },
     /// Count the leaf nodes of the legal-move tree, for every depth from 1 to DEPTH (`perft 0`:
     /// the position itself, one node).
     Perft {
         #[command(flatten)]
-        rules: RuleArgs,
-        #[command(flatten)]
-        position: PositionArg,
+        rules: G::RuleArgs,
+        /// Position string (default: the start).
+        #[arg(long)]
+        position: Option<String>,
         depth: u32,
     },
     /// Index size and the states reachable from the start.
     Stats {
         #[command(flatten)]
-        rules: RuleArgs,
+        rules: G::RuleArgs,
         /// Also print the solution's counts from this tablebase (or the default one, if present).
         #[arg(long)]
-        tablebase: Option<std::path::PathBuf>,
+        tablebase: Option<PathBuf>,
     },
     /// Solve and write tablebases.
     Solve {
         #[command(flatten)]
-        rules: SolveRuleArgs,
+        rules: G::SolveArgs,
         /// Output directory (default: --tablebase-dir).
         #[arg(long, value_name = "DIR")]
-        out: Option<std::path::PathBuf>,
+        out: Option<PathBuf>,
     },
-    /// Confirm the published results (start values and the original-rules mate).
+    /// Confirm the published results about the game.
     Verify {
         /// Where to look for tablebases (default: --tablebase-dir); solved in memory when none is found.
         #[arg(long, value_name = "DIR")]
-        dir: Option<std::path::PathBuf>,
-        /// Regenerate both tablebases into --dir first (the main job: `nana verify --solve`).
+        dir: Option<PathBuf>,
+        /// Regenerate the tablebases the claims are about into --dir first (the main job: `nana verify --solve`).
         #[arg(long)]
         solve: bool,
     },
-    /// Print the tables of docs/RESULTS.md (Markdown), generated from the solutions.
+    /// Print the generated tables of the game's results document (Markdown; docs/RESULTS.md).
     Results {
         /// Where to look for tablebases (default: --tablebase-dir); each one missing is solved in memory.
         #[arg(long, value_name = "DIR")]
-        dir: Option<std::path::PathBuf>,
+        dir: Option<PathBuf>,
     },
     /// Re-check every entry of a tablebase against its successors with the forward rules.
-    CheckTable { file: std::path::PathBuf },
+    CheckTable { file: PathBuf },
     /// Look up a position: value, ranked moves, best move, principal variation.
-    Query(commands::query::QueryArgs),
+    Query(commands::query::QueryArgs<G>),
     /// Play against perfect play in the terminal.
-    Play(commands::play::PlayArgs),
+    Play(commands::play::PlayArgs<G>),
 }
 
-fn run(cli: Cli) -> Result<(), String> {
+fn run<G: CliGame>(cli: Cli<G>) -> Result<(), String> {
     // The pool itself is started by the work that uses it (`pool::start`).
     pool::set_threads(cli.threads);
     let tb_dir = cli.tablebase_dir.unwrap_or_else(|| table::DEFAULT_DIR.into());
     match cli.command {
-        Command::Moves { rules, position } => commands::moves::run(&rules.rules(), &position),
-        Command::Perft { rules, position, depth } => commands::perft::run(&rules.rules(), &position, depth),
-        Command::Stats { rules, tablebase } => {
-            commands::stats::run(&rules.rules(), tablebase.as_deref(), &tb_dir)
+        Command::Moves { rules, position } => {
+            commands::moves::run::<G>(&G::rules(&rules), position.as_deref())
         }
-        Command::Solve { rules, out } => commands::solve::run(&rules.rule_sets()?, &out.unwrap_or(tb_dir)),
+        Command::Perft { rules, position, depth } => {
+            commands::perft::run::<G>(&G::rules(&rules), position.as_deref(), depth)
+        }
+        Command::Stats { rules, tablebase } => {
+            commands::stats::run::<G>(&G::rules(&rules), tablebase.as_deref(), &tb_dir)
+        }
+        Command::Solve { rules, out } => commands::solve::run(&G::rule_sets(&rules), &out.unwrap_or(tb_dir)),
         Command::Verify { dir, solve } => {
             let dir = dir.unwrap_or(tb_dir);
             if solve {
-                commands::solve::run(&[nana_shogi::Rules::CURRENT, nana_shogi::Rules::ORIGINAL], &dir)?;
+                commands::solve::run(&G::claimed_rule_sets(), &dir)?;
                 println!();
             }
-            commands::verify::run(&dir)
+            commands::verify::run::<G>(&dir)
         }
-        Command::Results { dir } => commands::results::run(&dir.unwrap_or(tb_dir)),
-        Command::CheckTable { file } => commands::check::run(&file),
+        Command::Results { dir } => commands::results::run::<G>(&dir.unwrap_or(tb_dir)),
+        Command::CheckTable { file } => commands::check::run::<G>(&file),
         Command::Query(args) => commands::query::run(&args, &tb_dir),
         Command::Play(args) => commands::play::run(&args, &tb_dir),
+    }
+}
+
+/// Parses the arguments as the game's command line and runs the command.
+fn parse_and_run<G: CliGame>(args: Vec<OsString>) -> ExitCode {
+    let cli = match Cli::<G>::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            ExitCode::FAILURE
+        }
     }
 }
 
@@ -141,15 +168,9 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
-        Err(e) => return usage_error(e),
-    };
-    match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(msg) => {
-            eprintln!("error: {msg}");
-            ExitCode::FAILURE
-        }
+    // Each game parses its own rule flags: find the game first, then parse for it.
+    let args: Vec<OsString> = std::env::args_os().collect();
+    match GameName::from_args(&args) {
+        GameName::Nana => parse_and_run::<games::nana::Nana>(args),
     }
 }

@@ -1,6 +1,6 @@
 //! Reading a solved game: the value of a position, its legal moves ranked best first, the best
 //! move, the mainline, the consistency check of a table against the rules, and the JSON answer
-//! that every front end (`nana query --json`, an HTTP API) returns.
+//! that every front end (the command line's JSON output, an HTTP API) returns.
 //!
 //! A game plugs in through [`ProbeGame`]: the index of a position, its legal moves with the
 //! positions they lead to, the notations of a move, the string form of a position, and why a
@@ -74,6 +74,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod echo;
 pub mod table;
 
 use std::fmt;

@@ -272,7 +272,7 @@ fn json<T: serde::Serialize>(answer: &T) -> String {
     serde_json::to_string(answer).unwrap()
 }
 
-/// The answer types serialise byte for byte as the private structs `nana query --json` used
+/// The answer types serialise byte for byte as the private structs the command line's JSON output used
 /// before they moved here (copied from there), for a game whose endings are Nana's.
 #[test]
 fn the_answer_serialises_as_nana_query_did() {

@@ -1,4 +1,4 @@
-//! One module per subcommand.
+//! One module per subcommand, each generic over the game ([`crate::games::CliGame`]).
 
 pub mod check;
 pub mod moves;
@@ -9,3 +9,18 @@ pub mod results;
 pub mod solve;
 pub mod stats;
 pub mod verify;
+
+use nana_probe::ProbeGame;
+
+use crate::games::CliGame;
+
+/// The position given (in the game's string form), or the start.
+pub fn position<G: CliGame>(
+    rules: &G::Rules,
+    input: Option<&str>,
+) -> Result<<G::Rules as ProbeGame>::Position, String> {
+    match input {
+        None => Ok(rules.start()),
+        Some(s) => rules.parse_position(s),
+    }
+}

@@ -1,16 +1,17 @@
-use nana_shogi::{hodges, usi, Rules};
+//! `nana moves`: the legal moves of a position, machine and human notation.
 
-use crate::args::PositionArg;
-use crate::commands::query::game_over;
+use nana_probe::ProbeGame;
 
-pub fn run(rules: &Rules, position: &PositionArg) -> Result<(), String> {
-    let pos = position.position(rules)?;
+use crate::games::CliGame;
+
+pub fn run<G: CliGame>(rules: &G::Rules, position: Option<&str>) -> Result<(), String> {
+    let pos = super::position::<G>(rules, position)?;
     // No moves is a correct (empty) list, not an error; stderr says why it is empty.
-    if let Some(over) = game_over(&pos, rules) {
+    if let Some(over) = G::game_over(rules, &pos) {
         eprintln!("the game is over: {over}");
     }
-    for mv in pos.legal_moves(rules) {
-        println!("{}\t{}", usi::format(mv), hodges::format(&pos, rules, mv));
-    }
+    rules.for_each_move(&pos, |mv, _| {
+        println!("{}\t{}", rules.machine_notation(&pos, mv), rules.human_notation(&pos, mv));
+    });
     Ok(())
 }

@@ -1,73 +1,72 @@
 //! `nana play`: a game in the terminal against perfect play.
 
-use nana_probe::table::TableGame;
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
-use clap::{Args, ValueEnum};
+use clap::Args;
+use nana_probe::table::TableGame;
 use nana_probe::ProbeGame;
-use nana_shogi::{hodges, parse_move, usi, Color, Position};
 
-use crate::args::RuleArgs;
-use crate::commands::query::{describe, diagram};
+use crate::commands::query::describe;
+use crate::games::CliGame;
 use crate::table;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SideArg {
-    Black,
-    White,
-}
-
 #[derive(Debug, Args)]
-pub struct PlayArgs {
+pub struct PlayArgs<G: CliGame> {
     #[command(flatten)]
-    pub rules: RuleArgs,
-    /// The side you play.
-    #[arg(long, value_enum, default_value = "black")]
-    pub side: SideArg,
+    pub rules: G::RuleArgs,
+    /// The side you play, by the game's names (Nana: black, who moves first, or white)
+    /// [default: the side that moves first].
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(G::SIDES))]
+    pub side: Option<String>,
     /// The game is drawn when a position occurs this often (4 as in shogi; 3 for Dunkel's 2001 rule).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(2..))]
     pub repetition: u32,
-    /// Tablebase file (default: tablebase/nana-<rules>.tb, else solved in memory).
+    /// Tablebase file (default: the rule set's file in the tablebase folder, else solved in
+    /// memory).
     #[arg(long)]
     pub tablebase: Option<PathBuf>,
 }
 
-const HELP: &str = "enter a move (USI-like 2c2b, T*1a or Hodges B-2b=TG), or: undo, hint, quit";
+/// The side named by `--side` (clap has checked the name): 0 moves first.
+fn side<G: CliGame>(name: Option<&str>) -> usize {
+    name.and_then(|name| G::SIDES.iter().position(|&s| s == name)).unwrap_or(0)
+}
 
-pub fn run(args: &PlayArgs, dir: &Path) -> Result<(), String> {
-    let rules = args.rules.rules();
+pub fn run<G: CliGame>(args: &PlayArgs<G>, dir: &Path) -> Result<(), String> {
+    let rules = G::rules(&args.rules);
+    let human = side::<G>(args.side.as_deref());
+    let help = format!("enter a move ({}), or: undo, hint, quit", G::MOVE_HELP);
     let table = table::load_or_solve(rules, args.tablebase.as_deref(), dir)?;
     let probe = table.probe();
-    let human = match args.side {
-        SideArg::Black => Color::Black,
-        SideArg::White => Color::White,
-    };
-    let err = |e: nana_shogi::probe::ProbeError| e.to_string();
-    let mut history: Vec<Position> = vec![Position::start()];
-    let mut seen: HashMap<Position, u32> = HashMap::from([(Position::start(), 1)]);
+    let err = |e: nana_probe::ProbeError| e.to_string();
+    let name = |side: usize| G::SIDES[side];
+    let start = rules.start();
+    let mut history = vec![start];
+    let mut seen = HashMap::from([(start, 1)]);
     let mut stdin = std::io::stdin().lock();
     let mut bytes = Vec::new();
-    println!("You play {} ({}). {HELP}.", human.name(), rules.describe());
+    println!("You play {} ({}). {help}.", name(human), rules.describe());
     loop {
         let pos = *history.last().expect("history starts with the start position");
         println!();
-        print!("{}", diagram(&pos));
+        print!("{}", G::diagram(&pos));
         let value = probe.value(&pos).map_err(err)?;
-        println!("evaluation: {} for {}", describe(value), pos.side_to_move().name());
+        let to_move = G::side_to_move(&pos);
+        println!("evaluation: {} for {}", describe(value), name(to_move));
         let moves = probe.ranked_moves(&pos).map_err(err)?;
         if let Some(over) = rules.terminal(&pos) {
             let how = over.ending.name;
-            let winner = pos.side_to_move().other();
-            println!("{how}: {} wins.", winner.name());
+            let winner = if matches!(over.value, nana_engine::Value::Win(_)) { to_move } else { 1 - to_move };
+            println!("{how}: {} wins.", name(winner));
             return Ok(());
         }
         if seen[&pos] >= args.repetition {
             println!("the position occurred {} times: the game is drawn by repetition.", args.repetition);
             return Ok(());
         }
-        let mv = if pos.side_to_move() == human {
+        let mv = if to_move == human {
             print!("your move> ");
             std::io::stdout().flush().map_err(|e| e.to_string())?;
             bytes.clear();
@@ -76,7 +75,7 @@ pub fn run(args: &PlayArgs, dir: &Path) -> Result<(), String> {
                 return Ok(());
             }
             let Ok(line) = std::str::from_utf8(&bytes) else {
-                println!("that line is not valid UTF-8; try again ({HELP})");
+                println!("that line is not valid UTF-8; try again ({help})");
                 continue;
             };
             match line.trim() {
@@ -86,15 +85,15 @@ pub fn run(args: &PlayArgs, dir: &Path) -> Result<(), String> {
                     return Ok(());
                 }
                 "help" => {
-                    println!("{HELP}");
+                    println!("{help}");
                     continue;
                 }
                 "hint" => {
                     let m = &moves[0];
                     println!(
                         "hint: {} ({}), {}",
-                        usi::format(m.mv),
-                        hodges::format(&pos, &rules, m.mv),
+                        rules.machine_notation(&pos, m.mv),
+                        rules.human_notation(&pos, m.mv),
                         describe(m.value_before())
                     );
                     continue;
@@ -103,7 +102,7 @@ pub fn run(args: &PlayArgs, dir: &Path) -> Result<(), String> {
                     // Back to the position before your last move, taking back the replies to
                     // it; the engine's opening move (you play White) is not yours to undo.
                     let before_current = &history[..history.len() - 1];
-                    match before_current.iter().rposition(|p| p.side_to_move() == human) {
+                    match before_current.iter().rposition(|p| G::side_to_move(p) == human) {
                         None => println!("nothing to undo."),
                         Some(yours) => {
                             for p in history.drain(yours + 1..) {
@@ -113,20 +112,24 @@ pub fn run(args: &PlayArgs, dir: &Path) -> Result<(), String> {
                     }
                     continue;
                 }
-                input => match parse_move(&pos, &rules, input) {
+                input => match rules.parse_move(&pos, input) {
                     Ok(mv) => mv,
                     Err(e) => {
-                        println!("{e}; try again ({HELP})");
+                        println!("{e}; try again ({help})");
                         continue;
                     }
                 },
             }
         } else {
             let m = &moves[0];
-            println!("engine plays {} ({})", usi::format(m.mv), hodges::format(&pos, &rules, m.mv));
+            println!(
+                "engine plays {} ({})",
+                rules.machine_notation(&pos, m.mv),
+                rules.human_notation(&pos, m.mv)
+            );
             m.mv
         };
-        let next = pos.play_unchecked(mv);
+        let next = rules.play(&pos, mv);
         *seen.entry(next).or_insert(0) += 1;
         history.push(next);
     }

@@ -1,29 +1,29 @@
 //! `nana query`: a position's value, every move ranked, the best move and the principal variation.
 
-use nana_probe::table::TableGame;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 use nana_engine::Value;
-use nana_probe::{ProbeGame, Summary};
-use nana_shogi::probe::Probe;
-use nana_shogi::{hodges, parse_move, usi, Color, Position, Rules, Square};
+use nana_probe::echo::cut;
+use nana_probe::table::TableGame;
+use nana_probe::{Probe, ProbeGame, Summary};
 use serde::Serialize;
 
-use crate::args::{parse_position, RuleArgs};
+use crate::games::CliGame;
 use crate::table;
 
 #[derive(Debug, Args)]
-pub struct QueryArgs {
+pub struct QueryArgs<G: CliGame> {
     #[command(flatten)]
-    pub rules: RuleArgs,
-    /// Tablebase file (default: tablebase/nana-<rules>.tb, else solved in memory).
+    pub rules: G::RuleArgs,
+    /// Tablebase file (default: the rule set's file in the tablebase folder, else solved in
+    /// memory).
     #[arg(long)]
     pub tablebase: Option<PathBuf>,
-    /// Position string, e.g. "3/3/3 b KRBkrb 1" (default: the start).
+    /// Position string, e.g. "3/3/3 b KRBkrb 1" for Nana (default: the start).
     pub position: Option<String>,
-    /// Moves to play from the position first (USI-like or Hodges style).
+    /// Moves to play from the position first (in any notation the game reads).
     #[arg(long, num_args = 1..)]
     pub moves: Vec<String>,
     /// Print one JSON object.
@@ -47,16 +47,15 @@ struct JsonError<'a> {
 /// How many plies of a drawing line to show.
 const DRAW_LINE: usize = 10;
 
-pub fn run(args: &QueryArgs, dir: &Path) -> Result<(), String> {
-    let rules = args.rules.rules();
+pub fn run<G: CliGame>(args: &QueryArgs<G>, dir: &Path) -> Result<(), String> {
+    let rules = G::rules(&args.rules);
     // Read the input before loading (or solving) a table, so that a typo fails at once.
-    let mut pos = parse_position(args.position.as_deref(), &rules)?;
+    let mut pos = super::position::<G>(&rules, args.position.as_deref())?;
     for (i, m) in args.moves.iter().enumerate() {
-        let mv = parse_move(&pos, &rules, m).map_err(|e| {
-            let over = game_over(&pos, &rules).map(|s| format!(" ({s})")).unwrap_or_default();
-            format!("--moves, move {} of {}: {e}{over}", i + 1, args.moves.len())
-        })?;
-        pos = pos.play_unchecked(mv);
+        let mv = rules
+            .parse_move(&pos, m)
+            .map_err(|e| format!("--moves, move {} of {}: {e}", i + 1, args.moves.len()))?;
+        pos = rules.play(&pos, mv);
     }
     let table = table::load_or_solve(rules, args.tablebase.as_deref(), dir)?;
     let probe = table.probe();
@@ -72,32 +71,36 @@ pub fn run(args: &QueryArgs, dir: &Path) -> Result<(), String> {
     let value = probe.value(&pos).map_err(e)?;
     let moves = probe.ranked_moves(&pos).map_err(e)?;
     let mainline = probe.mainline(&pos, DRAW_LINE).map_err(e)?;
-    print!("{}", diagram(&pos));
+    print!("{}", G::diagram(&pos));
     println!("position: {pos}");
     println!("rules: {} ({})", rules.describe(), table.origin());
-    let side = pos.side_to_move().name();
+    let side = G::SIDES[G::side_to_move(&pos)];
     println!("value: {} for {side}", describe(value));
-    if let Some(over) = game_over(&pos, &rules) {
+    if let Some(over) = G::game_over(&rules, &pos) {
         println!("{over}");
         return Ok(());
     }
     let best = &moves[0];
-    println!("best move: {} ({})", usi::format(best.mv), hodges::format(&pos, &rules, best.mv));
+    println!(
+        "best move: {} ({})",
+        rules.machine_notation(&pos, best.mv),
+        rules.human_notation(&pos, best.mv)
+    );
     println!("moves:");
     for m in &moves {
         println!(
             "  {:<6} {:<10} {}",
-            usi::format(m.mv),
-            hodges::format(&pos, &rules, m.mv),
+            rules.machine_notation(&pos, m.mv),
+            rules.human_notation(&pos, m.mv),
             describe(m.value_before())
         );
     }
     let label = if value == Value::Draw { "drawing line" } else { "principal variation" };
-    println!("{label}: {}", hodges_line(&pos, &rules, &mainline));
+    println!("{label}: {}", human_line(&rules, &pos, &mainline));
     Ok(())
 }
 
-fn run_batch(probe: &Probe<'_>, source: &str) -> Result<(), String> {
+fn run_batch<R: ProbeGame>(probe: &Probe<'_, R>, source: &str) -> Result<(), String> {
     // Standard input may be a program feeding one position at a time and waiting for each
     // answer: flush every line. A file is read to its end anyway: buffer.
     let interactive = source == "-";
@@ -109,7 +112,6 @@ fn run_batch(probe: &Probe<'_>, source: &str) -> Result<(), String> {
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let rules = *probe.game();
     let mut bytes = Vec::new();
     for number in 1.. {
         bytes.clear();
@@ -122,10 +124,10 @@ fn run_batch(probe: &Probe<'_>, source: &str) -> Result<(), String> {
                 if input.is_empty() {
                     continue;
                 }
-                match batch_line(probe, &rules, input) {
+                match batch_line(probe, input) {
                     Ok(v) => serde_json::to_string(&v),
                     Err(error) => {
-                        serde_json::to_string(&JsonError { line: number, input: &usi::cut(input), error })
+                        serde_json::to_string(&JsonError { line: number, input: &cut(input), error })
                     }
                 }
             }
@@ -133,7 +135,7 @@ fn run_batch(probe: &Probe<'_>, source: &str) -> Result<(), String> {
             Err(e) => {
                 let input = String::from_utf8_lossy(&bytes);
                 let error = format!("not valid UTF-8 (byte {} of the line)", e.valid_up_to() + 1);
-                serde_json::to_string(&JsonError { line: number, input: &usi::cut(input.trim()), error })
+                serde_json::to_string(&JsonError { line: number, input: &cut(input.trim()), error })
             }
         }
         .map_err(|e| e.to_string())?;
@@ -145,15 +147,9 @@ fn run_batch(probe: &Probe<'_>, source: &str) -> Result<(), String> {
     out.flush().map_err(|e| e.to_string())
 }
 
-fn batch_line(probe: &Probe<'_>, rules: &Rules, input: &str) -> Result<Summary, String> {
-    let pos = parse_position(Some(input), rules)?;
+fn batch_line<R: ProbeGame>(probe: &Probe<'_, R>, input: &str) -> Result<Summary, String> {
+    let pos = probe.game().parse_position(input)?;
     probe.summary(&pos).map_err(|e| e.to_string())
-}
-
-/// `white has no legal move (checkmate) and has lost` when the game is over, else `None`.
-pub fn game_over(pos: &Position, rules: &Rules) -> Option<String> {
-    let how = rules.terminal(pos)?.ending.name;
-    Some(format!("{} has no legal move ({how}) and has lost", pos.side_to_move().name()))
 }
 
 /// `win, mate in 27 plies`, `draw`, …
@@ -167,54 +163,17 @@ pub fn describe(v: Value) -> String {
     }
 }
 
-/// A line of moves in Hodges style, numbered by ply.
-pub fn hodges_line(pos: &Position, rules: &Rules, line: &[nana_shogi::Move]) -> String {
-    let mut pos = *pos;
+/// A line of moves in the game's human notation (Hodges style for Nana), numbered by ply.
+pub fn human_line<R: ProbeGame>(rules: &R, pos: &R::Position, line: &[R::Move]) -> String {
+    let mut pos = pos.clone();
     let mut out = Vec::new();
     for (i, &mv) in line.iter().enumerate() {
-        out.push(format!("{}. {}", i + 1, hodges::format(&pos, rules, mv)));
-        pos = pos.play_unchecked(mv);
+        out.push(format!("{}. {}", i + 1, rules.human_notation(&pos, mv)));
+        pos = rules.play(&pos, mv);
     }
     if out.is_empty() {
         "(none)".to_string()
     } else {
         out.join(" ")
     }
-}
-
-/// A small board diagram, as Black sees it, with the hands.
-pub fn diagram(pos: &Position) -> String {
-    let mut s = String::from("     3   2   1\n   +---+---+---+\n");
-    for rank in 0..3u8 {
-        s.push_str("   |");
-        for file in (1..=3u8).rev() {
-            let sq = Square::from_file_rank(file, rank).expect("on the board");
-            let cell = match pos.piece_at(sq) {
-                None => "   ".to_string(),
-                Some(p) => {
-                    let name = p.role.hodges();
-                    let name = if p.color == Color::White { name.to_lowercase() } else { name.to_string() };
-                    format!("{name:^3}")
-                }
-            };
-            s.push_str(&cell);
-            s.push('|');
-        }
-        s.push_str(&format!(" {}\n   +---+---+---+\n", (b'a' + rank) as char));
-    }
-    for color in Color::ALL {
-        let mut hand = Vec::new();
-        if pos.king_in_hand(color) {
-            hand.push("K".to_string());
-        }
-        for cube in nana_shogi::Cube::ALL {
-            for _ in 0..pos.hand(color, cube) {
-                hand.push(format!("{cube:?}"));
-            }
-        }
-        let hand = if hand.is_empty() { "-".to_string() } else { hand.join(" ") };
-        s.push_str(&format!("   {} hand: {hand}\n", color.name()));
-    }
-    s.push_str(&format!("   {} to move\n", pos.side_to_move().name()));
-    s
 }

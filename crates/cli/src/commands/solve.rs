@@ -1,12 +1,13 @@
-use nana_probe::table::TableGame;
+//! `nana solve`: solve rule sets and write their tables.
+
 use std::path::Path;
 use std::time::Instant;
 
-use nana_shogi::Rules;
+use nana_probe::table::TableGame;
 
 use crate::table;
 
-pub fn run(rule_sets: &[Rules], out: &Path) -> Result<(), String> {
+pub fn run<R: TableGame>(rule_sets: &[R], out: &Path) -> Result<(), String> {
     table::check_writable(out)?;
     let all = Instant::now();
     for rules in rule_sets {

@@ -1,20 +1,23 @@
-use nana_probe::table::TableGame;
+//! `nana stats`: the index size, the states reachable from the start, and a table's counts.
+
 use std::path::Path;
 use std::time::Instant;
 
-use nana_shogi::{index, reach, Rules};
+use nana_probe::table::TableGame;
+use nana_probe::ProbeGame;
 
+use crate::games::CliGame;
 use crate::progress::bar;
 use crate::table;
 
-pub fn run(rules: &Rules, tablebase: Option<&Path>, dir: &Path) -> Result<(), String> {
+pub fn run<G: CliGame>(rules: &G::Rules, tablebase: Option<&Path>, dir: &Path) -> Result<(), String> {
     // Open and probe the table before printing anything, so that a missing or damaged table is
     // one error line, not an error after half the output (and not after the enumeration).
     let default = dir.join(rules.file_name());
     let path = tablebase.unwrap_or(&default);
     let table = if tablebase.is_some() || path.exists() {
         let t = table::open(path, *rules)?;
-        let start = t.probe().value(&nana_shogi::Position::start()).map_err(|e| e.to_string())?;
+        let start = t.probe().value(&rules.start()).map_err(|e| e.to_string())?;
         Some((t, start))
     } else {
         None
@@ -22,22 +25,16 @@ pub fn run(rules: &Rules, tablebase: Option<&Path>, dir: &Path) -> Result<(), St
 
     crate::pool::start()?;
     let start = Instant::now();
-    let progress = bar(0, format!("{}: reachable states", rules.variant.name()));
-    let reachable = reach::reachable(rules, &|n| {
+    let progress = bar(0, format!("{}: reachable states", rules.rule_set_name()));
+    let lines = G::reachable_stats(rules, &|n| {
         progress.inc_length(n);
         progress.inc(n);
     });
     progress.finish_and_clear();
-    let c = reachable.counts();
     println!("rules: {}", rules.describe());
-    println!("index size: {}", index::SIZE);
-    println!(
-        "reachable positions: {} (black to move {}, white to move {})",
-        c.positions(),
-        c.black_positions,
-        c.white_positions
-    );
-    println!("reachable index entries: {}", c.entries);
+    for line in lines {
+        println!("{line}");
+    }
     println!("time: {:.2} s", start.elapsed().as_secs_f64());
 
     if let Some((t, start_value)) = table {

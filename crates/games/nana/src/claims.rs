@@ -1,4 +1,4 @@
-//! The published results about Nana shogi that `nana verify` confirms (see `docs/RESULTS.md`).
+//! The published results about Nana shogi that a front end confirms against the solution (see `docs/RESULTS.md`).
 
 use nana_engine::{Dtm, Value};
 

@@ -13,6 +13,7 @@
 
 mod attacks;
 pub mod claims;
+mod diagram;
 pub mod fen;
 pub mod game;
 pub mod hodges;
@@ -24,6 +25,7 @@ pub mod tablebase;
 mod types;
 pub mod usi;
 
+pub use diagram::diagram;
 pub use game::NanaGame;
 pub use position::{IllegalMove, Move, Position, PositionError, Setup};
 pub use types::{Color, Cube, Piece, Role, Rules, Square, Variant};

@@ -1,7 +1,6 @@
 //! USI-like move strings, for input and machine output: a board move is `<from><to>` (`2c2b`),
 //! a drop `<FACE>*<to>` with the face letter in uppercase for either side (`T*1a`, `K*2c`).
 
-use std::borrow::Cow;
 use std::fmt;
 
 use crate::position::Move;
@@ -26,23 +25,7 @@ pub(crate) fn error(input: &str, reason: impl Into<String>) -> ParseMoveError {
     ParseMoveError { input: input.to_string(), reason: reason.into() }
 }
 
-/// How many characters of someone's input an error message repeats: enough to recognise it,
-/// and a 50 MB line does not come back as 50 MB of message.
-pub const ECHO_CHARS: usize = 60;
-
-/// `input` cut to [`ECHO_CHARS`] characters, ending in `…` when something was cut. Every message
-/// that repeats input goes through here (or [`echo`]).
-pub fn cut(input: &str) -> Cow<'_, str> {
-    match input.char_indices().nth(ECHO_CHARS) {
-        None => Cow::Borrowed(input),
-        Some((end, _)) => Cow::Owned(format!("{}…", &input[..end])),
-    }
-}
-
-/// `input` cut as by [`cut`], in quotes with escapes, as error messages show it: `"K*2b"`.
-pub fn echo(input: &str) -> String {
-    format!("{:?}", cut(input))
-}
+pub use nana_probe::echo::{cut, echo, ECHO_CHARS};
 
 /// Reads a square such as `2b`.
 pub fn parse_square(s: &str) -> Option<Square> {

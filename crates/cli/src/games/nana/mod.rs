@@ -1,0 +1,212 @@
+//! Nana shogi on the command line: its rule flags, the published claims and the results
+//! document.
+
+mod results;
+
+use std::path::Path;
+
+use clap::{Args, ValueEnum};
+use nana_engine::Value;
+use nana_probe::table::Table;
+use nana_shogi::claims::CLAIMS;
+use nana_shogi::{hodges, index, reach, usi, Position, Rules, Variant};
+
+use super::{CliGame, Report};
+
+/// Nana shogi.
+#[derive(Debug)]
+pub struct Nana;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Switch {
+    On,
+    Off,
+}
+
+impl Switch {
+    fn on(self) -> bool {
+        self == Switch::On
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum VariantArg {
+    /// Version 3.0: short rook.
+    Current,
+    /// Version 2.1: unlimited rook.
+    Original,
+}
+
+/// The rule flags every command takes.
+#[derive(Debug, Clone, Args)]
+pub struct RuleArgs {
+    /// Rule set.
+    #[arg(long = "rules", value_enum, default_value = "current")]
+    pub variant: VariantArg,
+    /// R1: a drop may not stalemate.
+    #[arg(long, value_enum, default_value = "on")]
+    pub drop_stalemate: Switch,
+    /// R2S: a player with pieces in hand may not stalemate.
+    #[arg(long, value_enum, default_value = "on")]
+    pub hand_stalemate: Switch,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SolveVariant {
+    Current,
+    Original,
+    Both,
+}
+
+/// The rule flags of `solve`, where `--rules both` is the default.
+#[derive(Debug, Clone, Args)]
+pub struct SolveRuleArgs {
+    /// Rule set(s) to solve.
+    #[arg(long = "rules", value_enum, default_value = "both")]
+    pub variant: SolveVariant,
+    /// R1: a drop may not stalemate.
+    #[arg(long, value_enum, default_value = "on")]
+    pub drop_stalemate: Switch,
+    /// R2S: a player with pieces in hand may not stalemate.
+    #[arg(long, value_enum, default_value = "on")]
+    pub hand_stalemate: Switch,
+}
+
+impl CliGame for Nana {
+    type Rules = Rules;
+    type RuleArgs = RuleArgs;
+    type SolveArgs = SolveRuleArgs;
+
+    fn rules(args: &RuleArgs) -> Rules {
+        let variant = match args.variant {
+            VariantArg::Current => Variant::Current,
+            VariantArg::Original => Variant::Original,
+        };
+        Rules { variant, drop_stalemate: args.drop_stalemate.on(), hand_stalemate: args.hand_stalemate.on() }
+    }
+
+    fn rule_sets(args: &SolveRuleArgs) -> Vec<Rules> {
+        let variants = match args.variant {
+            SolveVariant::Current => vec![Variant::Current],
+            SolveVariant::Original => vec![Variant::Original],
+            SolveVariant::Both => Variant::ALL.to_vec(),
+        };
+        let (drop_stalemate, hand_stalemate) = (args.drop_stalemate.on(), args.hand_stalemate.on());
+        variants.into_iter().map(|variant| Rules { variant, drop_stalemate, hand_stalemate }).collect()
+    }
+
+    fn claimed_rule_sets() -> Vec<Rules> {
+        CLAIMS.iter().map(|c| c.rules).collect()
+    }
+
+    const SIDES: [&'static str; 2] = ["black", "white"];
+
+    fn side_to_move(pos: &Position) -> usize {
+        pos.side_to_move().index()
+    }
+
+    const MOVE_HELP: &'static str = "USI-like 2c2b, T*1a or Hodges B-2b=TG";
+
+    fn game_over(rules: &Rules, pos: &Position) -> Option<String> {
+        let how = nana_probe::ProbeGame::terminal(rules, pos)?.ending.name;
+        Some(format!("{} has no legal move ({how}) and has lost", pos.side_to_move().name()))
+    }
+
+    fn diagram(pos: &Position) -> String {
+        nana_shogi::diagram(pos)
+    }
+
+    fn reachable_stats(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Vec<String> {
+        let c = reach::reachable(rules, progress).counts();
+        vec![
+            format!("index size: {}", index::SIZE),
+            format!(
+                "reachable positions: {} (black to move {}, white to move {})",
+                c.positions(),
+                c.black_positions,
+                c.white_positions
+            ),
+            format!("reachable index entries: {}", c.entries),
+        ]
+    }
+
+    fn verify(tables: &[Table<Rules>]) -> Result<Report, String> {
+        report(tables)
+    }
+
+    fn results(dir: &Path) -> Result<String, String> {
+        results::generate(dir)
+    }
+}
+
+/// Black's value, with the ply of the mate counted from the start (`plies_before` plies have
+/// been played to reach the position whose distance `v` holds).
+fn show(v: Value, plies_before: u16) -> String {
+    match v {
+        Value::Win(d) => format!("win, Black mates on ply {}", d.0 + plies_before),
+        Value::Loss(d) => format!("loss, Black is mated on ply {}", d.0 + plies_before),
+        Value::Draw => "draw".to_string(),
+    }
+}
+
+/// A line of moves in Hodges style, numbered by ply.
+fn hodges_line(pos: &Position, rules: &Rules, line: &[nana_shogi::Move]) -> String {
+    let mut pos = *pos;
+    let mut out = Vec::new();
+    for (i, &mv) in line.iter().enumerate() {
+        out.push(format!("{}. {}", i + 1, hodges::format(&pos, rules, mv)));
+        pos = pos.play_unchecked(mv);
+    }
+    out.join(" ")
+}
+
+/// Checks the published claims against `tables`, which must hold the table of every claimed
+/// rule set. Nothing is printed: the caller prints only once every table has loaded.
+fn report(tables: &[Table<Rules>]) -> Result<Report, String> {
+    use nana_probe::table::TableGame;
+    let start = Position::start();
+    let mut results = Vec::new();
+    let mut table = String::from(
+        "| rules | position | value for Black | distance to mate from there (plies) |\n|---|---|---|---|\n",
+    );
+    for claim in &CLAIMS {
+        let probe = tables
+            .iter()
+            .find(|t| *t.game() == claim.rules)
+            .ok_or_else(|| format!("no table for {} was loaded", claim.rules.describe()))?
+            .probe();
+        let value = probe.value(&start).map_err(|e| e.to_string())?;
+        let dtm = |v: Value| v.dtm().map_or("-".to_string(), |d| d.0.to_string());
+        let name = claim.rules.variant.name();
+        table += &format!("| {name} | start | {} | {} |\n", show(value, 0), dtm(value));
+        for m in probe.ranked_moves(&start).map_err(|e| e.to_string())? {
+            // Black's value after its first move; the distance is White's, from ply 2 on.
+            let v = m.value();
+            table += &format!("| {name} | after {} | {} | {} |\n", usi::format(m.mv), show(v, 1), dtm(v));
+        }
+        let line = probe.mainline(&start, 12).map_err(|e| e.to_string())?;
+        results.push((claim, value, hodges_line(&start, &claim.rules, &line)));
+    }
+    let mut summary = String::new();
+    let mut failed = 0;
+    for (claim, value, _) in &results {
+        let ok = *value == claim.value;
+        failed += usize::from(!ok);
+        summary += &format!(
+            "{} {} (solver: {})\n",
+            if ok { "CONFIRMED    " } else { "NOT CONFIRMED" },
+            claim.text,
+            show(*value, 0)
+        );
+    }
+    for (claim, value, line) in &results {
+        if matches!(value, Value::Win(_)) {
+            summary += &format!(
+                "\nprincipal variation, {} rules ({}):\n{line}\n",
+                claim.rules.variant.name(),
+                show(*value, 0)
+            );
+        }
+    }
+    Ok(Report { table, summary, failed, claims: CLAIMS.len() })
+}
