@@ -67,7 +67,14 @@ try {
     page.waitForFunction((t) => document.getElementById("value").textContent === t, text);
   const fen = () => page.locator("#fen").inputValue();
   async function shot(name) {
-    check(await page.locator("#board").isVisible(), `the board is visible in ${name}`);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const box = await page.locator("#board").boundingBox();
+    const view = page.viewportSize();
+    check(
+      (await page.locator("#board").isVisible()) && box && box.y >= 0 && box.y + box.height <= view.height && box.x + box.width <= view.width,
+      `the board is visible in ${name}`,
+    );
+    check((await page.locator("#board .sq").count()) === 9, `the board in ${name} has its squares`);
     const file = path.join(outDir, name);
     await page.screenshot({ path: file });
     check(fs.statSync(file).size > 5000, `${name} is a non-empty picture`);
