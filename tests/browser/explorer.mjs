@@ -159,7 +159,7 @@ try {
   await page.click("#edit-apply");
   await page.waitForFunction(() => document.getElementById("edit-error").textContent.length > 0);
   const reason = await page.locator("#edit-error").textContent();
-  check(/^Not a legal position: bad position .*(kings|cubes)/.test(reason), `an illegal position is refused with the server's reason (${reason})`);
+  check(/^Not a legal position: illegal position .*(kings|cubes)/.test(reason), `an illegal position is refused with the server's reason (${reason})`);
   await shot("explorer-editor.png");
   const hand = async (code, delta) => {
     const counter = page.locator(`#edit-hands .counter[data-code="${code}"]`);

@@ -13,7 +13,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let addr = args.next().unwrap_or_else(|| "127.0.0.1:8080".to_string()).parse()?;
     let dir = PathBuf::from(args.next().unwrap_or_else(|| "tablebase".to_string()));
     let mut registry = Registry::new();
-    add_nana(&mut registry, &dir, Missing::Solve, &NoProgress, &mut |rules, path| {
+    add_nana(&mut registry, &dir, Missing::Solve, &|_| Box::new(NoProgress), &mut |rules, path| {
         eprintln!("note: no tablebase at {}; solving {rules} in memory", path.display())
     })?;
     run(addr, Arc::new(registry), |bound| eprintln!("listening on http://{bound}/"))?;

@@ -188,7 +188,7 @@ pub struct TableStats {
 }
 
 /// A table as the handlers see it, whatever its game: the object-safe face of `Table<G>`.
-/// Positions are the game's strings (`None` for the start).
+/// Positions are the game's strings, with `_` accepted for spaces (`None` for the start).
 pub trait Explorer: Send + Sync {
     /// The rule set and options in words.
     fn description(&self) -> String;
@@ -214,7 +214,8 @@ fn parse<G: ProbeGame>(game: &G, position: Option<&str>) -> Result<G::Position, 
     if text.trim().is_empty() {
         return Err(ApiError::bad_request("empty position; leave `position` out for the start"));
     }
-    game.parse_position(&text).map_err(|e| ApiError::bad_request(format!("bad position \"{text}\": {e}")))
+    // The game's error names the input and the problem.
+    game.parse_position(&text).map_err(ApiError::bad_request)
 }
 
 fn line<G: ProbeGame>(
@@ -714,7 +715,12 @@ pub fn run(
     registry: Arc<Registry>,
     listening: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
-    let _ = tracing_subscriber::fmt().with_writer(std::io::stderr).with_target(false).try_init();
+    use std::io::IsTerminal;
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_target(false)
+        .try_init();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr).await?;

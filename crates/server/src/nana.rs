@@ -112,13 +112,14 @@ pub const RULE_SETS: [(&str, Rules); 2] = [("current", Rules::CURRENT), ("origin
 
 /// Adds Nana's rule sets ([`RULE_SETS`]) to `registry`, each from its file in `dir`
 /// (`nana-current.tb`, `nana-original.tb`, memory-mapped), solving a missing one in memory or
-/// refusing it as `missing` says. `announce` is called before a solve with the rule set and the
-/// path looked for.
+/// refusing to start as `missing` says (naming every missing file). `progress` makes the
+/// progress report of a rule set's solve from its name (`current`); `announce` is called before
+/// a solve with the rule set and options in words and the path looked for.
 pub fn add_nana(
     registry: &mut Registry,
     dir: &Path,
     missing: Missing,
-    progress: &dyn Progress,
+    progress: &dyn Fn(&str) -> Box<dyn Progress>,
     announce: &mut dyn FnMut(&str, &Path),
 ) -> Result<(), String> {
     if missing == Missing::Refuse {
@@ -134,7 +135,7 @@ pub fn add_nana(
         }
     }
     for (name, rules) in RULE_SETS {
-        let table = load_table(rules, dir, missing, progress, announce)?;
+        let table = load_table(rules, dir, missing, progress(name).as_ref(), announce)?;
         registry.add(GAME, name, Box::new(table));
     }
     Ok(())

@@ -9,7 +9,7 @@ use axum::http::{header, Method, Request, StatusCode};
 use nana_engine::{EntryWidth, Stats};
 use nana_probe::table::Table;
 use nana_probe::{ProbeError, ProbeGame};
-use nana_server::{Registry, DRAW_LINE, NANA};
+use nana_server::{add_nana, Explorer, Missing, Registry, DRAW_LINE, NANA, NANA_RULE_SETS};
 use nana_shogi::Rules;
 use serde_json::{json, Value};
 
@@ -307,4 +307,37 @@ async fn a_position_outside_the_table_is_404() {
     .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text());
     assert_eq!(r.json()["checkmate"], true);
+}
+
+/// `nana serve`'s start: tables memory-mapped from their files; with solving turned off, every
+/// missing file named at once.
+#[test]
+fn tables_load_from_their_files_and_missing_ones_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let no_progress = |_: &str| -> Box<dyn nana_engine::Progress> { Box::new(nana_engine::NoProgress) };
+    let mut registry = Registry::new();
+    let err =
+        add_nana(&mut registry, dir.path(), Missing::Refuse, &no_progress, &mut |_, _| panic!("no solve"))
+            .unwrap_err();
+    for file in ["nana-current.tb", "nana-original.tb"] {
+        assert!(err.contains(&dir.path().join(file).display().to_string()), "{err}");
+    }
+    assert!(registry.games().is_empty());
+    for &(name, rules) in &NANA_RULE_SETS {
+        let solved = table(name);
+        let solution = nana_engine::Solution {
+            entries: solved.entries().to_vec(),
+            width: solved.width(),
+            stats: solved.stats(),
+        };
+        nana_probe::table::write(&rules, dir.path(), &solution).unwrap();
+    }
+    add_nana(&mut registry, dir.path(), Missing::Refuse, &no_progress, &mut |_, _| panic!("no solve"))
+        .unwrap();
+    let games = registry.games();
+    assert_eq!(games[0].rule_sets[1].origin, dir.path().join("nana-original.tb").display().to_string());
+    for &(name, _) in &NANA_RULE_SETS {
+        let from_file = registry.get(NANA, name).unwrap().answer(Some("R1K/2B/2k_b_Rb")).unwrap();
+        assert_eq!(from_file, table(name).answer(Some("R1K/2B/2k_b_Rb")).unwrap(), "{name}");
+    }
 }

@@ -9,6 +9,9 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 
+use nana_probe::ProbeGame;
+use nana_shogi::Rules;
+
 use crate::common::{heavy, registry, Server};
 
 const REQUESTS: usize = 20_000;
@@ -71,7 +74,24 @@ fn twenty_thousand_requests_without_an_error() {
             let (rules, fen) = &positions[i % positions.len()];
             registry.get("nana", rules).unwrap().answer(fen.as_deref()).unwrap();
         }
-        start.elapsed() / n as u32
+        let answers = start.elapsed() / n as u32;
+        // The same positions' ranked moves alone, without the mainline and the notations.
+        let parsed: Vec<_> = positions
+            .iter()
+            .map(|(rules, fen)| {
+                let table = crate::common::table(rules);
+                let pos = fen
+                    .as_deref()
+                    .map_or_else(|| Rules::ORIGINAL.start(), |f| table.game().parse_position(f).unwrap());
+                (table, pos)
+            })
+            .collect();
+        let start = Instant::now();
+        for i in 0..n {
+            let (table, pos) = &parsed[i % parsed.len()];
+            table.probe().ranked_moves(pos).unwrap();
+        }
+        (answers, start.elapsed() / n as u32)
     };
     let server = Server::start(registry, 2);
     let addr = server.addr;
@@ -128,10 +148,12 @@ fn twenty_thousand_requests_without_an_error() {
         ms(at(0.99)),
         ms(*latencies.last().unwrap())
     );
+    let (answer, ranked) = in_process;
     eprintln!(
-        "load: one answer in process (one thread, no HTTP): {:.0} us, {:.0} answers/s per core",
-        in_process.as_secs_f64() * 1e6,
-        1.0 / in_process.as_secs_f64()
+        "load: in process, one thread, no HTTP: one answer {:.0} us ({:.0} answers/s per core), its ranked moves alone {:.1} us",
+        answer.as_secs_f64() * 1e6,
+        1.0 / answer.as_secs_f64(),
+        ranked.as_secs_f64() * 1e6
     );
     // Bounded: even on a loaded machine this is seconds, not minutes.
     assert!(elapsed < Duration::from_secs(120), "took {elapsed:?}");
