@@ -140,3 +140,75 @@ pub fn add_nana(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nana_probe::ProbeGame;
+    use nana_shogi::index::SIZE;
+
+    /// Positions spread over the whole index, both rule sets, and their children.
+    fn positions(rules: Rules) -> Vec<Position> {
+        let mut out = vec![rules.start()];
+        for i in (0..SIZE).step_by(20_011) {
+            if let Some(pos) = rules.unindex(i) {
+                out.push(pos);
+                rules.for_each_move(&pos, |_, child| out.push(*child));
+            }
+        }
+        out
+    }
+
+    /// The board view is the position: the editor's string of it reads back as the same
+    /// position, and the palette holds every piece the board shows.
+    #[test]
+    fn the_board_view_writes_back_to_the_position() {
+        for (_, rules) in RULE_SETS {
+            let palette = rules.palette();
+            let all = positions(rules);
+            assert!(all.len() > 1000, "{}", all.len());
+            for pos in all {
+                let board = rules.board(&pos);
+                assert_eq!(board.squares.len(), board.columns * board.rows);
+                let text = board.position_string(&palette);
+                assert_eq!(rules.parse_position(&text), Ok(pos), "{text}");
+                for piece in board.squares.iter().filter_map(|s| s.piece.as_ref()) {
+                    assert!(palette.pieces.contains(piece), "{piece:?}");
+                }
+            }
+        }
+    }
+
+    /// A move's squares are where its piece stands (or the hand piece it drops, held by the side
+    /// to move) and an empty square or one of the opponent's.
+    #[test]
+    fn move_squares_name_the_piece_moved() {
+        for (_, rules) in RULE_SETS {
+            for pos in positions(rules).into_iter().take(3000) {
+                let board = rules.board(&pos);
+                let side = board.side_to_move;
+                let at = |name: &str| {
+                    board
+                        .squares
+                        .iter()
+                        .find(|s| s.name == name)
+                        .unwrap_or_else(|| panic!("no square {name}"))
+                };
+                rules.for_each_move(&pos, |mv, _| {
+                    let sq = rules.move_squares(&pos, mv);
+                    match (&sq.from, sq.drop) {
+                        (Some(from), None) => {
+                            assert_eq!(at(from).piece.as_ref().map(|p| p.owner), Some(side), "{mv:?}")
+                        }
+                        (None, Some(code)) => {
+                            let hand = board.hands.iter().find(|h| h.owner == side).unwrap();
+                            assert!(hand.pieces.iter().any(|h| h.code == code && h.count > 0), "{mv:?}");
+                        }
+                        _ => panic!("{mv:?}: {sq:?}"),
+                    }
+                    assert!(at(&sq.to).piece.as_ref().is_none_or(|p| p.owner != side), "{mv:?}");
+                });
+            }
+        }
+    }
+}

@@ -102,3 +102,50 @@ pub struct Palette {
     /// The position string's hands when both are empty.
     pub empty_hands: &'static str,
 }
+
+impl Board {
+    /// The position string the page's board editor writes for this board (the same rules as
+    /// its `composePosition`): rows joined by `/` with runs of empty squares as digits, the side
+    /// letter, then the hands as counts and codes, or the palette's empty-hands string. A game's
+    /// [`Explorable`] must make this a string its `parse_position` reads back as the position.
+    pub fn position_string(&self, palette: &Palette) -> String {
+        let rows: Vec<String> = self
+            .squares
+            .chunks(self.columns)
+            .map(|row| {
+                let mut text = String::new();
+                let mut empty = 0;
+                for sq in row {
+                    match &sq.piece {
+                        None => empty += 1,
+                        Some(p) => {
+                            if empty > 0 {
+                                text.push_str(&empty.to_string());
+                                empty = 0;
+                            }
+                            text.push(p.code);
+                        }
+                    }
+                }
+                if empty > 0 {
+                    text.push_str(&empty.to_string());
+                }
+                text
+            })
+            .collect();
+        let mut hands = String::new();
+        for hp in self.hands.iter().flat_map(|h| &h.pieces) {
+            if hp.count > 1 {
+                hands.push_str(&hp.count.to_string());
+            }
+            if hp.count > 0 {
+                hands.push(hp.code);
+            }
+        }
+        if hands.is_empty() {
+            hands.push_str(palette.empty_hands);
+        }
+        let side = palette.sides[usize::from(self.side_to_move != "black")];
+        format!("{} {side} {hands}", rows.join("/"))
+    }
+}
