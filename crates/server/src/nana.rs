@@ -1,0 +1,214 @@
+//! Nana shogi in the explorer: its board view (cubes showing their face), the squares of its
+//! moves, its editor palette, and the registry of its two rule sets.
+
+use std::path::Path;
+
+use nana_engine::Progress;
+use nana_shogi::{Color, Cube, Move, Piece, Position, Role, Rules, Square};
+
+use crate::view::{Board, Explorable, Hand, HandPiece, MoveSquares, Palette, PieceView, SquareView};
+use crate::{load_table, missing_message, Missing, Registry};
+
+/// The game's name in URLs.
+pub const GAME: &str = "nana";
+
+fn kind(role: Role) -> &'static str {
+    match role.cube() {
+        None => "",
+        Some(Cube::O) => "O",
+        Some(Cube::D) => "D",
+    }
+}
+
+fn piece_view(piece: Piece) -> PieceView {
+    PieceView {
+        owner: piece.color.name(),
+        code: piece.char(),
+        label: piece.role.hodges(),
+        name: piece.role.name(),
+        kind: kind(piece.role),
+    }
+}
+
+/// The hand letters of the position string: a King `K`, an O cube `R`, a D cube `B`.
+fn hand_code(color: Color, letter: char) -> char {
+    if color == Color::Black {
+        letter
+    } else {
+        letter.to_ascii_lowercase()
+    }
+}
+
+impl Explorable for Rules {
+    fn board(&self, pos: &Position) -> Board {
+        let squares = Square::ALL
+            .iter()
+            .map(|&sq| SquareView { name: sq.to_string(), piece: pos.piece_at(sq).map(piece_view) })
+            .collect();
+        let hands = Color::ALL
+            .iter()
+            .map(|&color| Hand {
+                owner: color.name(),
+                pieces: vec![
+                    HandPiece {
+                        code: hand_code(color, 'K'),
+                        label: "K",
+                        name: "king",
+                        count: u8::from(pos.king_in_hand(color)),
+                        max: 1,
+                    },
+                    HandPiece {
+                        code: hand_code(color, 'R'),
+                        label: "O",
+                        name: "orthogonal cube",
+                        count: pos.hand(color, Cube::O),
+                        max: 2,
+                    },
+                    HandPiece {
+                        code: hand_code(color, 'B'),
+                        label: "D",
+                        name: "diagonal cube",
+                        count: pos.hand(color, Cube::D),
+                        max: 2,
+                    },
+                ],
+            })
+            .collect();
+        Board { columns: 3, rows: 3, squares, hands, side_to_move: pos.side_to_move().name() }
+    }
+
+    fn move_squares(&self, pos: &Position, mv: Move) -> MoveSquares {
+        match mv {
+            Move::Board { from, to } => {
+                MoveSquares { from: Some(from.to_string()), drop: None, to: to.to_string(), shows: None }
+            }
+            Move::Drop { role, to } => {
+                let letter = match role.cube() {
+                    None => 'K',
+                    Some(Cube::O) => 'R',
+                    Some(Cube::D) => 'B',
+                };
+                MoveSquares {
+                    from: None,
+                    drop: Some(hand_code(pos.side_to_move(), letter)),
+                    to: to.to_string(),
+                    shows: role.cube().map(|_| role.hodges()),
+                }
+            }
+        }
+    }
+
+    fn palette(&self) -> Palette {
+        let pieces = Color::ALL
+            .iter()
+            .flat_map(|&color| Role::ALL.iter().map(move |&role| piece_view(Piece { color, role })))
+            .collect();
+        Palette { pieces, sides: ['b', 'w'], empty_hands: "-" }
+    }
+}
+
+/// The rule sets the explorer serves, by their names in URLs, with default options.
+pub const RULE_SETS: [(&str, Rules); 2] = [("current", Rules::CURRENT), ("original", Rules::ORIGINAL)];
+
+/// Adds Nana's rule sets ([`RULE_SETS`]) to `registry`, each from its file in `dir`
+/// (`nana-current.tb`, `nana-original.tb`, memory-mapped), solving a missing one in memory or
+/// refusing to start as `missing` says (naming every missing file). `progress` makes the
+/// progress report of a rule set's solve from its name (`current`); `announce` is called before
+/// a solve with the rule set and options in words and the path looked for.
+pub fn add_nana(
+    registry: &mut Registry,
+    dir: &Path,
+    missing: Missing,
+    progress: &dyn Fn(&str) -> Box<dyn Progress>,
+    announce: &mut dyn FnMut(&str, &Path),
+) -> Result<(), String> {
+    if missing == Missing::Refuse {
+        // Name every missing file at once, not one per attempt.
+        let absent: Vec<String> = RULE_SETS
+            .iter()
+            .map(|(_, rules)| dir.join(nana_probe::table::TableGame::file_name(rules)))
+            .filter(|path| !path.exists())
+            .map(|path| path.display().to_string())
+            .collect();
+        if !absent.is_empty() {
+            return Err(missing_message(&absent));
+        }
+    }
+    for (name, rules) in RULE_SETS {
+        let table = load_table(rules, dir, missing, progress(name).as_ref(), announce)?;
+        registry.add(GAME, name, Box::new(table));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nana_probe::ProbeGame;
+    use nana_shogi::index::SIZE;
+
+    /// Positions spread over the whole index, both rule sets, and their children.
+    fn positions(rules: Rules) -> Vec<Position> {
+        let mut out = vec![rules.start()];
+        for i in (0..SIZE).step_by(20_011) {
+            if let Some(pos) = rules.unindex(i) {
+                out.push(pos);
+                rules.for_each_move(&pos, |_, child| out.push(*child));
+            }
+        }
+        out
+    }
+
+    /// The board view is the position: the editor's string of it reads back as the same
+    /// position, and the palette holds every piece the board shows.
+    #[test]
+    fn the_board_view_writes_back_to_the_position() {
+        for (_, rules) in RULE_SETS {
+            let palette = rules.palette();
+            let all = positions(rules);
+            assert!(all.len() > 1000, "{}", all.len());
+            for pos in all {
+                let board = rules.board(&pos);
+                assert_eq!(board.squares.len(), board.columns * board.rows);
+                let text = board.position_string(&palette);
+                assert_eq!(rules.parse_position(&text), Ok(pos), "{text}");
+                for piece in board.squares.iter().filter_map(|s| s.piece.as_ref()) {
+                    assert!(palette.pieces.contains(piece), "{piece:?}");
+                }
+            }
+        }
+    }
+
+    /// A move's squares are where its piece stands (or the hand piece it drops, held by the side
+    /// to move) and an empty square or one of the opponent's.
+    #[test]
+    fn move_squares_name_the_piece_moved() {
+        for (_, rules) in RULE_SETS {
+            for pos in positions(rules).into_iter().take(3000) {
+                let board = rules.board(&pos);
+                let side = board.side_to_move;
+                let at = |name: &str| {
+                    board
+                        .squares
+                        .iter()
+                        .find(|s| s.name == name)
+                        .unwrap_or_else(|| panic!("no square {name}"))
+                };
+                rules.for_each_move(&pos, |mv, _| {
+                    let sq = rules.move_squares(&pos, mv);
+                    match (&sq.from, sq.drop) {
+                        (Some(from), None) => {
+                            assert_eq!(at(from).piece.as_ref().map(|p| p.owner), Some(side), "{mv:?}")
+                        }
+                        (None, Some(code)) => {
+                            let hand = board.hands.iter().find(|h| h.owner == side).unwrap();
+                            assert!(hand.pieces.iter().any(|h| h.code == code && h.count > 0), "{mv:?}");
+                        }
+                        _ => panic!("{mv:?}: {sq:?}"),
+                    }
+                    assert!(at(&sq.to).piece.as_ref().is_none_or(|p| p.owner != side), "{mv:?}");
+                });
+            }
+        }
+    }
+}

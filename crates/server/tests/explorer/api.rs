@@ -1,0 +1,343 @@
+//! The JSON API over Nana's solved tables, request by request through the router: answers,
+//! every error case, CORS, the page routes, and a fuzz of query strings and paths.
+
+use std::sync::Arc;
+
+use crate::common::{get, registry, request, table};
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use nana_engine::{EntryWidth, Stats};
+use nana_probe::table::Table;
+use nana_probe::{ProbeError, ProbeGame};
+use nana_server::{add_nana, Explorer, Missing, Registry, DRAW_LINE, NANA, NANA_RULE_SETS};
+use nana_shogi::Rules;
+use serde_json::{json, Value};
+
+const START: &str = "3/3/3 b KRBkrb";
+
+#[tokio::test]
+async fn health() {
+    let r = get("/api/health").await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(r.json(), json!({"status": "ok"}));
+}
+
+#[tokio::test]
+async fn games_lists_both_rule_sets() {
+    let r = get("/api/games").await;
+    assert_eq!(r.status, StatusCode::OK);
+    let games = r.json();
+    assert_eq!(games[0]["game"], "nana");
+    let names: Vec<&str> =
+        games[0]["rule_sets"].as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["current", "original"]);
+    assert_eq!(games[0]["rule_sets"][1]["description"], "original, drop-stalemate on, hand-stalemate on");
+}
+
+/// The answer is the probe's, byte for byte (the JSON of `nana query --json`), and the start is
+/// the default position, also spelt with underscores or with encoded spaces.
+#[tokio::test]
+async fn answer_is_the_probes_and_the_start_is_the_default() {
+    let start = Rules::ORIGINAL.start();
+    let expected =
+        serde_json::to_string(&table("original").probe().answer(&start, DRAW_LINE).unwrap()).unwrap();
+    for uri in [
+        "/api/nana/original",
+        "/api/nana/original?position=3/3/3_b_KRBkrb_1",
+        "/api/nana/original?position=3%2F3%2F3%20b%20KRBkrb",
+        "/api/nana/original?position=3/3/3+b+KRBkrb&other=ignored",
+    ] {
+        let r = get(uri).await;
+        assert_eq!(r.status, StatusCode::OK, "{uri}: {}", r.text());
+        assert_eq!(r.text(), expected, "{uri}");
+        assert_eq!(r.headers[header::CONTENT_TYPE], "application/json");
+    }
+    let a = get("/api/nana/original").await.json();
+    assert_eq!(
+        (a["fen"].as_str(), a["category"].as_str(), a["dtm"].as_u64()),
+        (Some(START), Some("win"), Some(31))
+    );
+    assert_eq!(a["mainline"].as_array().unwrap().len(), 31);
+    // Moves are ranked best first, each valued for the opponent (as Lichess does).
+    let moves = a["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 8);
+    assert_eq!((moves[0]["category"].as_str(), moves[0]["dtm"].as_u64()), (Some("loss"), Some(30)));
+    assert_eq!(moves[0]["usi"], a["best_move"]);
+    let c = get("/api/nana/current").await.json();
+    assert_eq!((c["category"].as_str(), c["dtm"].as_u64()), (Some("draw"), None));
+    assert_eq!(c["mainline"].as_array().unwrap().len(), DRAW_LINE);
+}
+
+/// From docs/QUERY.md: after C*2a B*2c Cx2c=SW from R1K/2B/2k b Rb, White is mated.
+fn mated() -> String {
+    let mut pos = Rules::ORIGINAL.parse_position("R1K/2B/2k b Rb").unwrap();
+    for m in ["C*2a", "B*2c", "Cx2c=SW"] {
+        pos = Rules::ORIGINAL.play(&pos, Rules::ORIGINAL.parse_move(&pos, m).unwrap());
+    }
+    Rules::ORIGINAL.position_string(&pos)
+}
+
+#[tokio::test]
+async fn a_finished_game_has_no_moves() {
+    let fen = mated().replace(' ', "_");
+    let a = get(&format!("/api/nana/original?position={fen}")).await.json();
+    assert_eq!(
+        (a["category"].as_str(), a["dtm"].as_u64(), a["checkmate"].as_bool()),
+        (Some("loss"), Some(0), Some(true))
+    );
+    assert_eq!(a["moves"], json!([]));
+    assert_eq!(a["best_move"], Value::Null);
+}
+
+#[tokio::test]
+async fn mainline_walks_to_mate() {
+    let r = get("/api/nana/original/mainline?position=R1K/2B/2k_b_Rb").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let m = r.json();
+    assert_eq!((m["category"].as_str(), m["dtm"].as_u64()), (Some("win"), Some(3)));
+    let plies = m["mainline"].as_array().unwrap();
+    let hodges: Vec<&str> = plies.iter().map(|p| p["hodges"].as_str().unwrap()).collect();
+    assert_eq!(hodges, ["C*2a", "B*2c", "Cx2c=SW"]);
+    let dtms: Vec<u64> = plies.iter().map(|p| p["dtm"].as_u64().unwrap()).collect();
+    assert_eq!(dtms, [2, 1, 0]);
+    // Every ply's position answers with the value the line gives it.
+    for p in plies {
+        let fen = p["fen"].as_str().unwrap().replace(' ', "_");
+        let a = get(&format!("/api/nana/original?position={fen}")).await.json();
+        assert_eq!((&a["category"], &a["dtm"]), (&p["category"], &p["dtm"]));
+    }
+    let start = get("/api/nana/original/mainline").await.json();
+    assert_eq!(start["mainline"].as_array().unwrap().len(), 31);
+}
+
+/// The view's moves are the answer's, in its order, each with the position it leads to, whose
+/// own answer has the value the move was given.
+#[tokio::test]
+async fn view_moves_lead_where_they_say() {
+    let v = get("/api/nana/original/view?position=R1K/2B/2k_b_Rb").await.json();
+    let answer_moves = v["answer"]["moves"].as_array().unwrap();
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(answer_moves.len(), moves.len());
+    assert_eq!(answer_moves.len(), 18);
+    for (a, m) in answer_moves.iter().zip(moves) {
+        assert_eq!(a["usi"], m["usi"]);
+        let after =
+            get(&format!("/api/nana/original?position={}", m["fen"].as_str().unwrap().replace(' ', "_")))
+                .await
+                .json();
+        assert_eq!((&after["category"], &after["dtm"]), (&a["category"], &a["dtm"]), "{}", m["usi"]);
+        // A drop names the hand piece, a board move its square.
+        assert_eq!(m["drop"].is_null(), !m["from"].is_null());
+    }
+    assert_eq!(v["board"]["squares"][0]["name"], "3a");
+    assert_eq!(v["board"]["squares"][0]["piece"]["label"], "R");
+    assert_eq!(v["board"]["squares"][8]["piece"]["owner"], "white");
+    assert_eq!(v["board"]["side_to_move"], "black");
+    assert_eq!(v["board"]["hands"][0]["pieces"][1]["count"], 1);
+    assert_eq!(v["mainline"][0]["hodges"], "C*2a");
+}
+
+#[tokio::test]
+async fn stats_count_every_entry_and_list_the_longest_wins() {
+    let r = get("/api/nana/original/stats").await;
+    assert_eq!(r.status, StatusCode::OK);
+    let s = r.json();
+    let n = |k: &str| s[k].as_u64().unwrap();
+    assert_eq!(n("wins") + n("losses") + n("draws") + n("illegal"), n("entries"));
+    let per: u64 = s["per_dtm"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).sum();
+    assert_eq!(per, n("wins") + n("losses"));
+    let longest = s["longest_wins"].as_array().unwrap();
+    assert_eq!(longest.len(), nana_server::LONGEST_WINS);
+    assert_eq!(longest[0]["dtm"].as_u64(), Some(n("max_dtm")));
+    for w in longest {
+        let a = get(&format!("/api/nana/original?position={}", w["fen"].as_str().unwrap().replace(' ', "_")))
+            .await
+            .json();
+        assert_eq!((a["category"].as_str(), &a["dtm"]), (Some("win"), &w["dtm"]));
+    }
+}
+
+async fn error(uri: &str, status: StatusCode) -> Value {
+    let r = get(uri).await;
+    assert_eq!(r.status, status, "{uri}: {}", r.text());
+    assert_eq!(r.headers[header::CONTENT_TYPE], "application/json", "{uri}");
+    let body = r.json();
+    assert!(body["error"].as_str().is_some_and(|e| !e.is_empty()), "{uri}: {body}");
+    body
+}
+
+#[tokio::test]
+async fn malformed_positions_are_400_naming_the_problem() {
+    let e = error("/api/nana/original?position=3/3/3_x_KRBkrb", StatusCode::BAD_REQUEST).await;
+    assert!(e["error"].as_str().unwrap().contains("bad position \"3/3/3 x KRBkrb\""), "{e}");
+    let e = error("/api/nana/original?position=K2/3/2k_b_RBrbB", StatusCode::BAD_REQUEST).await;
+    assert!(e["error"].as_str().unwrap().contains("cubes"), "{e}");
+    let e = error("/api/nana/current?position=", StatusCode::BAD_REQUEST).await;
+    assert!(e["error"].as_str().unwrap().contains("empty position"), "{e}");
+    let e = error("/api/nana/current?position=___", StatusCode::BAD_REQUEST).await;
+    assert!(e["error"].as_str().unwrap().contains("empty position"), "{e}");
+    let long = "1".repeat(1000);
+    let e = error(&format!("/api/nana/current?position={long}"), StatusCode::BAD_REQUEST).await;
+    assert!(e["error"].as_str().unwrap().contains("too long"), "{e}");
+    let e =
+        error("/api/nana/current?position=3/3/3_b_KRBkrb&position=3/3/3_b_KRBkrb", StatusCode::BAD_REQUEST)
+            .await;
+    assert!(e["error"].as_str().unwrap().contains("more than once"), "{e}");
+    for kind in ["mainline", "view"] {
+        error(&format!("/api/nana/current/{kind}?position=zzz"), StatusCode::BAD_REQUEST).await;
+    }
+    // Percent-escapes that decode to bytes that are not UTF-8.
+    error("/api/nana/current?position=%FF%FE", StatusCode::BAD_REQUEST).await;
+    error("/api/nana/current?position=3/3/3%00_b", StatusCode::BAD_REQUEST).await;
+}
+
+#[tokio::test]
+async fn unknown_games_and_rule_sets_are_404_listing_the_valid_ones() {
+    let e = error("/api/chess/standard", StatusCode::NOT_FOUND).await;
+    assert_eq!(e["valid"], json!(["nana"]));
+    assert!(e["error"].as_str().unwrap().contains("unknown game \"chess\""));
+    for uri in
+        ["/api/nana/newest", "/api/nana/newest/mainline", "/api/nana/newest/view", "/api/nana/newest/stats"]
+    {
+        let e = error(uri, StatusCode::NOT_FOUND).await;
+        assert_eq!(e["valid"], json!(["current", "original"]), "{uri}");
+    }
+    let e = error("/nana/newest", StatusCode::NOT_FOUND).await;
+    assert_eq!(e["valid"], json!(["current", "original"]));
+}
+
+#[tokio::test]
+async fn unknown_paths_are_404_and_no_file_is_served() {
+    for uri in [
+        "/api/nana/original/bogus",
+        "/api/nana",
+        "/api",
+        "/favicon.ico",
+        "/etc/passwd",
+        "/../../../etc/passwd",
+        "/nana/original/../../Cargo.toml",
+        "/api/..%2F..%2FCargo.toml/x",
+        "/%2e%2e/%2e%2e/etc/passwd",
+        "/nana/original/stats/x",
+        "/crates/server/assets/explorer.html",
+    ] {
+        let r = get(uri).await;
+        assert!(r.status == StatusCode::NOT_FOUND, "{uri}: {} {}", r.status, r.text());
+        assert!(!r.text().contains("[workspace]") && !r.text().contains("root:"), "{uri}");
+    }
+}
+
+#[tokio::test]
+async fn cors_is_open_for_get() {
+    let req = Request::get("/api/nana/original")
+        .header(header::ORIGIN, "https://example.org")
+        .body(Body::empty())
+        .unwrap();
+    let r = request(registry(), req).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(r.headers[header::ACCESS_CONTROL_ALLOW_ORIGIN], "*");
+    let preflight = Request::builder()
+        .method(Method::OPTIONS)
+        .uri("/api/nana/original")
+        .header(header::ORIGIN, "https://example.org")
+        .header(header::ACCESS_CONTROL_REQUEST_METHOD, "GET")
+        .body(Body::empty())
+        .unwrap();
+    let r = request(registry(), preflight).await;
+    assert_eq!(r.headers[header::ACCESS_CONTROL_ALLOW_ORIGIN], "*");
+    assert!(r.headers[header::ACCESS_CONTROL_ALLOW_METHODS].to_str().unwrap().contains("GET"));
+    // Errors carry it too, so that a page elsewhere can read the reason.
+    let req = Request::get("/api/nana/original?position=x")
+        .header(header::ORIGIN, "https://example.org")
+        .body(Body::empty())
+        .unwrap();
+    let r = request(registry(), req).await;
+    assert_eq!(
+        (r.status, &r.headers[header::ACCESS_CONTROL_ALLOW_ORIGIN]),
+        (StatusCode::BAD_REQUEST, &"*".parse().unwrap())
+    );
+}
+
+#[tokio::test]
+async fn the_page_is_served_at_its_urls() {
+    for uri in ["/", "/nana/original", "/nana/current?position=3/3/3_b_KRBkrb", "/nana/original/stats"] {
+        let r = get(uri).await;
+        assert_eq!(r.status, StatusCode::OK, "{uri}");
+        assert!(r.headers[header::CONTENT_TYPE].to_str().unwrap().starts_with("text/html"), "{uri}");
+        assert!(r.text().contains("<script>") && r.text().contains("id=\"board\""), "{uri}");
+    }
+    let r = request(registry(), Request::post("/api/nana/original").body(Body::empty()).unwrap()).await;
+    assert_eq!(r.status, StatusCode::METHOD_NOT_ALLOWED);
+}
+
+/// A table without a value for a position (its entry marked unused, in a file written with a
+/// valid header and checksums) answers 404 for it, and for a position whose move leads there.
+#[tokio::test]
+async fn a_position_outside_the_table_is_404() {
+    let solved = table("original");
+    let rules = Rules::ORIGINAL;
+    let outside = rules.parse_position("R1K/2B/2k b Rb").unwrap();
+    let mut entries = solved.entries().to_vec();
+    entries[rules.index(&outside) as usize] = nana_engine::Entry::ILLEGAL.0;
+    let stats = Stats::of(&entries, EntryWidth::One);
+    let solution = nana_engine::Solution { entries, width: EntryWidth::One, stats };
+    let dir = tempfile::tempdir().unwrap();
+    let path = nana_probe::table::write(&rules, dir.path(), &solution).unwrap();
+    let holed = Table::open(rules, &path).unwrap();
+    assert_eq!(holed.probe().value(&outside), Err(ProbeError::Unused { index: rules.index(&outside) }));
+    let mut r = Registry::new();
+    r.add(NANA, "original", Box::new(holed));
+    let registry = Arc::new(r);
+    for uri in [
+        "/api/nana/original?position=R1K/2B/2k_b_Rb",
+        "/api/nana/original/mainline?position=R1K/2B/2k_b_Rb",
+        "/api/nana/original/view?position=R1K/2B/2k_b_Rb",
+    ] {
+        let r = request(registry.clone(), Request::get(uri).body(Body::empty()).unwrap()).await;
+        assert_eq!(r.status, StatusCode::NOT_FOUND, "{uri}: {}", r.text());
+        assert!(r.json()["error"].as_str().unwrap().contains("not in the table"));
+    }
+    // Positions that do not lead there still answer: here a mate, without moves.
+    let r = request(
+        registry.clone(),
+        Request::get(format!("/api/nana/original?position={}", mated().replace(' ', "_")))
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert_eq!(r.json()["checkmate"], true);
+}
+
+/// `nana serve`'s start: tables memory-mapped from their files; with solving turned off, every
+/// missing file named at once.
+#[test]
+fn tables_load_from_their_files_and_missing_ones_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let no_progress = |_: &str| -> Box<dyn nana_engine::Progress> { Box::new(nana_engine::NoProgress) };
+    let mut registry = Registry::new();
+    let err =
+        add_nana(&mut registry, dir.path(), Missing::Refuse, &no_progress, &mut |_, _| panic!("no solve"))
+            .unwrap_err();
+    for file in ["nana-current.tb", "nana-original.tb"] {
+        assert!(err.contains(&dir.path().join(file).display().to_string()), "{err}");
+    }
+    assert!(registry.games().is_empty());
+    for &(name, rules) in &NANA_RULE_SETS {
+        let solved = table(name);
+        let solution = nana_engine::Solution {
+            entries: solved.entries().to_vec(),
+            width: solved.width(),
+            stats: solved.stats(),
+        };
+        nana_probe::table::write(&rules, dir.path(), &solution).unwrap();
+    }
+    add_nana(&mut registry, dir.path(), Missing::Refuse, &no_progress, &mut |_, _| panic!("no solve"))
+        .unwrap();
+    let games = registry.games();
+    assert_eq!(games[0].rule_sets[1].origin, dir.path().join("nana-original.tb").display().to_string());
+    for &(name, _) in &NANA_RULE_SETS {
+        let from_file = registry.get(NANA, name).unwrap().answer(Some("R1K/2B/2k_b_Rb")).unwrap();
+        assert_eq!(from_file, table(name).answer(Some("R1K/2B/2k_b_Rb")).unwrap(), "{name}");
+    }
+}

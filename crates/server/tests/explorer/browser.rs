@@ -1,0 +1,81 @@
+//! The page end to end in headless Chromium: a server on a loopback port over Nana's solved
+//! tables, driven by `tests/browser/explorer.mjs` (playwright-core). Needs Node.js, Chromium
+//! and `npm ci` in `tests/browser`; without them the test fails and says how to install them.
+//!
+//! The screenshots land in `target/explorer-screenshots/`; with `NANA_UPDATE_SCREENSHOTS=1`
+//! they are also copied to `docs/explorer/`, the pictures of docs/EXPLORER.md.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::common::{heavy, registry, Server};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("the workspace")
+}
+
+const INSTALL: &str = "install the browser test's tools: `apt-get install -y nodejs npm chromium` \
+     (Debian; or set CHROMIUM to a Chromium binary) and `npm ci --prefix tests/browser`";
+
+/// The width and height of a PNG, after checking its signature.
+fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
+    const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+    if bytes.len() < 24 || &bytes[..8] != SIGNATURE || &bytes[12..16] != b"IHDR" {
+        return None;
+    }
+    let be = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().expect("four bytes"));
+    Some((be(16), be(20)))
+}
+
+#[test]
+fn the_page_plays_edits_and_shows_statistics_in_chromium() {
+    let root = workspace();
+    let script = root.join("tests/browser/explorer.mjs");
+    let node_version = Command::new("node").arg("--version").output();
+    assert!(
+        node_version.as_ref().is_ok_and(|o| o.status.success()),
+        "Node.js (`node`) is not available: {INSTALL}"
+    );
+    let chromium =
+        std::env::var_os("CHROMIUM").map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
+    assert!(chromium.exists(), "no Chromium at {}: {INSTALL}", chromium.display());
+    assert!(
+        root.join("tests/browser/node_modules/playwright-core").is_dir(),
+        "playwright-core is not installed in tests/browser/node_modules: {INSTALL}"
+    );
+
+    let _turn = heavy();
+    let server = Server::start(registry(), 2);
+    let out = root.join("target/explorer-screenshots");
+    let _ = std::fs::remove_dir_all(&out);
+    let run = Command::new("node")
+        .arg(&script)
+        .arg(server.url())
+        .arg(&out)
+        .current_dir(&root)
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    eprintln!("{stdout}{stderr}");
+    match run.status.code() {
+        Some(0) => {}
+        Some(2) => panic!("the browser test could not start: {}\n{INSTALL}", stderr.trim()),
+        _ => panic!("the browser test failed ({}): {}", run.status, stderr.trim()),
+    }
+    drop(server);
+
+    let names = ["explorer-start.png", "explorer-editor.png", "explorer-position.png", "explorer-stats.png"];
+    for name in names {
+        let bytes = std::fs::read(out.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (w, h) = png_size(&bytes).unwrap_or_else(|| panic!("{name} is not a PNG"));
+        assert!(w >= 800 && h >= 600 && bytes.len() > 5000, "{name}: {w}x{h}, {} bytes", bytes.len());
+    }
+    if std::env::var_os("NANA_UPDATE_SCREENSHOTS").is_some() {
+        let docs = root.join("docs/explorer");
+        std::fs::create_dir_all(&docs).expect("docs/explorer");
+        for name in names {
+            std::fs::copy(out.join(name), docs.join(name)).expect("copies a screenshot");
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! What the explorer's tests share: Nana's two rule sets solved once per test binary, requests
+//! to the router in process, and a server on a loopback port.
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+
+use axum::body::Body;
+use axum::http::{HeaderMap, Request, StatusCode};
+use nana_engine::NoProgress;
+use nana_probe::table::Table;
+use nana_server::{Registry, NANA, NANA_RULE_SETS};
+use nana_shogi::Rules;
+use tower::ServiceExt;
+
+type Tables = Vec<(&'static str, Arc<Table<Rules>>)>;
+
+/// The solved tables, by rule set name.
+pub fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        NANA_RULE_SETS
+            .iter()
+            .map(|&(name, rules)| (name, Arc::new(Table::solve(rules, &NoProgress).expect("Nana solves"))))
+            .collect()
+    })
+}
+
+pub fn table(name: &str) -> &'static Table<Rules> {
+    &tables().iter().find(|(n, _)| *n == name).expect("a rule set").1
+}
+
+/// A registry over the solved tables.
+pub fn registry() -> Arc<Registry> {
+    static REGISTRY: OnceLock<Arc<Registry>> = OnceLock::new();
+    REGISTRY
+        .get_or_init(|| {
+            let mut r = Registry::new();
+            for (name, table) in tables() {
+                r.add(NANA, name, Box::new(table.clone()));
+            }
+            Arc::new(r)
+        })
+        .clone()
+}
+
+/// The heavy tests (load, browser, fuzz) take turns, so that each one's timing is its own.
+pub fn heavy() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+pub struct Reply {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: Vec<u8>,
+}
+
+impl Reply {
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
+    }
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+}
+
+/// One request through the router, in process.
+pub async fn request(registry: Arc<Registry>, request: Request<Body>) -> Reply {
+    let response = nana_server::router(registry).oneshot(request).await.expect("infallible");
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = axum::body::to_bytes(response.into_body(), usize::MAX).await.expect("a body").to_vec();
+    Reply { status, headers, body }
+}
+
+pub async fn get(uri: &str) -> Reply {
+    request(registry(), Request::get(uri).body(Body::empty()).expect("a valid request")).await
+}
+
+/// A server on a loopback port in a runtime of its own, stopped when dropped.
+pub struct Server {
+    pub addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Server {
+    pub fn start(registry: Arc<Registry>, workers: usize) -> Server {
+        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(workers)
+                .enable_all()
+                .build()
+                .expect("a runtime");
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a port");
+                addr_tx.send(listener.local_addr().expect("an address")).expect("the test waits");
+                nana_server::serve(listener, registry, async {
+                    let _ = stopped.await;
+                })
+                .await
+                .expect("serves");
+            });
+        });
+        let addr = addr_rx.recv().expect("the server starts");
+        Server { addr, stop: Some(stop), thread: Some(thread) }
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}

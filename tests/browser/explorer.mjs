@@ -1,0 +1,213 @@
+// The explorer page in headless Chromium: node tests/browser/explorer.mjs URL OUTDIR
+//
+// Run by crates/server/tests/explorer/browser.rs against a server with Nana's tables. Loads the
+// start, plays moves (by the move list, by clicking the board, by the keyboard), checks values,
+// URLs and the browser's back button, sets up a position in the editor (an illegal one first,
+// refused with the server's reason), opens the statistics, and saves screenshots to OUTDIR.
+// Exits 0 when every check passes, 1 with the failed check, 2 when the tools are missing.
+
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const [base, outDir] = process.argv.slice(2);
+if (!base || !outDir) {
+  console.error("usage: node tests/browser/explorer.mjs URL OUTDIR");
+  process.exit(2);
+}
+
+let chromium;
+try {
+  ({ chromium } = await import("playwright-core"));
+} catch (e) {
+  console.error(
+    "playwright-core is not installed: run `npm ci` in tests/browser (needs Node.js 18 or later and npm)\n" + e.message,
+  );
+  process.exit(2);
+}
+const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
+if (!fs.existsSync(executablePath)) {
+  console.error(`no Chromium at ${executablePath}: install it (Debian: apt-get install -y chromium) or set CHROMIUM`);
+  process.exit(2);
+}
+
+const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "nana-explorer-chromium-"));
+fs.mkdirSync(outDir, { recursive: true });
+
+function check(ok, what) {
+  if (!ok) throw new Error("check failed: " + what);
+  console.log("ok: " + what);
+}
+
+const context = await chromium.launchPersistentContext(userDataDir, {
+  executablePath,
+  headless: true,
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+  viewport: { width: 1000, height: 720 },
+  timeout: 60000,
+});
+let failed = false;
+try {
+  const page = context.pages()[0] || (await context.newPage());
+  page.setDefaultTimeout(20000);
+  const pageErrors = [];
+  page.on("pageerror", (e) => pageErrors.push(e.message));
+
+  const value = () => page.locator("#value").textContent();
+  const waitValue = (text) =>
+    page.waitForFunction((t) => document.getElementById("value").textContent === t, text);
+  const fen = () => page.locator("#fen").inputValue();
+  async function shot(name) {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const box = await page.locator("#board").boundingBox();
+    const view = page.viewportSize();
+    check(
+      (await page.locator("#board").isVisible()) && box && box.y >= 0 && box.y + box.height <= view.height && box.x + box.width <= view.width,
+      `the board is visible in ${name}`,
+    );
+    check((await page.locator("#board .sq").count()) === 9, `the board in ${name} has its squares`);
+    const file = path.join(outDir, name);
+    await page.screenshot({ path: file });
+    check(fs.statSync(file).size > 5000, `${name} is a non-empty picture`);
+  }
+
+  // The start of the original rules: Black wins.
+  await page.goto(base + "/nana/original");
+  await waitValue("Black wins — mate in 31 plies");
+  check((await fen()) === "3/3/3 b KRBkrb", "the start position string is shown");
+  check((await page.locator("#board .sq").count()) === 9, "the board has nine squares");
+  check((await page.locator("#hand-bottom .hp").count()) === 3, "Black's hand shows three kinds");
+  check((await page.locator("#mainline a").count()) === 31, "the mainline has 31 plies");
+  await shot("explorer-start.png");
+
+  // A winning move from the list.
+  const win = page.locator('#moves [data-group="win"] button.move').first();
+  const usi = await win.getAttribute("data-usi");
+  check((await win.locator(".val").textContent()) === "win, mate in 31 plies", "the best move wins in 31");
+  await win.click();
+  await waitValue("Black wins — mate in 30 plies");
+  const afterFirst = await fen();
+  check(afterFirst.endsWith(" w RBkrb"), `after ${usi} White is to move (${afterFirst})`);
+  check(
+    decodeURIComponent(new URL(page.url()).searchParams.get("position")).replace(/_/g, " ") === afterFirst,
+    "the URL names the position",
+  );
+  check((await page.locator("#turn").textContent()) === "White to move", "the side to move is shown");
+
+  // White replies on the board: its King from the hand, then a highlighted square.
+  await page.locator('#hand-top .hp[data-code="k"]').click();
+  const targets = page.locator("#board .sq.tgt");
+  check((await targets.count()) > 0, "the King's drop squares are highlighted");
+  const target = await targets.first().getAttribute("data-square");
+  await targets.first().click();
+  await page.waitForFunction((f) => document.getElementById("fen").value !== f, afterFirst);
+  check((await page.locator(`#board .sq[data-square="${target}"] .piece.white .label`).textContent()) === "K", "White's King stands where it was dropped");
+  check((await value()).startsWith("Black wins — mate in"), "Black still wins");
+  const afterSecond = await fen();
+
+  // The browser's back button, then forward.
+  await page.goBack();
+  await waitValue("Black wins — mate in 30 plies");
+  check((await fen()) === afterFirst, "back returns to the position after the first move");
+  await page.goBack();
+  await waitValue("Black wins — mate in 31 plies");
+  check(!new URL(page.url()).searchParams.has("position"), "back again reaches the start URL");
+  await page.goForward();
+  await waitValue("Black wins — mate in 30 plies");
+
+  // The keyboard: right arrow forward along the line, left back, space plays the best move.
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction((f) => document.getElementById("fen").value === f, afterSecond);
+  check(true, "the right arrow goes forward to the second position");
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("ArrowLeft");
+  await waitValue("Black wins — mate in 31 plies");
+  await page.keyboard.press(" ");
+  await waitValue("Black wins — mate in 30 plies");
+  check((await page.locator("#back").isEnabled()), "the back button is enabled after a move");
+
+  // The rule sets: the current rules draw from the start.
+  await page.goto(base + "/nana/current");
+  await waitValue("Draw");
+  check((await page.locator('#moves [data-group="draw"] button.move').count()) > 0, "the current rules list drawing moves");
+  await page.selectOption("#rules", "original");
+  await waitValue("Black wins — mate in 31 plies");
+  check(new URL(page.url()).pathname === "/nana/original", "the rule-set switch changes the URL");
+
+  // The editor: an illegal position is refused with the server's reason, then a legal one
+  // (R1K/2B/2k b Rb, docs/QUERY.md: Black mates in 3) is set up.
+  await page.click("#edit");
+  await page.click("#edit-clear");
+  const place = async (code, square) => {
+    await page.click(`#palette .pal[data-code="${code}"]`);
+    await page.click(`#board .sq[data-square="${square}"]`);
+  };
+  await place("R", "3a");
+  await place("K", "1a");
+  await place("B", "1b");
+  await place("k", "1c");
+  // The hands still hold the start's cubes: too many cubes.
+  await page.click("#edit-apply");
+  await page.waitForFunction(() => document.getElementById("edit-error").textContent.length > 0);
+  const reason = await page.locator("#edit-error").textContent();
+  check(/^Not a legal position: illegal position .*(kings|cubes)/.test(reason), `an illegal position is refused with the server's reason (${reason})`);
+  await shot("explorer-editor.png");
+  const hand = async (code, delta) => {
+    const counter = page.locator(`#edit-hands .counter[data-code="${code}"]`);
+    for (let i = 0; i < Math.abs(delta); i++) await counter.locator(delta > 0 ? ".plus" : ".minus").click();
+  };
+  await hand("K", -1);
+  await hand("B", -1);
+  await hand("k", -1);
+  await hand("r", -1);
+  await page.click("#edit-apply");
+  await waitValue("Black wins — mate in 3 plies");
+  check((await fen()) === "R1K/2B/2k b Rb", "the editor set up R1K/2B/2k b Rb");
+  check(!(await page.locator("#editor").isVisible()), "the editor closes");
+  check(new URL(page.url()).searchParams.get("position") === "R1K/2B/2k_b_Rb", "the set-up position has its URL");
+  // A drop with a choice of faces: the O cube from the hand to 2a offers all four.
+  await page.click('#hand-bottom .hp[data-code="R"]');
+  await page.click('#board .sq[data-square="2a"]');
+  check((await page.locator("#chooser button.move").count()) === 4, "dropping a cube offers its four faces");
+  await page.click('#chooser button.move[data-usi="C*2a"]');
+  await waitValue("Black wins — mate in 2 plies");
+  await page.goBack();
+  await waitValue("Black wins — mate in 3 plies");
+  await shot("explorer-position.png");
+
+  // The statistics.
+  await page.click("#to-stats");
+  await page.waitForSelector("#histogram", { timeout: 60000 });
+  check((await page.locator("#histogram rect").count()) > 20, "the histogram has bars");
+  check((await page.locator("#counts tr").count()) === 6, "the counts table has its rows");
+  const longest = page.locator("#longest li a");
+  check((await longest.count()) === 10, "ten longest wins are listed");
+  const firstText = await page.locator("#longest li").first().textContent();
+  const plies = Number(/mate in (\d+) plies/.exec(firstText)[1]);
+  check(plies > 31, `the longest win is longer than the start's (${plies})`);
+  await page.setViewportSize({ width: 1000, height: 900 });
+  const statsFile = path.join(outDir, "explorer-stats.png");
+  await page.screenshot({ path: statsFile, fullPage: true });
+  check(fs.statSync(statsFile).size > 5000, "explorer-stats.png is a non-empty picture");
+  await longest.first().click();
+  await waitValue(`Black wins — mate in ${plies} plies`);
+  check(true, "a longest win opens with its value");
+
+  check(pageErrors.length === 0, "no script errors on the page" + (pageErrors.length ? ": " + pageErrors.join("; ") : ""));
+} catch (e) {
+  failed = true;
+  console.error(e.stack || String(e));
+} finally {
+  await context.close();
+  fs.rmSync(userDataDir, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);
