@@ -1585,3 +1585,74 @@ fn game_nana_is_the_default_and_unknown_games_are_refused() {
     // A game's rule flags are its own: Nana has no rule set named like another game's.
     assert_usage_error(&nana(&["--game", "nana", "moves", "--rules", "tanaka"]), &["tanaka", "current"]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// serve
+// ---------------------------------------------------------------------------------------------
+
+/// One HTTP/1.1 GET on a fresh connection: the status code and the body.
+fn http_get(addr: &str, target: &str) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).expect("the server accepts connections");
+    stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    write!(stream, "GET {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).expect("a whole response");
+    let status = response.split(' ').nth(1).and_then(|s| s.parse().ok()).expect("a status line");
+    let body = response.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_string();
+    (status, body)
+}
+
+/// `nana serve` opens the tables of the folder, says where it listens, answers the API and the
+/// page, and stops cleanly (exit 0) on Ctrl-C (SIGINT).
+#[cfg(unix)]
+#[test]
+fn serve_answers_the_api_and_stops_on_ctrl_c() {
+    use std::io::BufRead;
+    let dir = Path::new(table("current")).parent().unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nana"))
+        .args(["serve", "--port", "0", "--no-solve", "--tablebase-dir"])
+        .arg(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("nana serve starts");
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    let addr = loop {
+        line.clear();
+        assert_ne!(stderr.read_line(&mut line).unwrap(), 0, "nana serve stopped before listening");
+        if let Some(rest) = line.strip_prefix("listening on http://") {
+            break rest.split('/').next().unwrap().to_string();
+        }
+    };
+    let (status, body) = http_get(&addr, "/api/health");
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = http_get(&addr, "/api/nana/original?position=3/3/3_b_KRBkrb_1");
+    assert_eq!(status, 200, "{body}");
+    let answer: Json = serde_json::from_str(&body).unwrap();
+    assert_eq!((s(&answer["category"]), answer["dtm"].as_i64()), ("win", Some(31)));
+    // The same answer as `nana query --json`: one source of truth.
+    let query = query_json("original", None, &[]);
+    assert_eq!(answer["moves"], query["moves"]);
+    assert_eq!(answer["mainline"], query["mainline"]);
+    assert_eq!(http_get(&addr, "/api/nana/original?position=nonsense").0, 400);
+    assert_eq!(http_get(&addr, "/api/chess/standard").0, 404);
+    let (status, page) = http_get(&addr, "/");
+    assert!(status == 200 && page.contains("<html"), "{status} {page:.200}");
+
+    // Safety: sending a signal to our own child process.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "graceful shutdown on Ctrl-C");
+}
+
+/// With --no-solve and no tables, `serve` refuses to start and names the missing files.
+#[test]
+fn serve_without_tables_and_no_solve_names_the_missing_files() {
+    let run = nana(&["serve", "--port", "0", "--no-solve"]);
+    assert_error(&run, &["tablebase/nana-current.tb", "tablebase/nana-original.tb"]);
+    assert_usage_error(&nana(&["serve", "--port", "70000"]), &["70000"]);
+    assert_usage_error(&nana(&["serve", "--bind", "not-an-address"]), &["not-an-address"]);
+}

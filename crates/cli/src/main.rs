@@ -90,6 +90,19 @@ enum Command<G: CliGame> {
     Query(commands::query::QueryArgs<G>),
     /// Play against perfect play in the terminal.
     Play(commands::play::PlayArgs<G>),
+    /// Serve the tablebase explorer: a web page and an HTTP JSON API over every game's tables
+    /// (docs/EXPLORER.md).
+    Serve {
+        /// Port to listen on (0: any free port, printed at start).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Address to listen on (`0.0.0.0` for every interface).
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: std::net::IpAddr,
+        /// Refuse to start when a table is missing, instead of solving it at start.
+        #[arg(long)]
+        no_solve: bool,
+    },
 }
 
 fn run<G: CliGame>(cli: Cli<G>) -> Result<(), String> {
@@ -119,6 +132,8 @@ fn run<G: CliGame>(cli: Cli<G>) -> Result<(), String> {
         Command::CheckTable { file } => commands::check::run::<G>(&file),
         Command::Query(args) => commands::query::run(&args, &tb_dir),
         Command::Play(args) => commands::play::run(&args, &tb_dir),
+        // The explorer serves every game, whatever --game says.
+        Command::Serve { port, bind, no_solve } => commands::serve::run(bind, port, no_solve, &tb_dir),
     }
 }
 

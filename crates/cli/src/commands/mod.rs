@@ -6,6 +6,7 @@ pub mod perft;
 pub mod play;
 pub mod query;
 pub mod results;
+pub mod serve;
 pub mod solve;
 pub mod stats;
 pub mod verify;

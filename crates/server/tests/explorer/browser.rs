@@ -1,6 +1,7 @@
 //! The page end to end in headless Chromium: a server on a loopback port over Nana's solved
-//! tables, driven by `tests/browser/explorer.mjs` (playwright-core). Needs Node.js, Chromium
-//! and `npm ci` in `tests/browser`; without them the test fails and says how to install them.
+//! tables, driven by `tests/browser/explorer.mjs` (playwright-core). Needs Node.js and Chromium,
+//! and installs the pinned npm packages of `tests/browser` on first use; without Node.js or
+//! Chromium the test fails and says how to install them.
 //!
 //! The screenshots land in `target/explorer-screenshots/`; with `NANA_UPDATE_SCREENSHOTS=1`
 //! they are also copied to `docs/explorer/`, the pictures of docs/EXPLORER.md.
@@ -39,10 +40,17 @@ fn the_page_plays_edits_and_shows_statistics_in_chromium() {
     let chromium =
         std::env::var_os("CHROMIUM").map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
     assert!(chromium.exists(), "no Chromium at {}: {INSTALL}", chromium.display());
-    assert!(
-        root.join("tests/browser/node_modules/playwright-core").is_dir(),
-        "playwright-core is not installed in tests/browser/node_modules: {INSTALL}"
-    );
+    // The npm packages are pinned by tests/browser/package-lock.json: install them on first use,
+    // so that `cargo test --workspace` stays the one test command.
+    if !root.join("tests/browser/node_modules/playwright-core").is_dir() {
+        let npm = Command::new("npm")
+            .args(["ci", "--prefix", "tests/browser", "--no-audit", "--no-fund"])
+            .current_dir(&root)
+            .output();
+        let ok = npm.as_ref().is_ok_and(|o| o.status.success());
+        let why = npm.map_or_else(|e| e.to_string(), |o| String::from_utf8_lossy(&o.stderr).into_owned());
+        assert!(ok, "`npm ci --prefix tests/browser` failed ({why}): {INSTALL}");
+    }
 
     let _turn = heavy();
     let server = Server::start(registry(), 2);
