@@ -1,4 +1,4 @@
-//! The whole job of `nana solve`: both rule sets, preparing, solving and writing the tables.
+//! The whole job of `nana solve`: both rule sets, solving and writing the tables.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use nana_shogi::{index, NanaGame, Rules};
@@ -8,10 +8,10 @@ fn solve_both(c: &mut Criterion) {
     let dir = std::env::temp_dir().join(format!("nana-bench-{}", std::process::id()));
     let mut g = c.benchmark_group("solve");
     g.sample_size(10);
-    g.bench_function("both rule sets (prepare + solve + write)", |b| {
+    g.bench_function("both rule sets (solve + write)", |b| {
         b.iter(|| {
             for rules in [Rules::CURRENT, Rules::ORIGINAL] {
-                let s = nana_engine::solve(&NanaGame::prepared(rules), &nana_engine::NoProgress).unwrap();
+                let s = nana_engine::solve(&NanaGame::solver(rules), &nana_engine::NoProgress).unwrap();
                 let header = Header {
                     game: "nana-shogi".into(),
                     rule_set: rules.variant.name().into(),

@@ -247,11 +247,15 @@ struct Forward {
     seeds: Vec<Vec<u32>>,
     /// Entries with more than 255 successors, and how many.
     many: Vec<(u32, usize)>,
+    /// With [`Game::reverse_successors`]: the distinct successors of the chunk's inner entries,
+    /// entry after entry (their numbers are the counters).
+    edges: Vec<u32>,
 }
 
 fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec<u8>, SolveError> {
     let size = game.size();
     let n = size as usize;
+    let keep_edges = game.reverse_successors();
     let values: Vec<E::Cell> = (0..n).into_par_iter().map(|_| E::Cell::new(E::DRAW)).collect();
     let counters: Vec<AtomicU8> = (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect();
 
@@ -296,6 +300,9 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
                             found.many.push((i as u32, count));
                         }
                         counters[i].store(count.min(u8::MAX as usize) as u8, Ordering::Relaxed);
+                        if keep_edges {
+                            found.edges.extend(succ.iter().map(|&q| q as u32));
+                        }
                     }
                 }
             }
@@ -304,20 +311,30 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
         })
         .collect();
     progress.end();
+    let mut found = found?;
     let mut seeds: Vec<Vec<u32>> = Vec::new();
     let mut many = Vec::new();
-    for f in found? {
+    for f in &mut found {
         if seeds.len() < f.seeds.len() {
             seeds.resize_with(f.seeds.len(), Vec::new);
         }
-        for (all, chunk) in seeds.iter_mut().zip(f.seeds) {
+        for (all, chunk) in seeds.iter_mut().zip(std::mem::take(&mut f.seeds)) {
             all.extend(chunk);
         }
-        many.extend(f.many);
+        many.extend(f.many.iter().copied());
     }
+    let edges = if keep_edges {
+        progress.begin("reverse edges", 0);
+        let edges = Reversed::new(n, found, &counters);
+        progress.end();
+        edges
+    } else {
+        None
+    };
+    let edges = edges.as_ref();
 
     if many.is_empty() {
-        backward::<G, E, AtomicU8>(game, &values, &counters, seeds, progress)?;
+        backward::<G, E, AtomicU8>(game, edges, &values, &counters, seeds, progress)?;
     } else {
         let wide: Vec<AtomicU32> =
             counters.into_par_iter().map(|c| AtomicU32::new(c.into_inner().into())).collect();
@@ -326,7 +343,7 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
                 u32::try_from(count).map_err(|_| SolveError::TooManySuccessors { index: i.into(), count })?;
             wide[i as usize].set(c);
         }
-        backward::<G, E, AtomicU32>(game, &values, &wide, seeds, progress)?;
+        backward::<G, E, AtomicU32>(game, edges, &values, &wide, seeds, progress)?;
     }
 
     let bytes = E::WIDTH.bytes();
@@ -335,9 +352,12 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
     Ok(entries)
 }
 
-/// The backward passes, one distance at a time, from the terminal entries `seeds` by distance.
+/// The backward passes, one distance at a time, from the terminal entries `seeds` by distance,
+/// over the reversed successors `edges` if the forward pass kept them, else over the game's
+/// predecessors.
 fn backward<G: Game, E: Code, C: Cell>(
     game: &G,
+    edges: Option<&Reversed>,
     values: &[E::Cell],
     counters: &[C],
     mut seeds: Vec<Vec<u32>>,
@@ -358,25 +378,30 @@ fn backward<G: Game, E: Code, C: Cell>(
             .par_chunks(256)
             .map_init(Vec::new, |preds, chunk| {
                 let mut found = Vec::new();
-                for &q in chunk {
-                    preds.clear();
-                    game.predecessors(q as u64, preds);
-                    preds.sort_unstable();
-                    preds.dedup();
-                    for &p in preds.iter() {
-                        let p = p as usize;
-                        if values[p].get() != E::DRAW {
-                            continue;
-                        }
-                        if losses {
-                            // A move into a loss: the predecessor wins.
-                            if values[p].claim(E::DRAW, next) {
-                                found.push(p as u32);
-                            }
-                        } else if counters[p].count_down() {
-                            // Its last reply that was not yet known to lose: every move loses.
-                            values[p].set(next);
+                let mut visit = |p: usize| {
+                    if values[p].get() != E::DRAW {
+                        return;
+                    }
+                    if losses {
+                        // A move into a loss: the predecessor wins.
+                        if values[p].claim(E::DRAW, next) {
                             found.push(p as u32);
+                        }
+                    } else if counters[p].count_down() {
+                        // Its last reply that was not yet known to lose: every move loses.
+                        values[p].set(next);
+                        found.push(p as u32);
+                    }
+                };
+                for &q in chunk {
+                    match edges {
+                        Some(edges) => edges.of(q).iter().for_each(|&p| visit(p as usize)),
+                        None => {
+                            preds.clear();
+                            game.predecessors(q as u64, preds);
+                            preds.sort_unstable();
+                            preds.dedup();
+                            preds.iter().for_each(|&p| visit(p as usize));
                         }
                     }
                 }
@@ -395,4 +420,108 @@ fn backward<G: Game, E: Code, C: Cell>(
     }
     progress.end();
     Ok(())
+}
+
+/// Entries per bucket of the reversal: a bucket's counts (4 bytes an entry) stay in cache.
+const BUCKET_BITS: u32 = 16;
+
+/// The predecessors of every entry, turned around from the successors the forward pass kept:
+/// those of `q` are `preds[first[q]..first[q + 1]]`, distinct because successors are.
+struct Reversed {
+    first: Vec<u32>,
+    preds: Vec<u32>,
+}
+
+impl Reversed {
+    /// Turns the forward pass's edges around, bucket by bucket of targets: the edges are first
+    /// dealt out to their target's bucket (as the target's place in the bucket and the source),
+    /// in chunk order, then each bucket is sorted by target by counting, in cache. `None` when
+    /// there are too many edges for 32-bit offsets (the solver then asks the game).
+    fn new(n: usize, found: Vec<Forward>, counters: &[AtomicU8]) -> Option<Reversed> {
+        let buckets = n.div_ceil(1 << BUCKET_BITS);
+        let total: usize = found.iter().map(|f| f.edges.len()).sum();
+        if u32::try_from(total).is_err() {
+            return None;
+        }
+        // `at[chunk][bucket]`: where the chunk's edges into the bucket go.
+        let mut at: Vec<Vec<u32>> = found
+            .par_iter()
+            .map(|f| {
+                let mut count = vec![0u32; buckets];
+                f.edges.iter().for_each(|&q| count[(q >> BUCKET_BITS) as usize] += 1);
+                count
+            })
+            .collect();
+        let mut bucket_start = vec![0u32; buckets + 1];
+        let mut next = 0u32;
+        for b in 0..buckets {
+            bucket_start[b] = next;
+            for count in at.iter_mut() {
+                let c = count[b];
+                count[b] = next;
+                next += c;
+            }
+        }
+        bucket_start[buckets] = next;
+        // The successors' places in their buckets and their sources, dealt out; each slot is
+        // written by exactly one chunk.
+        let place: Vec<AtomicU16> = (0..total).into_par_iter().map(|_| AtomicU16::new(0)).collect();
+        let source: Vec<AtomicU32> = (0..total).into_par_iter().map(|_| AtomicU32::new(0)).collect();
+        found.into_par_iter().zip(at).enumerate().for_each(|(chunk, (f, mut at))| {
+            let start = chunk * CHUNK;
+            let mut edges = f.edges.iter();
+            let mut many = f.many.iter().peekable();
+            for (p, counter) in (start..).zip(&counters[start..(start + CHUNK).min(n)]) {
+                let mut count = usize::from(counter.load(Ordering::Relaxed));
+                if let Some(&(_, c)) = many.next_if(|&&(i, _)| i as usize == p) {
+                    count = c;
+                }
+                for &q in edges.by_ref().take(count) {
+                    let b = (q >> BUCKET_BITS) as usize;
+                    place[at[b] as usize].store(q as u16, Ordering::Relaxed);
+                    source[at[b] as usize].store(p as u32, Ordering::Relaxed);
+                    at[b] += 1;
+                }
+            }
+        });
+        // Each bucket sorted by target: its own slices of `first` and `preds`.
+        let mut first = vec![0u32; n + 1];
+        first[n] = next;
+        let mut preds = vec![0u32; total];
+        let mut slices = Vec::with_capacity(buckets);
+        let mut rest = preds.as_mut_slice();
+        for b in 0..buckets {
+            let (slice, tail) = rest.split_at_mut((bucket_start[b + 1] - bucket_start[b]) as usize);
+            slices.push(slice);
+            rest = tail;
+        }
+        first[..n].par_chunks_mut(1 << BUCKET_BITS).zip(slices).enumerate().for_each(
+            |(b, (first, preds))| {
+                let range = bucket_start[b] as usize..bucket_start[b + 1] as usize;
+                let mut count = vec![0u32; first.len() + 1];
+                place[range.clone()]
+                    .iter()
+                    .for_each(|q| count[usize::from(q.load(Ordering::Relaxed)) + 1] += 1);
+                for k in 1..count.len() {
+                    count[k] += count[k - 1];
+                }
+                for (f, &c) in first.iter_mut().zip(&count) {
+                    *f = bucket_start[b] + c;
+                }
+                for (q, p) in place[range.clone()].iter().zip(&source[range]) {
+                    let q = usize::from(q.load(Ordering::Relaxed));
+                    preds[count[q] as usize] = p.load(Ordering::Relaxed);
+                    count[q] += 1;
+                }
+            },
+        );
+        Some(Reversed { first, preds })
+    }
+
+    /// The predecessors of `q`.
+    #[inline]
+    fn of(&self, q: u32) -> &[u32] {
+        let q = q as usize;
+        &self.preds[self.first[q] as usize..self.first[q + 1] as usize]
+    }
 }

@@ -21,8 +21,11 @@ use nana_engine::{Game, Node};
 use rayon::prelude::*;
 
 use crate::attacks::table;
-use crate::index::{is_self_mirror_pair, rank, rank_black, rank_black_oriented, unrank, MAIN, SIZE, START};
+use crate::index::{
+    is_self_mirror_pair, rank, rank_black, rank_black_oriented, unrank, ChildRanker, MAIN, SIZE, START,
+};
 use crate::position::{forbidden, Position};
+use crate::reach::for_each_edit_child;
 use crate::types::{Color, Rules, Square};
 
 const LEGAL: u8 = 1;
@@ -35,12 +38,24 @@ pub struct NanaGame {
     pub rules: Rules,
     /// Per entry: `LEGAL | IN_CHECK | HAS_L0_MOVE` bits, when prepared.
     flags: Option<Vec<u8>>,
+    /// Successors from move edits ([`NanaGame::solver`]), and the solver turns them around.
+    edits: bool,
 }
 
 impl NanaGame {
     /// The game answered from the rules alone.
     pub fn new(rules: Rules) -> NanaGame {
-        NanaGame { rules, flags: None }
+        NanaGame { rules, flags: None, edits: false }
+    }
+
+    /// The game as `nana solve` runs it. Successors come from move edits ranked by the child
+    /// ranker of the enumeration, with R1 and R2 asked of the rules only where the mover holds
+    /// pieces (most entries have every cube on the board); no per-entry flags are computed. The
+    /// solver keeps the successors and turns them around for its backward passes
+    /// ([`Game::reverse_successors`]), so no retro-move is generated; [`Game::predecessors`]
+    /// still answers, from the rules alone.
+    pub fn solver(rules: Rules) -> NanaGame {
+        NanaGame { rules, flags: None, edits: true }
     }
 
     /// The game with per-entry flags computed up front (in parallel): faster move generation.
@@ -64,7 +79,7 @@ impl NanaGame {
                 f
             })
             .collect();
-        NanaGame { rules, flags: Some(flags) }
+        NanaGame { rules, flags: Some(flags), edits: false }
     }
 
     /// The legal position of an entry, or `None` for an unused entry.
@@ -86,6 +101,24 @@ impl Game for NanaGame {
     /// A position without a legal move (checkmate or stalemate) is a loss in 0.
     fn successors(&self, index: u64, out: &mut Vec<u64>) -> Node {
         let before = out.len();
+        if self.edits {
+            let Some(pos) = self.position(index) else { return Node::Illegal };
+            match ChildRanker::new(&pos) {
+                Some(ranker) => for_each_edit_child::<false>(&self.rules, &pos, ranker, |q, allowed| {
+                    if allowed() {
+                        out.push(q);
+                    }
+                }),
+                None => {
+                    // The opening: Black's King in hand.
+                    let _ = pos.for_each_legal_move(&self.rules, |_, child| {
+                        out.push(rank(child));
+                        ControlFlow::Continue(())
+                    });
+                }
+            }
+            return Node::moves_or_loss(out.len() > before);
+        }
         let Some(flags) = &self.flags else {
             let Some(pos) = self.position(index) else { return Node::Illegal };
             let _ = pos.for_each_legal_move(&self.rules, |_, child| {
@@ -110,6 +143,10 @@ impl Game for NanaGame {
             ControlFlow::Continue(())
         });
         Node::moves_or_loss(out.len() > before)
+    }
+
+    fn reverse_successors(&self) -> bool {
+        self.edits
     }
 
     fn predecessors(&self, index: u64, out: &mut Vec<u64>) {

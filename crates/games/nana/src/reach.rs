@@ -129,7 +129,7 @@ fn for_each_child(rules: &Rules, index: u64, f: impl FnMut(u64, &mut dyn FnMut()
 /// [`for_each_child`] for a position with both Kings on the board. `MIRROR_KINGS`: a King move
 /// onto file 2 also reaches the mirror image of its child, an entry of its own.
 #[inline(always)]
-fn for_each_edit_child<const MIRROR_KINGS: bool>(
+pub(crate) fn for_each_edit_child<const MIRROR_KINGS: bool>(
     rules: &Rules,
     pos: &Position,
     mut ranker: ChildRanker,

@@ -75,12 +75,9 @@ impl TableGame for Rules {
         Ok(Rules { variant, drop_stalemate: bits & 1 != 0, hand_stalemate: bits & 2 != 0 })
     }
 
-    /// Reported as a "prepare" phase, then the engine's phases.
+    /// The engine's phases over [`NanaGame::solver`].
     fn solve(&self, progress: &dyn Progress) -> Result<Solution, SolveError> {
-        progress.begin("prepare", 0);
-        let game = NanaGame::prepared(*self);
-        progress.end();
-        nana_engine::solve(&game, progress)
+        nana_engine::solve(&NanaGame::solver(*self), progress)
     }
 
     /// Against the rules alone (an unprepared game).

@@ -87,7 +87,7 @@ fn chosen_positions(rules: &Rules, s: &Solution) -> Vec<Position> {
     chosen
 }
 
-/// Solves every combination once and checks (or, with `NANA_BLESS=1`, writes) both files.
+/// Solves every combination once, as `nana solve` does ([`NanaGame::solver`]), and checks (or, with `NANA_BLESS=1`, writes) both files.
 #[test]
 fn solutions_match_the_golden_data() {
     let bless = std::env::var_os("NANA_BLESS").is_some();
@@ -96,7 +96,7 @@ fn solutions_match_the_golden_data() {
     positions.push_str("rules,options,position,category,dtm\n");
     let golden_positions = if bless { String::new() } else { read(POSITIONS) };
     for rules in Rules::all() {
-        let s = solve(&NanaGame::prepared(rules), &NoProgress).unwrap();
+        let s = solve(&NanaGame::solver(rules), &NoProgress).unwrap();
         writeln!(tablebases, "{}", tablebase_row(&rules, &s)).unwrap();
         let probe = Probe::new(rules, &s.entries).unwrap();
         if bless {

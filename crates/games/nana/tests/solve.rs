@@ -2,7 +2,7 @@
 //! rule sets solved and checked (the reachable set: `reachable.rs`). Heavy: they run in the test profile,
 //! which the workspace builds with opt-level 3.
 
-use nana_engine::{check, check_relations, solve, Entry, NoProgress, Value};
+use nana_engine::{check, check_relations, solve, Entry, Game, NoProgress, Value};
 use nana_shogi::index::{is_self_mirror_pair, rank, unrank, MAIN, SIZE};
 use nana_shogi::probe::Probe;
 use nana_shogi::{fen, NanaGame, Position, Rules, Variant};
@@ -80,12 +80,42 @@ fn predecessors_match_successors() {
     }
 }
 
+/// The solver's successors (move edits, R1 and R2 from the rules) are the prepared game's
+/// (moves played, R1 and R2 from the per-entry flags), entry by entry, over a sample of every
+/// rule combination.
+#[test]
+fn solver_successors_match_prepared_successors() {
+    for rules in all_rules() {
+        let (solver, prepared) = (NanaGame::solver(rules), NanaGame::prepared(rules));
+        let checked = (0..SIZE)
+            .into_par_iter()
+            .filter(|i| i % 7 == 0 || *i >= MAIN)
+            .map_init(
+                || (Vec::new(), Vec::new()),
+                |(a, b), i| {
+                    a.clear();
+                    b.clear();
+                    let node = solver.successors(i, a);
+                    assert_eq!(node, prepared.successors(i, b), "{}: entry {i}", rules.short_name());
+                    a.sort_unstable();
+                    a.dedup();
+                    b.sort_unstable();
+                    b.dedup();
+                    assert_eq!(a, b, "{}: entry {i}", rules.short_name());
+                    a.len()
+                },
+            )
+            .sum::<usize>();
+        assert!(checked > 1_000_000, "{checked}");
+    }
+}
+
 /// Both rule sets: solved, independently re-checked, symmetric, identical bytes with one and
-/// two threads, and the published results.
+/// two threads and over retro-moves instead of reversed successors, and the published results.
 #[test]
 fn solve_both_rule_sets() {
     for rules in [Rules::CURRENT, Rules::ORIGINAL] {
-        let game = NanaGame::prepared(rules);
+        let game = NanaGame::solver(rules);
         // The independent check generates every move from the rules alone.
         let plain = NanaGame::new(rules);
         let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
@@ -93,6 +123,8 @@ fn solve_both_rule_sets() {
         let s = two.install(|| solve(&game, &NoProgress)).unwrap();
         let s1 = one.install(|| solve(&game, &NoProgress)).unwrap();
         assert!(s.entries == s1.entries, "{}: bytes differ between 1 and 2 threads", rules.short_name());
+        let retro = two.install(|| solve(&NanaGame::prepared(rules), &NoProgress)).unwrap();
+        assert!(s.entries == retro.entries, "{}: bytes differ over retro-moves", rules.short_name());
 
         // Every win has a move to a loss one ply shorter and none shorter, every loss's moves
         // all lead to wins, draws have a drawing move and no winning one.
