@@ -23,7 +23,7 @@ pub mod reach;
 pub mod tablebase;
 mod types;
 
-// pub use game::DobutsuGame;
+pub use game::DobutsuGame;
 pub use position::{diagram, End, IllegalMove, Move, Outcome, Position, PositionError, Setup};
 pub use types::{Piece, Role, Rules, Side, Square, TryRule};
 
