@@ -14,6 +14,7 @@
 //! ```
 
 pub mod claims;
+pub mod dense;
 pub mod fen;
 pub mod game;
 pub mod index;

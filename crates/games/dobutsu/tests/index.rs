@@ -7,14 +7,20 @@ use rayon::prelude::*;
 mod common;
 use common::XorShift;
 
-/// Every entry: used entries round-trip (also turned to the other side to move, and mirrored,
-/// which lands on the same entry), unused ones are the mirror images of used ones.
+/// Used entries round-trip (also turned to the other side to move, and mirrored, which lands on
+/// the same entry), unused ones are the mirror images of used ones. The whole space takes ten
+/// minutes on two shared cores, so the test runs every entry of three lion pairs (one of them
+/// with both lions on file b, where mirror images are folded by the smaller index) and every
+/// 97th entry of the rest; `DOBUTSU_FULL_INDEX=1` runs the whole space.
 #[test]
-fn rank_unrank_over_the_whole_space() {
+fn rank_unrank_over_the_space() {
     const CHUNK: u64 = 1 << 16;
+    let full = std::env::var_os("DOBUTSU_FULL_INDEX").is_some();
+    let exhaustive = |i: u64| full || [0, 13, 71].contains(&(i / REST)) || i % 97 == 0;
     let bad = (0..SIZE.div_ceil(CHUNK))
         .into_par_iter()
         .flat_map_iter(|c| c * CHUNK..(c * CHUNK + CHUNK).min(SIZE))
+        .filter(|&i| exhaustive(i))
         .filter(|&i| match unrank(i) {
             Some(p) => {
                 !(rank(&p) == i
@@ -28,6 +34,7 @@ fn rank_unrank_over_the_whole_space() {
         })
         .count();
     assert_eq!(bad, 0);
+    assert!(is_self_mirror_pair(13 * REST) && !is_self_mirror_pair(0) && !is_self_mirror_pair(71 * REST));
     assert!(unrank(SIZE).is_none());
     assert_eq!(SIZE, 72 * REST);
 }
