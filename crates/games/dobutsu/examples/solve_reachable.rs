@@ -17,7 +17,14 @@ fn main() {
     let s = nana_engine::solve(&game, &NoProgress).unwrap();
     let t_solve = t.elapsed().as_secs_f64();
     println!("rules {}: reach {t_reach:.1} s, solve {:.1} s", rules.name(), t_solve - t_reach);
-    println!("dense entries {} (wins {}, draws {}, losses {}), max dtm {}", nana_engine::Game::size(&game), s.stats.wins, s.stats.draws, s.stats.losses, s.stats.max_dtm);
+    println!(
+        "dense entries {} (wins {}, draws {}, losses {}), max dtm {}",
+        nana_engine::Game::size(&game),
+        s.stats.wins,
+        s.stats.draws,
+        s.stats.losses,
+        s.stats.max_dtm
+    );
     // Values back onto the index, for the counts.
     let mut full = vec![0xffu8; index::SIZE as usize];
     for d in 0..s.entries.len() as u64 {

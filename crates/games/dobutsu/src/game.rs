@@ -54,8 +54,7 @@ impl Game for DobutsuGame {
 pub fn for_each_unmove(pos: &Position, mut f: impl FnMut(&Position)) {
     debug_assert_eq!(pos.turn, crate::Side::First);
     let them = 1; // the second player, who moved last
-    for sq in 0..12 {
-        let code = pos.board[sq];
+    for (sq, &code) in pos.board.iter().enumerate() {
         if code == 0 || code >> 3 != 1 {
             continue;
         }

@@ -1,13 +1,15 @@
 //! The identity of Dobutsu's tablebase files: their names, and the header fields that say which
 //! game and rule set a table was built for.
 
-use nana_engine::{CheckError, EntryWidth, Progress, Solution, SolveError};
+use nana_engine::{CheckError, Entry, EntryWidth, Problem, Progress, Solution, SolveError, Stats};
 use nana_probe::table::TableGame;
 use nana_tablebase::{Encoding, Expected, Header};
+use rayon::prelude::*;
 
-use crate::index;
+use crate::dense::Dense;
 use crate::types::{Rules, TryRule};
 use crate::DobutsuGame;
+use crate::{index, reach};
 
 /// The game name in the header.
 pub const GAME: &str = "dobutsu-shogi";
@@ -61,17 +63,47 @@ impl TableGame for Rules {
         Ok(rules)
     }
 
+    /// Enumerates the reachable positions (a "reach" phase), solves them (the engine's phases)
+    /// and spreads the values over the index, unreachable entries marked unused.
     fn solve(&self, progress: &dyn Progress) -> Result<Solution, SolveError> {
-        nana_engine::solve(&DobutsuGame::new(*self), progress)
+        progress.begin("reach", 0);
+        let reached = reach::reachable(self, &|_| {});
+        progress.end();
+        let game = Dense::new(DobutsuGame::new(*self), &reached);
+        drop(reached);
+        let dense = nana_engine::solve(&game, progress)?;
+        let entries = game.spread(&dense.entries);
+        let stats = Stats::of(&entries, EntryWidth::One);
+        Ok(Solution { entries, width: EntryWidth::One, stats })
     }
 
+    /// Enumerates the reachable positions again and checks the table's entries there with the
+    /// engine's independent check; every other entry must be unused.
     fn check(
         &self,
         entries: &[u8],
         width: EntryWidth,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<(), CheckError> {
-        nana_engine::check_with(&DobutsuGame::new(*self), entries, width, progress)
+        assert_eq!(width, EntryWidth::One, "Dobutsu tables have one-byte entries");
+        let reached = reach::reachable(self, &|_| {});
+        let game = Dense::new(DobutsuGame::new(*self), &reached);
+        drop(reached);
+        let dense = game.gather(entries);
+        nana_engine::check_with(&game, &dense, width, progress).map_err(|mut e| {
+            e.index = game.select(e.index);
+            e
+        })?;
+        // A value stored outside the reachable positions.
+        let stray = (0..entries.len() as u64)
+            .into_par_iter()
+            .find_first(|&i| entries[i as usize] != Entry::ILLEGAL.0 && game.rank(i).is_none());
+        match stray {
+            Some(index) => {
+                Err(CheckError { index, stored: width.value(entries, index), problem: Problem::Illegal })
+            }
+            None => Ok(()),
+        }
     }
 }
 

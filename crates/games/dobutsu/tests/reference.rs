@@ -52,7 +52,15 @@ impl Ref {
                     '1'..='3' => f += c as usize - '0' as usize,
                     '+' => plus = true,
                     _ => {
-                        b[3 - i][f] = if plus { if c == 'C' { 'H' } else { 'h' } } else { c };
+                        b[3 - i][f] = if plus {
+                            if c == 'C' {
+                                'H'
+                            } else {
+                                'h'
+                            }
+                        } else {
+                            c
+                        };
                         plus = false;
                         f += 1;
                     }
@@ -133,7 +141,7 @@ impl Ref {
                         }
                     }
                     let far = if p == 0 { 3 } else { 0 };
-                    let moved = if c.to_ascii_uppercase() == 'C' && nr == far {
+                    let moved = if c.eq_ignore_ascii_case(&'C') && nr == far {
                         if p == 0 {
                             'H'
                         } else {
@@ -180,10 +188,13 @@ impl Ref {
     }
 }
 
-fn sections() -> Vec<(String, Rules, Vec<(u32, u64)>)> {
+/// A position of the data file, its rules and its `(depth, nodes)` counts.
+type Section = (String, Rules, Vec<(u32, u64)>);
+
+fn sections() -> Vec<Section> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dobutsu-perft.txt");
     let text = std::fs::read_to_string(path).unwrap();
-    let mut out: Vec<(String, Rules, Vec<(u32, u64)>)> = Vec::new();
+    let mut out: Vec<Section> = Vec::new();
     for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
         if let Some(rest) = line.strip_prefix("position ") {
             let (fen, rules) = rest.split_once(" rules ").expect("position <fen> rules <name>");

@@ -121,10 +121,7 @@ fn the_try_under_both_readings() {
     // try, the lion is still attacked, the game goes on.
     let after = attacked.play(&Rules::TANAKA, fen::parse_move(&attacked, &Rules::TANAKA, "C@c3").unwrap());
     let after = after.unwrap();
-    assert_eq!(
-        after.outcome(&Rules::TANAKA),
-        Some(Outcome { winner: Some(Side::First), end: End::Try })
-    );
+    assert_eq!(after.outcome(&Rules::TANAKA), Some(Outcome { winner: Some(Side::First), end: End::Try }));
     assert_eq!(after.outcome(&Rules::SAFE_TRY), None);
     // Safe try: the attacker moves away without capturing; now the lion is safe and wins.
     let away = pos("Lg1/3/2l/3[Geecc] b");
