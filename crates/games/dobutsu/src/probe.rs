@@ -117,3 +117,48 @@ impl ProbeGame for Rules {
         pos.play_unchecked(mv)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `unindex` gives a position of the entry that reads back through its string form, and
+    /// nothing for an unused entry.
+    #[test]
+    fn unindex_inverts_index() {
+        for rules in Rules::all() {
+            let (mut used, mut unused) = (0, 0);
+            for i in (0..SIZE).step_by(9973).chain([SIZE - 1, SIZE]) {
+                match rules.unindex(i) {
+                    Some(pos) => {
+                        used += 1;
+                        assert_eq!(rules.index(&pos), i);
+                        assert_eq!(rules.parse_position(&pos.to_string()), Ok(pos));
+                    }
+                    None => unused += 1,
+                }
+            }
+            assert!(used > 50_000 && unused > 0, "{used} {unused}");
+        }
+    }
+
+    /// Terminal positions have no moves; the others' moves lead to positions with both lions.
+    #[test]
+    fn terminal_positions_have_no_moves() {
+        let rules = Rules::TANAKA;
+        let over = fen::parse_position("3/1l1/1L1/3[GGEECC] w").unwrap();
+        assert_eq!(rules.terminal(&over).map(|t| t.ending), Some(LION_CAPTURED));
+        let mut n = 0;
+        rules.for_each_move(&over, |_, _| n += 1);
+        assert_eq!(n, 0);
+        let start = Position::start();
+        assert!(rules.terminal(&start).is_none());
+        rules.for_each_move(&start, |mv, child| {
+            n += 1;
+            assert!(rules.index(child) < SIZE);
+            assert_eq!(rules.play(&start, mv), *child);
+        });
+        assert_eq!(n, 4);
+        assert_eq!(rules.human_notation(&start, fen::parse_move_text("b2b3").unwrap()), "C b2xb3");
+    }
+}
