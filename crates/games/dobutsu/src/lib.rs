@@ -8,8 +8,8 @@
 //! let start = Position::start();
 //! assert_eq!(start.to_string(), "gle/1c1/1C1/ELG[-] w 0 1");
 //! assert_eq!(perft(&start, &Rules::SAFE_TRY, 2), 17);
-//! let pos = fen::parse_position("gle/1C1/3/ELG[c] b 0 1")?;
-//! assert_eq!(pos.legal_moves(&Rules::TANAKA).len(), 11);
+//! let pos = fen::parse_position("gle/1C1/3/ELG[C] b 0 1")?;
+//! assert_eq!(pos.legal_moves(&Rules::TANAKA).len(), 5);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
