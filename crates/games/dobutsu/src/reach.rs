@@ -42,6 +42,8 @@ pub struct ReachCounts {
     pub terminal: u64,
     /// Reachable entries where the game goes on.
     pub non_terminal: u64,
+    /// The most legal moves of a reachable non-terminal position.
+    pub max_moves: u64,
     /// Of the non-terminal ones, for the side to move (filled in from a solution).
     pub wins: u64,
     pub draws: u64,
@@ -97,6 +99,9 @@ pub fn count(rules: &Rules, reached: &Reachable, solution: Option<(&[u8], EntryW
                     continue;
                 }
                 c.non_terminal += 1;
+                let mut moves = 0;
+                pos.for_each_move(|_| moves += 1);
+                c.max_moves = c.max_moves.max(moves);
                 match solution.and_then(|(entries, width)| width.value(entries, i)) {
                     Some(Value::Win(_)) => c.wins += 1,
                     Some(Value::Draw) => c.draws += 1,
@@ -112,6 +117,7 @@ pub fn count(rules: &Rules, reached: &Reachable, solution: Option<(&[u8], EntryW
             second_to_move: a.second_to_move + b.second_to_move,
             terminal: a.terminal + b.terminal,
             non_terminal: a.non_terminal + b.non_terminal,
+            max_moves: a.max_moves.max(b.max_moves),
             wins: a.wins + b.wins,
             draws: a.draws + b.draws,
             losses: a.losses + b.losses,
