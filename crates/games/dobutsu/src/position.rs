@@ -6,6 +6,12 @@ use nana_engine::{Dtm, Value};
 
 use crate::types::{Piece, Role, Rules, Side, Square, TryRule};
 
+/// Lion squares and attacks of both sides (see [`Position::survey`]).
+struct Survey {
+    lions: [u8; 2],
+    attacks: [Squares; 2],
+}
+
 /// A set of squares, bit `s` for square `s`.
 pub(crate) type Squares = u16;
 
@@ -304,26 +310,48 @@ impl Position {
     /// safe try: a lion stands on its far rank where the other side does not attack it (both:
     /// a draw). Moves are generated only where this is `None`.
     pub fn outcome(&self, rules: &Rules) -> Option<Outcome> {
+        self.outcome_with(rules, &self.survey())
+    }
+
+    /// Both lions' squares (255 once captured) and both sides' attacks, in one pass.
+    #[inline]
+    fn survey(&self) -> Survey {
+        let mut s = Survey { lions: [255; 2], attacks: [0; 2] };
+        for (sq, &c) in self.board.iter().enumerate() {
+            if c != 0 {
+                let side = (c >> 3) as usize;
+                if c & 7 == Role::Lion as u8 {
+                    s.lions[side] = sq as u8;
+                }
+                s.attacks[side] |= ATTACKS[side][(c & 7) as usize][sq];
+            }
+        }
+        s
+    }
+
+    fn outcome_with(&self, rules: &Rules, s: &Survey) -> Option<Outcome> {
         let (us, them) = (self.turn, self.turn.other());
-        let (Some(ours), Some(theirs)) = (self.lion(us), self.lion(them)) else {
-            let winner = if self.lion(us).is_some() { us } else { them };
+        let (ours, theirs) = (s.lions[us.index()], s.lions[them.index()]);
+        if ours == 255 || theirs == 255 {
+            let winner = if ours != 255 { us } else { them };
             return Some(Outcome { winner: Some(winner), end: End::LionCaptured });
-        };
-        let on_far = |side: Side, sq: Square| FAR_RANK[side.index()] & 1 << sq.0 != 0;
+        }
+        let on_far = |side: Side, sq: u8| FAR_RANK[side.index()] & 1 << sq != 0;
+        let attacked_by = |side: Side, sq: u8| s.attacks[side.index()] & 1 << sq != 0;
         let won = |winner| Some(Outcome { winner: Some(winner), end: End::Try });
         match rules.try_rule {
             TryRule::Tanaka => {
                 if on_far(us, ours) {
                     won(us)
-                } else if on_far(them, theirs) && self.attacks(us) & 1 << theirs.0 == 0 {
+                } else if on_far(them, theirs) && !attacked_by(us, theirs) {
                     won(them)
                 } else {
                     None
                 }
             }
             TryRule::SafeTry => {
-                let our_try = on_far(us, ours) && self.attacks(them) & 1 << ours.0 == 0;
-                let their_try = on_far(them, theirs) && self.attacks(us) & 1 << theirs.0 == 0;
+                let our_try = on_far(us, ours) && !attacked_by(them, ours);
+                let their_try = on_far(them, theirs) && !attacked_by(us, theirs);
                 match (our_try, their_try) {
                     (true, true) => Some(Outcome { winner: None, end: End::BothTries }),
                     (true, false) => won(us),
@@ -344,10 +372,12 @@ impl Position {
     /// move; otherwise [`Position::outcome`], a win counted as a win in 1 (claimed with the next
     /// ply), a loss as a loss in 0. `None` for a position the solver expands.
     pub fn solver_end(&self, rules: &Rules) -> Option<(Value, End)> {
-        if self.can_capture_lion() {
+        let s = self.survey();
+        let (us, them) = (self.turn.index(), self.turn.other().index());
+        if s.lions[them] != 255 && s.attacks[us] & 1 << s.lions[them] != 0 {
             return Some((Value::Win(Dtm(1)), End::LionCaptured));
         }
-        self.outcome(rules).map(|o| {
+        self.outcome_with(rules, &s).map(|o| {
             let value = match o.winner {
                 None => Value::Draw,
                 Some(w) if w == self.turn => Value::Win(Dtm(1)),
