@@ -1,0 +1,112 @@
+//! Dobutsu shogi as the retrograde solver sees it ([`nana_engine::Game`]): the entries of the
+//! index ([`crate::index`]), with the first player to move, their successors and their
+//! predecessors (retro-moves), under one rule set.
+
+use nana_engine::{Game, Node};
+
+use crate::index::{self, SIZE};
+use crate::position::{Position, FAR_RANK, ORIGINS};
+use crate::types::{Role, Rules};
+
+/// One rule set of Dobutsu shogi over the whole index.
+#[derive(Debug, Clone, Copy)]
+pub struct DobutsuGame {
+    pub rules: Rules,
+}
+
+impl DobutsuGame {
+    pub fn new(rules: Rules) -> DobutsuGame {
+        DobutsuGame { rules }
+    }
+}
+
+impl Game for DobutsuGame {
+    fn size(&self) -> u64 {
+        SIZE
+    }
+
+    /// Terminal as [`Position::solver_end`] says (a lion the side to move can capture is
+    /// captured); otherwise every move's entry.
+    fn successors(&self, i: u64, out: &mut Vec<u64>) -> Node {
+        let Some(pos) = index::unrank(i) else { return Node::Illegal };
+        if let Some((value, _)) = pos.solver_end(&self.rules) {
+            return Node::Terminal(value);
+        }
+        pos.for_each_move(|mv| out.push(index::rank(&pos.play_unchecked(mv))));
+        Node::Inner
+    }
+
+    fn predecessors(&self, i: u64, out: &mut Vec<u64>) {
+        let Some(pos) = index::unrank(i) else { return };
+        for_each_unmove(&pos, |prev| {
+            if prev.solver_end(&self.rules).is_none() {
+                out.push(index::rank(prev));
+            }
+        });
+    }
+}
+
+/// Calls `f` with every position, the second player to move, from which a move of the second
+/// player leads to `pos` (the first player to move, both lions on the board): a step back,
+/// perhaps leaving a captured first-player piece behind (from the second player's hand; a hen
+/// or a chick for a chick in hand), a promotion undone, or a drop taken back. Whether the
+/// position before is one the game goes on from is the caller's to check.
+pub fn for_each_unmove(pos: &Position, mut f: impl FnMut(&Position)) {
+    debug_assert_eq!(pos.turn, crate::Side::First);
+    let them = 1; // the second player, who moved last
+    for (sq, &code) in pos.board.iter().enumerate() {
+        if code == 0 || code >> 3 != 1 {
+            continue;
+        }
+        let role = code & 7;
+        let on_far = FAR_RANK[them] & 1 << sq != 0;
+        // The piece as it stood before the move, and where it may have come from.
+        let mut origins: [(u8, u16); 2] = [(0, 0), (0, 0)];
+        match role {
+            // A chick on the far rank was dropped there: a step onto it would have promoted.
+            4 if on_far => {}
+            5 if on_far => {
+                origins[0] = (role, ORIGINS[them][5][sq]);
+                origins[1] = (4, ORIGINS[them][4][sq]);
+            }
+            _ => origins[0] = (role, ORIGINS[them][role as usize][sq]),
+        }
+        for (before, from_set) in origins {
+            let mut from_set = from_set;
+            while from_set != 0 {
+                let from = from_set.trailing_zeros() as usize;
+                from_set &= from_set - 1;
+                if pos.board[from] != 0 {
+                    continue;
+                }
+                let mut prev = *pos;
+                prev.turn = crate::Side::Second;
+                prev.board[from] = before | 8;
+                prev.board[sq] = 0;
+                f(&prev);
+                // Captures undone: a first-player piece back on `sq`, out of the second
+                // player's hand.
+                for (slot, hand_role) in Role::IN_HAND.iter().enumerate() {
+                    if pos.hands[them][slot] == 0 {
+                        continue;
+                    }
+                    let mut uncaptured = prev;
+                    uncaptured.hands[them][slot] -= 1;
+                    uncaptured.board[sq] = *hand_role as u8;
+                    f(&uncaptured);
+                    if *hand_role == Role::Chick {
+                        uncaptured.board[sq] = Role::Hen as u8;
+                        f(&uncaptured);
+                    }
+                }
+            }
+        }
+        if Role::from_code(role).hand_slot().is_some() {
+            let mut prev = *pos;
+            prev.turn = crate::Side::Second;
+            prev.board[sq] = 0;
+            prev.hands[them][Role::from_code(role).hand_slot().expect("in hand")] += 1;
+            f(&prev);
+        }
+    }
+}

@@ -1,0 +1,312 @@
+//! The position index: a bijection between the positions with both lions on the board, up to
+//! the side to move and the mirror image, and `0..SIZE`.
+//!
+//! A position is first seen from the side to move (turned half a turn when the second player
+//! is to move, so that the side to move always plays up the board from rank 1), then mirrored
+//! if that brings its lions to a canonical pair. The index is
+//!
+//! `lion pair × REST + class offset + (((((subset × M + kinds) × 2^k + owners) × 2^c + hens) ×
+//! (3 − g) + giraffes in hand) × (3 − e) + elephants in hand) × (3 − c) + chicks in hand`
+//!
+//! | part | values | what |
+//! |---|---|---|
+//! | lion pair | 72 | the mover's and the opponent's lion squares, up to the mirror: 44 pairs with the mover's lion on file a, 16 on file b with the other on file a, 12 with both on file b |
+//! | class | 27 | `g`, `e`, `c`: how many giraffes, elephants and chicks (with hens) are on the board (0 to 2 each); `k = g + e + c` |
+//! | subset | C(10, k) | which of the 10 squares left by the lions hold them (combinatorial number system) |
+//! | kinds | M = k! / (g! e! c!) | which kind stands on each of them, in square order |
+//! | owners | 2^k | whose each one is |
+//! | hens | 2^c | which chicks are promoted |
+//! | hands | (3 − g)(3 − e)(3 − c) | how many of each kind off the board the mover holds; the opponent holds the rest |
+//!
+//! `REST` = 11,878,227 and `SIZE` = 72 × `REST` = 855,232,344. Every entry is a position: only
+//! those with both lions on file b, 12 of the 72 lion pairs, also come in mirrored form; of
+//! such an entry and its mirror image, the smaller index is used and the other is unused
+//! ([`unrank`] gives `None`), so that an entry is exactly one position up to symmetry.
+
+use std::sync::OnceLock;
+
+use crate::position::Position;
+use crate::types::Side;
+
+/// Bumped whenever the layout changes: tables record it in their header.
+pub const LAYOUT_VERSION: u32 = 1;
+
+/// The number of index entries for the part of a position beyond its lions.
+pub const REST: u64 = 11_878_227;
+
+/// The number of lion pairs up to the mirror image.
+pub const LION_PAIRS: u64 = 72;
+
+/// The number of index entries.
+pub const SIZE: u64 = LION_PAIRS * REST;
+
+const fn binomials() -> [[u32; 11]; 11] {
+    let mut c = [[0; 11]; 11];
+    let mut n = 0;
+    while n < 11 {
+        c[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            c[n][k] = c[n - 1][k - 1] + if k < n { c[n - 1][k] } else { 0 };
+            k += 1;
+        }
+        n += 1;
+    }
+    c
+}
+
+const BINOMIAL: [[u32; 11]; 11] = binomials();
+
+/// Precomputed lookups.
+struct Tables {
+    /// `pair_of[mover][opponent]`: the lion pair's number, or `u8::MAX` if the pair is not
+    /// canonical (its mirror image is).
+    pair_of: [[u8; 12]; 12],
+    /// The lion squares of each pair.
+    pairs: Vec<(u8, u8)>,
+    /// The first entry (within `REST`) of each class `9g + 3e + c`, and one past the end.
+    class_offset: [u64; 28],
+    /// `kinds_rank[729 × class + code]`: the rank of a kind sequence (base 3, first square
+    /// least significant: giraffe 0, elephant 1, chick 2) among the sequences of its class.
+    kinds_rank: Vec<u16>,
+    /// `kinds_of[class]`: the sequences of a class, by rank.
+    kinds_of: Vec<Vec<u16>>,
+    /// `subsets[k]`: the k-subsets of 10 squares, by rank.
+    subsets: Vec<Vec<u16>>,
+}
+
+fn class_of(g: usize, e: usize, c: usize) -> usize {
+    9 * g + 3 * e + c
+}
+
+fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let mut pair_of = [[u8::MAX; 12]; 12];
+        let mut pairs = Vec::new();
+        for a in 0..12u8 {
+            for b in 0..12u8 {
+                if a != b && is_canonical_pair(a, b) {
+                    pair_of[a as usize][b as usize] = pairs.len() as u8;
+                    pairs.push((a, b));
+                }
+            }
+        }
+        assert_eq!(pairs.len() as u64, LION_PAIRS);
+        let mut kinds_of = vec![Vec::new(); 27];
+        let mut kinds_rank = vec![u16::MAX; 27 * 729];
+        for len in 0..=6u32 {
+            for code in 0..3u16.pow(len) {
+                let mut counts = [0usize; 3];
+                let mut x = code;
+                for _ in 0..len {
+                    counts[(x % 3) as usize] += 1;
+                    x /= 3;
+                }
+                if counts.iter().all(|&n| n <= 2) {
+                    let class = class_of(counts[0], counts[1], counts[2]);
+                    // Codes of different lengths can be equal (trailing giraffes are zeros):
+                    // the class tells the length.
+                    kinds_rank[729 * class + code as usize] = kinds_of[class].len() as u16;
+                    kinds_of[class].push(code);
+                }
+            }
+        }
+        let mut class_offset = [0; 28];
+        for class in 0..27 {
+            let (g, e, c) = (class / 9, class / 3 % 3, class % 3);
+            let k = g + e + c;
+            let size = u64::from(BINOMIAL[10][k])
+                * kinds_of[class].len() as u64
+                * (1 << k)
+                * (1 << c)
+                * ((3 - g) * (3 - e) * (3 - c)) as u64;
+            class_offset[class + 1] = class_offset[class] + size;
+        }
+        assert_eq!(class_offset[27], REST);
+        let mut subsets = vec![Vec::new(); 11];
+        for k in 0..=6 {
+            let mut all: Vec<u16> = (0..1u16 << 10).filter(|m| m.count_ones() == k).collect();
+            all.sort_by_key(|&m| subset_rank(m));
+            subsets[k as usize] = all;
+        }
+        Tables { pair_of, pairs, class_offset, kinds_rank, kinds_of, subsets }
+    })
+}
+
+/// Whether a pair of lion squares (mover, opponent) is its own mirror class's representative:
+/// the mover's lion on file a, or on file b with the opponent's on file a or b.
+fn is_canonical_pair(a: u8, b: u8) -> bool {
+    match a % 3 {
+        0 => true,
+        1 => b % 3 != 2,
+        _ => false,
+    }
+}
+
+/// Whether an entry's lions are both on file b, where the mirror image keeps the pair.
+pub fn is_self_mirror_pair(index: u64) -> bool {
+    let (a, b) = tables().pairs[(index / REST) as usize];
+    a % 3 == 1 && b % 3 == 1
+}
+
+/// The rank of a subset of the 10 free squares in the combinatorial number system.
+fn subset_rank(mut mask: u16) -> u32 {
+    let mut r = 0;
+    let mut i = 1;
+    while mask != 0 {
+        let p = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        r += BINOMIAL[p][i];
+        i += 1;
+    }
+    r
+}
+
+fn mirror_square(sq: usize) -> usize {
+    sq - sq % 3 + 2 - sq % 3
+}
+
+/// The index of a position seen from the side to move, with the board mirrored or not.
+#[inline]
+fn rank_oriented(board: &[u8; 12], hands: &[[u8; 3]; 2], mirrored: bool) -> u64 {
+    let t = tables();
+    let at = |sq: usize| if mirrored { board[mirror_square(sq)] } else { board[sq] };
+    let (mut a, mut b) = (12, 12);
+    for sq in 0..12 {
+        match at(sq) {
+            1 => a = sq,
+            9 => b = sq,
+            _ => {}
+        }
+    }
+    let pair = t.pair_of[a][b] as u64;
+    debug_assert!(pair < LION_PAIRS, "not a canonical lion pair");
+    let (mut mask, mut kinds, mut owners, mut hens) = (0u16, 0u16, 0u32, 0u32);
+    let (mut counts, mut k, mut c, mut free, mut pow3) = ([0usize; 3], 0, 0, 0, 1u16);
+    for sq in 0..12 {
+        if sq == a || sq == b {
+            continue;
+        }
+        let code = at(sq);
+        if code != 0 {
+            let role = code & 7;
+            let kind = match role {
+                2 => 0,
+                3 => 1,
+                _ => 2,
+            };
+            mask |= 1 << free;
+            kinds += kind as u16 * pow3;
+            pow3 *= 3;
+            counts[kind] += 1;
+            owners |= u32::from(code >> 3) << k;
+            k += 1;
+            if kind == 2 {
+                hens |= u32::from(role == 5) << c;
+                c += 1;
+            }
+        }
+        free += 1;
+    }
+    let (g, e, cc) = (counts[0], counts[1], counts[2]);
+    let class = class_of(g, e, cc);
+    let m = t.kinds_of[class].len() as u64;
+    let mut r = u64::from(subset_rank(mask));
+    r = r * m + u64::from(t.kinds_rank[729 * class + kinds as usize]);
+    r = (r << k) | u64::from(owners);
+    r = (r << c) | u64::from(hens);
+    let hand = &hands[0];
+    r = r * (3 - g) as u64 + u64::from(hand[0]);
+    r = r * (3 - e) as u64 + u64::from(hand[1]);
+    r = r * (3 - cc) as u64 + u64::from(hand[2]);
+    pair * REST + t.class_offset[class] + r
+}
+
+/// The index of a position with both lions on the board.
+pub fn rank(pos: &Position) -> u64 {
+    let p = if pos.side_to_move() == Side::Second { pos.rotate() } else { *pos };
+    let mut lions = (0, 0);
+    for (sq, &code) in p.board.iter().enumerate() {
+        match code {
+            1 => lions.0 = sq,
+            9 => lions.1 = sq,
+            _ => {}
+        }
+    }
+    let (a, b) = lions;
+    let mirrored = !is_canonical_pair(a as u8, b as u8);
+    let i = rank_oriented(&p.board, &p.hands, mirrored);
+    if a % 3 == 1 && b % 3 == 1 {
+        i.min(rank_oriented(&p.board, &p.hands, true))
+    } else {
+        i
+    }
+}
+
+/// The position of an entry, with the first player to move; `None` for an unused entry (the
+/// larger of a mirror pair) or one out of range.
+pub fn unrank(index: u64) -> Option<Position> {
+    if index >= SIZE {
+        return None;
+    }
+    let pos = unrank_any(index);
+    if is_self_mirror_pair(index) && rank_oriented(&pos.board, &pos.hands, true) < index {
+        return None;
+    }
+    Some(pos)
+}
+
+/// The position an index stands for, used or not.
+fn unrank_any(index: u64) -> Position {
+    let t = tables();
+    let (a, b) = t.pairs[(index / REST) as usize];
+    let mut r = index % REST;
+    let class = t.class_offset.partition_point(|&o| o <= r) - 1;
+    r -= t.class_offset[class];
+    let (g, e, cc) = (class / 9, class / 3 % 3, class % 3);
+    let k = g + e + cc;
+    let mut hands = [[0u8; 3]; 2];
+    hands[0][2] = (r % (3 - cc) as u64) as u8;
+    r /= (3 - cc) as u64;
+    hands[0][1] = (r % (3 - e) as u64) as u8;
+    r /= (3 - e) as u64;
+    hands[0][0] = (r % (3 - g) as u64) as u8;
+    r /= (3 - g) as u64;
+    hands[1] = [2 - g as u8 - hands[0][0], 2 - e as u8 - hands[0][1], 2 - cc as u8 - hands[0][2]];
+    let hens = r & ((1 << cc) - 1);
+    r >>= cc;
+    let owners = r & ((1 << k) - 1);
+    r >>= k;
+    let m = t.kinds_of[class].len() as u64;
+    let mut kinds = t.kinds_of[class][(r % m) as usize];
+    let mut mask = t.subsets[k][(r / m) as usize];
+    let mut board = [0u8; 12];
+    board[a as usize] = 1;
+    board[b as usize] = 9;
+    let mut free = [0usize; 10];
+    let mut n = 0;
+    for sq in 0..12 {
+        if sq != a as usize && sq != b as usize {
+            free[n] = sq;
+            n += 1;
+        }
+    }
+    let (mut j, mut ci) = (0, 0);
+    while mask != 0 {
+        let f = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        let kind = kinds % 3;
+        kinds /= 3;
+        let mut role = [2u8, 3, 4][kind as usize];
+        if kind == 2 {
+            if hens >> ci & 1 != 0 {
+                role = 5;
+            }
+            ci += 1;
+        }
+        board[free[f]] = role | ((owners >> j & 1) as u8) << 3;
+        j += 1;
+    }
+    Position { board, hands, turn: Side::First }
+}

@@ -1,0 +1,528 @@
+//! Positions, moves, move generation and how the game ends.
+
+use std::fmt;
+
+use nana_engine::{Dtm, Value};
+
+use crate::types::{Piece, Role, Rules, Side, Square, TryRule};
+
+/// Lion squares and attacks of both sides (see [`Position::survey`]).
+struct Survey {
+    lions: [u8; 2],
+    attacks: [Squares; 2],
+}
+
+/// A set of squares, bit `s` for square `s`.
+pub(crate) type Squares = u16;
+
+/// The steps of a role for the first player as (file, rank) deltas; the second player's are
+/// the same with the rank negated.
+const fn deltas(role: u8) -> &'static [(i8, i8)] {
+    match role {
+        1 => &[(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)],
+        2 => &[(0, -1), (-1, 0), (1, 0), (0, 1)],
+        3 => &[(-1, -1), (1, -1), (-1, 1), (1, 1)],
+        4 => &[(0, 1)],
+        5 => &[(0, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)],
+        _ => &[],
+    }
+}
+
+const fn build_attacks() -> [[[Squares; 12]; 6]; 2] {
+    let mut t = [[[0; 12]; 6]; 2];
+    let mut side = 0;
+    while side < 2 {
+        let mut role = 1;
+        while role < 6 {
+            let d = deltas(role as u8);
+            let mut sq = 0;
+            while sq < 12 {
+                let (f, r) = ((sq % 3) as i8, (sq / 3) as i8);
+                let mut k = 0;
+                while k < d.len() {
+                    let (df, dr) = d[k];
+                    let dr = if side == 0 { dr } else { -dr };
+                    let (nf, nr) = (f + df, r + dr);
+                    if nf >= 0 && nf < 3 && nr >= 0 && nr < 4 {
+                        t[side][role][sq] |= 1 << (nr * 3 + nf);
+                    }
+                    k += 1;
+                }
+                sq += 1;
+            }
+            role += 1;
+        }
+        side += 1;
+    }
+    t
+}
+
+/// `ATTACKS[side][role][square]`: the squares a piece attacks (and may step to).
+pub(crate) const ATTACKS: [[[Squares; 12]; 6]; 2] = build_attacks();
+
+const fn build_reverse() -> [[[Squares; 12]; 6]; 2] {
+    let mut t = [[[0; 12]; 6]; 2];
+    let mut side = 0;
+    while side < 2 {
+        let mut role = 1;
+        while role < 6 {
+            let mut from = 0;
+            while from < 12 {
+                let mut to = 0;
+                while to < 12 {
+                    if ATTACKS[side][role][from] & 1 << to != 0 {
+                        t[side][role][to] |= 1 << from;
+                    }
+                    to += 1;
+                }
+                from += 1;
+            }
+            role += 1;
+        }
+        side += 1;
+    }
+    t
+}
+
+/// `ORIGINS[side][role][square]`: the squares from which such a piece steps onto `square`.
+pub(crate) const ORIGINS: [[[Squares; 12]; 6]; 2] = build_reverse();
+
+/// The rank a side's pieces promote on and its lion tries on: rank 4 for the first player,
+/// rank 1 for the second.
+pub(crate) const FAR_RANK: [Squares; 2] = [0b111 << 9, 0b111];
+
+/// A move, in Fairy-Stockfish's terms: a step of a piece on the board (a chick stepping onto
+/// the far rank always promotes) or a drop from the hand.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    Step { from: Square, to: Square, promote: bool },
+    Drop { role: Role, to: Square },
+}
+
+impl fmt::Display for Move {
+    /// `b2b3`, `b3b4+`, `C@b2` (Fairy-Stockfish's UCI form; drops are upper case for both sides).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Move::Step { from, to, promote } => {
+                write!(f, "{from}{to}{}", if promote { "+" } else { "" })
+            }
+            Move::Drop { role, to } => write!(f, "{}@{to}", role.letter()),
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum End {
+    /// A lion was captured, or (in the solver's count) can be captured by the side to move.
+    LionCaptured,
+    /// A lion completed a try.
+    Try,
+    /// Both lions stand safely on their far ranks (the safe-try reading: a draw).
+    BothTries,
+}
+
+/// The result of a finished game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// `None` for a draw.
+    pub winner: Option<Side>,
+    pub end: End,
+}
+
+/// A position: the board, both hands and the side to move. Obtained only through
+/// [`Position::start`], [`Position::from_setup`], the FEN reader or by playing moves, so that it
+/// always holds the full set of pieces: two lions (one of them possibly captured, which ends
+/// the game), two giraffes, two elephants and two chicks (promoted or not).
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// Piece codes: 0 empty, else the role (1 to 5) plus 8 for the second player's pieces.
+    pub(crate) board: [u8; 12],
+    /// `hands[side][slot]`: giraffes, elephants and chicks in hand.
+    pub(crate) hands: [[u8; 3]; 2],
+    pub(crate) turn: Side,
+}
+
+/// An unchecked position: plain data, to be checked by [`Position::from_setup`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Setup {
+    pub board: [Option<Piece>; 12],
+    /// Pieces in hand per side: giraffes, elephants, chicks; and whether it holds the other
+    /// side's lion (captured: the game is over).
+    pub hands: [[u8; 3]; 2],
+    pub lion_in_hand: [bool; 2],
+    pub first_to_move: bool,
+}
+
+/// Why a setup is not a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// A role has the wrong number of pieces (two of each role, chicks and hens together).
+    Count { role: Role, found: u8 },
+    /// A side's lion is neither on the board nor in the other side's hand, or is there twice.
+    Lion { side: Side },
+    /// Both lions are captured.
+    BothLionsCaptured,
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Count { role, found } => {
+                write!(f, "Dobutsu has two {}s (chicks and hens together), found {found}", role.name())
+            }
+            PositionError::Lion { side } => write!(
+                f,
+                "the {side} player's lion must be on the board once (or, captured, in the other hand)"
+            ),
+            PositionError::BothLionsCaptured => write!(f, "both lions are captured"),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// Why a move is not legal in a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove {
+    pub mv: Move,
+    pub reason: &'static str,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "illegal move {}: {}", self.mv, self.reason)
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+impl Position {
+    /// `gle/1c1/1C1/ELG[-] w 0 1`.
+    pub fn start() -> Position {
+        let mut board = [0; 12];
+        let first = |r: Role| Piece { side: Side::First, role: r }.code();
+        let second = |r: Role| Piece { side: Side::Second, role: r }.code();
+        board[0] = first(Role::Elephant);
+        board[1] = first(Role::Lion);
+        board[2] = first(Role::Giraffe);
+        board[4] = first(Role::Chick);
+        board[7] = second(Role::Chick);
+        board[9] = second(Role::Giraffe);
+        board[10] = second(Role::Lion);
+        board[11] = second(Role::Elephant);
+        Position { board, hands: [[0; 3]; 2], turn: Side::First }
+    }
+
+    /// Checks a setup: two pieces of every role, each lion once.
+    pub fn from_setup(setup: &Setup) -> Result<Position, PositionError> {
+        let mut board = [0; 12];
+        let mut counts = [0u8; 6];
+        let mut lions = [0u8; 2];
+        for (sq, p) in setup.board.iter().enumerate() {
+            if let Some(p) = p {
+                board[sq] = p.code();
+                if p.role == Role::Lion {
+                    lions[p.side.index()] += 1;
+                } else {
+                    counts[p.role.unpromoted() as usize] += 1;
+                }
+            }
+        }
+        for side in Side::BOTH {
+            for (slot, role) in Role::IN_HAND.iter().enumerate() {
+                counts[*role as usize] += setup.hands[side.index()][slot];
+            }
+            if setup.lion_in_hand[side.index()] {
+                lions[side.other().index()] += 1;
+            }
+        }
+        for role in Role::IN_HAND {
+            if counts[role as usize] != 2 {
+                return Err(PositionError::Count { role, found: counts[role as usize] });
+            }
+        }
+        for side in Side::BOTH {
+            if lions[side.index()] != 1 {
+                return Err(PositionError::Lion { side });
+            }
+        }
+        if setup.lion_in_hand == [true, true] {
+            return Err(PositionError::BothLionsCaptured);
+        }
+        let turn = if setup.first_to_move { Side::First } else { Side::Second };
+        Ok(Position { board, hands: setup.hands, turn })
+    }
+
+    /// The position as plain data.
+    pub fn setup(&self) -> Setup {
+        let mut board = [None; 12];
+        for (sq, &c) in self.board.iter().enumerate() {
+            board[sq] = Piece::from_code(c);
+        }
+        let lion_in_hand = [self.lion(Side::Second).is_none(), self.lion(Side::First).is_none()];
+        Setup { board, hands: self.hands, lion_in_hand, first_to_move: self.turn == Side::First }
+    }
+
+    pub fn side_to_move(&self) -> Side {
+        self.turn
+    }
+
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        Piece::from_code(self.board[sq.index()])
+    }
+
+    /// How many pieces of `role` (giraffe, elephant or chick) `side` holds in hand.
+    pub fn hand(&self, side: Side, role: Role) -> u8 {
+        role.hand_slot().map_or(0, |slot| self.hands[side.index()][slot])
+    }
+
+    /// The square of a side's lion; `None` once it is captured.
+    pub fn lion(&self, side: Side) -> Option<Square> {
+        let code = Piece { side, role: Role::Lion }.code();
+        self.board.iter().position(|&c| c == code).map(|s| Square(s as u8))
+    }
+
+    /// The squares `side`'s pieces attack.
+    pub(crate) fn attacks(&self, side: Side) -> Squares {
+        let mut a = 0;
+        for (sq, &c) in self.board.iter().enumerate() {
+            if c != 0 && (c >> 3) as usize == side.index() {
+                a |= ATTACKS[side.index()][(c & 7) as usize][sq];
+            }
+        }
+        a
+    }
+
+    fn occupied_by(&self, side: Side) -> Squares {
+        let mut m = 0;
+        for (sq, &c) in self.board.iter().enumerate() {
+            if c != 0 && (c >> 3) as usize == side.index() {
+                m |= 1 << sq;
+            }
+        }
+        m
+    }
+
+    /// How the game has ended at this position under `rules`, if it has: a lion was captured;
+    /// Tanaka: the side to move's lion stands on its far rank (the opponent did not capture it),
+    /// or the opponent's lion stands on the side to move's home rank and cannot be captured;
+    /// safe try: a lion stands on its far rank where the other side does not attack it (both:
+    /// a draw). Moves are generated only where this is `None`.
+    pub fn outcome(&self, rules: &Rules) -> Option<Outcome> {
+        self.outcome_with(rules, &self.survey())
+    }
+
+    /// Both lions' squares (255 once captured) and both sides' attacks, in one pass.
+    #[inline]
+    fn survey(&self) -> Survey {
+        let mut s = Survey { lions: [255; 2], attacks: [0; 2] };
+        for (sq, &c) in self.board.iter().enumerate() {
+            if c != 0 {
+                let side = (c >> 3) as usize;
+                if c & 7 == Role::Lion as u8 {
+                    s.lions[side] = sq as u8;
+                }
+                s.attacks[side] |= ATTACKS[side][(c & 7) as usize][sq];
+            }
+        }
+        s
+    }
+
+    fn outcome_with(&self, rules: &Rules, s: &Survey) -> Option<Outcome> {
+        let (us, them) = (self.turn, self.turn.other());
+        let (ours, theirs) = (s.lions[us.index()], s.lions[them.index()]);
+        if ours == 255 || theirs == 255 {
+            let winner = if ours != 255 { us } else { them };
+            return Some(Outcome { winner: Some(winner), end: End::LionCaptured });
+        }
+        let on_far = |side: Side, sq: u8| FAR_RANK[side.index()] & 1 << sq != 0;
+        let attacked_by = |side: Side, sq: u8| s.attacks[side.index()] & 1 << sq != 0;
+        let won = |winner| Some(Outcome { winner: Some(winner), end: End::Try });
+        match rules.try_rule {
+            TryRule::Tanaka => {
+                if on_far(us, ours) {
+                    won(us)
+                } else if on_far(them, theirs) && !attacked_by(us, theirs) {
+                    won(them)
+                } else {
+                    None
+                }
+            }
+            TryRule::SafeTry => {
+                let our_try = on_far(us, ours) && !attacked_by(them, ours);
+                let their_try = on_far(them, theirs) && !attacked_by(us, theirs);
+                match (our_try, their_try) {
+                    (true, true) => Some(Outcome { winner: None, end: End::BothTries }),
+                    (true, false) => won(us),
+                    (false, true) => won(them),
+                    (false, false) => None,
+                }
+            }
+        }
+    }
+
+    /// Whether the side to move attacks the opponent's lion.
+    pub fn can_capture_lion(&self) -> bool {
+        self.lion(self.turn.other()).is_some_and(|l| self.attacks(self.turn) & 1 << l.0 != 0)
+    }
+
+    /// The game's end as the solver counts it (Tanaka's convention, for both readings): a side
+    /// that can capture the lion does, so such a position is over, a win in 1 for the side to
+    /// move; otherwise [`Position::outcome`], a win counted as a win in 1 (claimed with the next
+    /// ply), a loss as a loss in 0. `None` for a position the solver expands.
+    pub fn solver_end(&self, rules: &Rules) -> Option<(Value, End)> {
+        let s = self.survey();
+        let (us, them) = (self.turn.index(), self.turn.other().index());
+        if s.lions[them] != 255 && s.attacks[us] & 1 << s.lions[them] != 0 {
+            return Some((Value::Win(Dtm(1)), End::LionCaptured));
+        }
+        self.outcome_with(rules, &s).map(|o| {
+            let value = match o.winner {
+                None => Value::Draw,
+                Some(w) if w == self.turn => Value::Win(Dtm(1)),
+                Some(_) => Value::Loss(Dtm(0)),
+            };
+            (value, o.end)
+        })
+    }
+
+    /// Calls `f` with every move the side to move's pieces can make, whether or not the game is
+    /// over (callers look at [`Position::outcome`] first). Moving into an attacked square is
+    /// legal.
+    pub fn for_each_move(&self, mut f: impl FnMut(Move)) {
+        let us = self.turn.index();
+        let own = self.occupied_by(self.turn);
+        for (sq, &c) in self.board.iter().enumerate() {
+            if c == 0 || (c >> 3) as usize != us {
+                continue;
+            }
+            let role = c & 7;
+            let mut targets = ATTACKS[us][role as usize][sq] & !own;
+            while targets != 0 {
+                let to = targets.trailing_zeros() as u8;
+                targets &= targets - 1;
+                let promote = role == Role::Chick as u8 && FAR_RANK[us] & 1 << to != 0;
+                f(Move::Step { from: Square(sq as u8), to: Square(to), promote });
+            }
+        }
+        for (slot, role) in Role::IN_HAND.iter().enumerate() {
+            if self.hands[us][slot] == 0 {
+                continue;
+            }
+            for sq in 0..12u8 {
+                if self.board[sq as usize] == 0 {
+                    f(Move::Drop { role: *role, to: Square(sq) });
+                }
+            }
+        }
+    }
+
+    /// The moves of the side to move; none where the game is over under `rules`.
+    pub fn legal_moves(&self, rules: &Rules) -> Vec<Move> {
+        let mut v = Vec::new();
+        if self.outcome(rules).is_none() {
+            self.for_each_move(|m| v.push(m));
+        }
+        v
+    }
+
+    /// Plays a move generated by [`Position::for_each_move`].
+    pub fn play_unchecked(&self, mv: Move) -> Position {
+        let mut p = *self;
+        let us = self.turn.index();
+        match mv {
+            Move::Step { from, to, promote } => {
+                let captured = p.board[to.index()];
+                if captured != 0 {
+                    if let Some(slot) = Role::from_code(captured & 7).unpromoted().hand_slot() {
+                        p.hands[us][slot] += 1;
+                    }
+                }
+                let piece = p.board[from.index()];
+                p.board[to.index()] = if promote { Role::Hen as u8 | (piece & 8) } else { piece };
+                p.board[from.index()] = 0;
+            }
+            Move::Drop { role, to } => {
+                let slot = role.hand_slot().expect("a role that can be in hand");
+                p.hands[us][slot] -= 1;
+                p.board[to.index()] = Piece { side: self.turn, role }.code();
+            }
+        }
+        p.turn = self.turn.other();
+        p
+    }
+
+    /// Plays a move after checking that it is legal under `rules`.
+    pub fn play(&self, rules: &Rules, mv: Move) -> Result<Position, IllegalMove> {
+        if self.outcome(rules).is_some() {
+            return Err(IllegalMove { mv, reason: "the game is over" });
+        }
+        let mut legal = false;
+        self.for_each_move(|m| legal |= m == mv);
+        if legal {
+            Ok(self.play_unchecked(mv))
+        } else {
+            Err(IllegalMove { mv, reason: "no piece of the side to move can make it" })
+        }
+    }
+
+    /// The same position seen from the other side: the board turned half a turn, the pieces and
+    /// hands swapped between the players, the other side to move.
+    pub fn rotate(&self) -> Position {
+        let mut board = [0; 12];
+        for (sq, &c) in self.board.iter().enumerate() {
+            board[11 - sq] = if c == 0 { 0 } else { c ^ 8 };
+        }
+        Position { board, hands: [self.hands[1], self.hands[0]], turn: self.turn.other() }
+    }
+
+    /// The mirror image: files `a` and `c` swapped.
+    pub fn mirror(&self) -> Position {
+        let mut p = *self;
+        for r in 0..4 {
+            p.board.swap(3 * r, 3 * r + 2);
+        }
+        p
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({self})")
+    }
+}
+
+/// A board diagram for the terminal: rank 4 on top, upper case for the first player, `.` for
+/// an empty square, then the hands and the side to move.
+pub fn diagram(pos: &Position) -> String {
+    let mut s = String::from("  a b c\n");
+    for r in (0..4u8).rev() {
+        s.push((b'1' + r) as char);
+        for f in 0..3 {
+            s.push(' ');
+            s.push(match Piece::from_code(pos.board[(3 * r + f) as usize]) {
+                None => '.',
+                Some(p) if p.side == Side::First => p.role.letter(),
+                Some(p) => p.role.letter().to_ascii_lowercase(),
+            });
+        }
+        s.push('\n');
+    }
+    for side in [Side::Second, Side::First] {
+        let mut hand = String::new();
+        if pos.lion(side.other()).is_none() {
+            hand.push_str("L ");
+        }
+        for role in Role::IN_HAND {
+            for _ in 0..pos.hand(side, role) {
+                hand.push(role.letter());
+                hand.push(' ');
+            }
+        }
+        let hand = if hand.is_empty() { "-".to_string() } else { hand.trim_end().to_string() };
+        s.push_str(&format!("{} in hand: {hand}\n", side.name()));
+    }
+    s.push_str(&format!("{} to move\n", pos.turn.name()));
+    s
+}

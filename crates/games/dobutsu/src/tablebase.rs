@@ -1,0 +1,128 @@
+//! The identity of Dobutsu's tablebase files: their names, and the header fields that say which
+//! game and rule set a table was built for.
+
+use nana_engine::{CheckError, Entry, EntryWidth, Problem, Progress, Solution, SolveError, Stats};
+use nana_probe::table::TableGame;
+use nana_tablebase::{Encoding, Expected, Header};
+use rayon::prelude::*;
+
+use crate::dense::Dense;
+use crate::types::{Rules, TryRule};
+use crate::DobutsuGame;
+use crate::{index, reach};
+
+/// The game name in the header.
+pub const GAME: &str = "dobutsu-shogi";
+
+fn rule_set_id(rules: &Rules) -> u32 {
+    match rules.try_rule {
+        TryRule::Tanaka => 0,
+        TryRule::SafeTry => 1,
+    }
+}
+
+impl TableGame for Rules {
+    /// `dobutsu-tanaka.tb`, `dobutsu-safe-try.tb`.
+    fn file_name(&self) -> String {
+        format!("dobutsu-{}.tb", self.name())
+    }
+
+    fn rule_set_name(&self) -> String {
+        self.name().to_string()
+    }
+
+    fn options_text(&self) -> String {
+        self.describe_try().to_string()
+    }
+
+    fn expected(&self) -> Expected<'static> {
+        Expected {
+            game: GAME,
+            rule_set_id: rule_set_id(self),
+            option_bits: 0,
+            layout_version: index::LAYOUT_VERSION,
+            // One byte: the longest win (Tanaka: 173 plies) is below 254.
+            entry_width: 1,
+            encoding: Encoding::DtmPlies,
+            entries: index::SIZE,
+        }
+    }
+
+    fn from_header(header: &Header) -> Result<Rules, String> {
+        if header.game != GAME {
+            return Err(format!("the table is of the game \"{}\", not {GAME}", header.game));
+        }
+        let rules = match header.rule_set_id {
+            0 => Rules::TANAKA,
+            1 => Rules::SAFE_TRY,
+            v => return Err(format!("unknown Dobutsu rule set id {v} in the header")),
+        };
+        if header.option_bits != 0 {
+            return Err(format!("unknown rule option bits {:#x} in the header", header.option_bits));
+        }
+        Ok(rules)
+    }
+
+    /// Enumerates the reachable positions (a "reach" phase), solves them (the engine's phases)
+    /// and spreads the values over the index, unreachable entries marked unused.
+    fn solve(&self, progress: &dyn Progress) -> Result<Solution, SolveError> {
+        progress.begin("reach", 0);
+        let reached = reach::reachable(self, &|_| {});
+        progress.end();
+        let game = Dense::new(DobutsuGame::new(*self), &reached);
+        drop(reached);
+        let dense = nana_engine::solve(&game, progress)?;
+        let entries = game.spread(&dense.entries);
+        let stats = Stats::of(&entries, EntryWidth::One);
+        Ok(Solution { entries, width: EntryWidth::One, stats })
+    }
+
+    /// Enumerates the reachable positions again and checks the table's entries there with the
+    /// engine's independent check; every other entry must be unused.
+    fn check(
+        &self,
+        entries: &[u8],
+        width: EntryWidth,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<(), CheckError> {
+        assert_eq!(width, EntryWidth::One, "Dobutsu tables have one-byte entries");
+        let reached = reach::reachable(self, &|_| {});
+        let game = Dense::new(DobutsuGame::new(*self), &reached);
+        drop(reached);
+        let dense = game.gather(entries);
+        nana_engine::check_with(&game, &dense, width, progress).map_err(|mut e| {
+            e.index = game.select(e.index);
+            e
+        })?;
+        // A value stored outside the reachable positions.
+        let stray = (0..entries.len() as u64)
+            .into_par_iter()
+            .find_first(|&i| entries[i as usize] != Entry::ILLEGAL.0 && game.rank(i).is_none());
+        match stray {
+            Some(index) => {
+                Err(CheckError { index, stored: width.value(entries, index), problem: Problem::Illegal })
+            }
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nana_tablebase::Counts;
+
+    #[test]
+    fn headers_name_their_rules_and_meet_only_their_expectations() {
+        for rules in Rules::all() {
+            let written = rules.header(Counts::default(), 0);
+            let (read, _) = Header::decode(&written.encode(0).unwrap()).unwrap();
+            assert_eq!(read, written);
+            assert_eq!(Rules::from_header(&read), Ok(rules));
+            for other in Rules::all() {
+                assert_eq!(read.check_expected(&other.expected()).is_ok(), other == rules);
+            }
+        }
+        assert_ne!(Rules::TANAKA.file_name(), Rules::SAFE_TRY.file_name());
+    }
+}

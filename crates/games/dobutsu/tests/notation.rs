@@ -1,0 +1,88 @@
+//! Position and move strings: round trips, Fairy-Stockfish's forms, and bad input.
+
+use dobutsu_shogi::probe::ProbeGame;
+use dobutsu_shogi::{fen, Position, Rules};
+
+mod common;
+use common::XorShift;
+
+#[test]
+fn start_is_fairy_stockfish_start() {
+    let s = Position::start();
+    assert_eq!(s.to_string(), "gle/1c1/1C1/ELG[-] w 0 1");
+    for form in ["gle/1c1/1C1/ELG[-] w 0 1", "gle/1c1/1C1/ELG[] w - - 0 1", "gle/1c1/1C1/ELG w"] {
+        assert_eq!(fen::parse_position(form), Ok(s), "{form}");
+    }
+}
+
+#[test]
+fn hands_in_fairy_stockfish_order() {
+    // Upper case first; giraffe, chick, elephant; a hen read as H too.
+    let p = fen::parse_position("l2/3/1H1/2L[ECGeg] b").unwrap();
+    assert_eq!(p.to_string(), "l2/3/1+C1/2L[GCEge] b 0 1");
+}
+
+#[test]
+fn random_positions_round_trip() {
+    let mut rng = XorShift(77);
+    for rules in Rules::all() {
+        for _ in 0..500 {
+            let mut pos = Position::start();
+            for _ in 0..rng.below(50) {
+                let moves = pos.legal_moves(&rules);
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rng.below(moves.len())];
+                // The move string reads back to the same move.
+                assert_eq!(fen::parse_move(&pos, &rules, &mv.to_string()), Ok(mv));
+                pos = pos.play(&rules, mv).unwrap();
+                assert_eq!(fen::parse_position(&pos.to_string()), Ok(pos));
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_positions_are_one_line_errors() {
+    let long = "x".repeat(500);
+    let cases = [
+        "",
+        "gle/1c1/1C1 w",
+        "gle/1c1/1C1/ELG[-] x",
+        "gle/1c1/1C1/ELG[-]",
+        "gle/1c1/1C1/ELGG[-] w",
+        "gle/1c1/1C1/EL1[-] w",
+        "gle/1c1/1C1/ELG[C] w",
+        "gle/1c1/1C1/ELQ[-] w",
+        "gle/1c1/1+G1/ELG[-] w",
+        "gle/1c1/1C1/E1G[-] w",
+        "gle/1c1/1C1/ELG[H] w",
+        "gle/1c1/1C1/ELG[- w",
+        "gle/1c1/4/ELG[-] w",
+        "gle/1c1/1C1/ELG[-] w 0 1 zz",
+        long.as_str(),
+    ];
+    for c in cases {
+        let e = fen::parse_position(c).unwrap_err().to_string();
+        assert!(!e.contains('\n') && e.len() < 200, "{c}: {e}");
+    }
+    // The probe refuses a position with a captured lion.
+    let e = Rules::TANAKA.parse_position("3/1L1/3/3[LGGEECC] b").unwrap_err();
+    assert!(e.contains("lion"), "{e}");
+}
+
+#[test]
+fn bad_moves_are_one_line_errors() {
+    let rules = Rules::TANAKA;
+    let s = Position::start();
+    for m in ["", "b2", "b2b4", "a1a2", "z9a1", "C@b2", "Q@a3", "L@a3", "b1b1", "b2b3+++", "b1a2x"] {
+        let e = fen::parse_move(&s, &rules, m).unwrap_err().to_string();
+        assert!(!e.contains('\n'), "{m}: {e}");
+    }
+    assert_eq!(fen::parse_move(&s, &rules, "b2b3").unwrap().to_string(), "b2b3");
+    // The probe's reader says when the game is over.
+    let over = fen::parse_position("3/1l1/1L1/3[GGEECC] w").unwrap();
+    let e = rules.parse_move(&over, "b2b3").unwrap_err();
+    assert!(e.contains("game is over"), "{e}");
+}
