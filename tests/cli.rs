@@ -1656,3 +1656,32 @@ fn serve_without_tables_and_no_solve_names_the_missing_files() {
     assert_usage_error(&nana(&["serve", "--port", "70000"]), &["70000"]);
     assert_usage_error(&nana(&["serve", "--bind", "not-an-address"]), &["not-an-address"]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// --game dobutsu (the commands that need no table; a Dobutsu solve takes minutes)
+// ---------------------------------------------------------------------------------------------
+
+/// Fairy-Stockfish's perft from the start (its reading of the try), and the start's moves in
+/// its coordinates.
+#[test]
+fn dobutsu_moves_and_perft_from_the_start() {
+    let run = nana(&["--game", "dobutsu", "perft", "6", "--rules", "safe-try"]);
+    assert_eq!(run.success().stdout, "1\t4\n2\t17\n3\t123\n4\t976\n5\t8122\n6\t71677\n");
+    let run = nana(&["--game", "dobutsu", "moves", "--position", "gle/1c1/1C1/ELG[-] w 0 1"]);
+    let machine: Vec<&str> = run.success().lines().iter().map(|l| l.split('\t').next().unwrap()).collect();
+    assert_eq!(machine, ["b1a2", "b1c2", "c1c2", "b2b3"]);
+}
+
+/// Bad Dobutsu input: one clear line each, and Nana's rule sets are not Dobutsu's.
+#[test]
+fn dobutsu_bad_input_gets_a_clear_error() {
+    for (position, needle) in [
+        ("gle/1c1/1C1/ELG[-] x 0 1", "side to move"),
+        ("gle/1c1/1C1 w 0 1", "gle/1c1/1C1"),
+        ("3/3/3 b KRBkrb 1", "3/3/3"),
+    ] {
+        assert_error(&nana(&["--game", "dobutsu", "moves", "--position", position]), &[needle]);
+    }
+    assert_usage_error(&nana(&["--game", "dobutsu", "moves", "--rules", "current"]), &["tanaka", "safe-try"]);
+    assert_usage_error(&nana(&["--game", "dobutsu", "play", "--side", "black"]), &["first", "second"]);
+}

@@ -187,5 +187,6 @@ fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
     match GameName::from_args(&args) {
         GameName::Nana => parse_and_run::<games::nana::Nana>(args),
+        GameName::Dobutsu => parse_and_run::<games::dobutsu::Dobutsu>(args),
     }
 }

@@ -6,6 +6,7 @@
 //! command line is parsed, so that each game parses its own rule flags. Adding a game is one
 //! module here implementing [`CliGame`] and one line in [`GameName`].
 
+pub mod dobutsu;
 pub mod nana;
 
 use std::fmt::{Debug, Display};
@@ -20,6 +21,8 @@ use nana_probe::table::{Table, TableGame};
 pub enum GameName {
     /// Nana shogi (3×3, cube pieces).
     Nana,
+    /// Dobutsu shogi (3×4, lions, giraffes, elephants, chicks).
+    Dobutsu,
 }
 
 impl GameName {
@@ -76,6 +79,9 @@ pub struct Report {
     pub claims: usize,
 }
 
+/// A position of a game.
+pub type Pos<G> = <<G as CliGame>::Rules as nana_probe::ProbeGame>::Position;
+
 /// A game as the command line sees it.
 pub trait CliGame: Debug + 'static {
     /// A rule set with its options.
@@ -107,6 +113,12 @@ pub trait CliGame: Debug + 'static {
     ) -> Option<String>;
     /// The board as text for a terminal.
     fn diagram(pos: &<Self::Rules as nana_probe::ProbeGame>::Position) -> String;
+
+    /// The leaf nodes of the move tree of depth `depth`, as the game's published perft figures
+    /// count them (which may generate moves where the solver sees the game as decided).
+    fn perft(rules: &Self::Rules, pos: &Pos<Self>, depth: u32) -> u64;
+    /// The positions after each move at the root of that tree, for splitting it across threads.
+    fn perft_children(rules: &Self::Rules, pos: &Pos<Self>) -> Vec<Pos<Self>>;
 
     /// The lines `stats` prints about the index and the states reachable from the start
     /// (`progress` is called with units of work as they are found and done).
@@ -147,6 +159,9 @@ mod tests {
         assert_eq!(game(&["nana", "query"]), GameName::Nana);
         assert_eq!(game(&["nana", "--game", "nana", "query"]), GameName::Nana);
         assert_eq!(game(&["nana", "query", "--game=nana"]), GameName::Nana);
+        assert_eq!(game(&["nana", "--game", "dobutsu", "query"]), GameName::Dobutsu);
+        assert_eq!(game(&["nana", "query", "--game=dobutsu"]), GameName::Dobutsu);
+        assert_eq!(game(&["nana", "--", "--game", "dobutsu"]), GameName::Nana);
         // Unknown names fall back to the default; clap then reports them.
         assert_eq!(game(&["nana", "--game", "chess"]), GameName::Nana);
         assert_eq!(game(&["nana", "--game"]), GameName::Nana);

@@ -116,6 +116,14 @@ impl CliGame for Nana {
         nana_shogi::diagram(pos)
     }
 
+    fn perft(rules: &Rules, pos: &Position, depth: u32) -> u64 {
+        nana_shogi::perft(pos, rules, depth)
+    }
+
+    fn perft_children(rules: &Rules, pos: &Position) -> Vec<Position> {
+        pos.legal_moves(rules).into_iter().map(|mv| pos.play_unchecked(mv)).collect()
+    }
+
     fn reachable_stats(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Vec<String> {
         let c = reach::reachable(rules, progress).counts();
         vec![

@@ -1,0 +1,202 @@
+//! Dobutsu shogi on the command line: its rule flags, Tanaka's published figures and the
+//! results section.
+
+use std::path::Path;
+
+use clap::{Args, ValueEnum};
+use dobutsu_shogi::claims::{CLAIMS, TANAKA_COUNTS};
+use dobutsu_shogi::{index, reach, Position, Rules};
+use nana_engine::Value;
+use nana_probe::table::{Table, TableGame};
+use nana_probe::ProbeGame;
+
+use super::{grouped, CliGame, Report};
+
+/// Dobutsu shogi.
+#[derive(Debug)]
+pub struct Dobutsu;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RuleSetArg {
+    /// Tanaka (2009): a try wins unless the lion is captured at once.
+    Tanaka,
+    /// Fairy-Stockfish: a try wins at once onto a square the opponent does not attack.
+    SafeTry,
+}
+
+impl RuleSetArg {
+    fn rules(self) -> Rules {
+        match self {
+            RuleSetArg::Tanaka => Rules::TANAKA,
+            RuleSetArg::SafeTry => Rules::SAFE_TRY,
+        }
+    }
+}
+
+/// The rule flags every command takes.
+#[derive(Debug, Clone, Args)]
+pub struct RuleArgs {
+    /// Rule set: how a try (the lion reaching the far rank) ends the game.
+    #[arg(long = "rules", value_enum, default_value = "tanaka")]
+    pub rules: RuleSetArg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SolveRuleSet {
+    Tanaka,
+    SafeTry,
+    Both,
+}
+
+/// The rule flags of `solve`.
+#[derive(Debug, Clone, Args)]
+pub struct SolveArgs {
+    /// Rule set(s) to solve.
+    #[arg(long = "rules", value_enum, default_value = "tanaka")]
+    pub rules: SolveRuleSet,
+}
+
+impl CliGame for Dobutsu {
+    type Rules = Rules;
+    type RuleArgs = RuleArgs;
+    type SolveArgs = SolveArgs;
+
+    fn rules(args: &RuleArgs) -> Rules {
+        args.rules.rules()
+    }
+
+    fn rule_sets(args: &SolveArgs) -> Vec<Rules> {
+        match args.rules {
+            SolveRuleSet::Tanaka => vec![Rules::TANAKA],
+            SolveRuleSet::SafeTry => vec![Rules::SAFE_TRY],
+            SolveRuleSet::Both => Rules::all().to_vec(),
+        }
+    }
+
+    fn claimed_rule_sets() -> Vec<Rules> {
+        CLAIMS.iter().map(|c| c.rules).collect()
+    }
+
+    const SIDES: [&'static str; 2] = ["first", "second"];
+
+    fn side_to_move(pos: &Position) -> usize {
+        usize::from(pos.side_to_move() != dobutsu_shogi::Side::First)
+    }
+
+    const MOVE_HELP: &'static str = "Fairy-Stockfish style b2b3, b3b4+, C@b3";
+
+    fn game_over(rules: &Rules, pos: &Position) -> Option<String> {
+        let t = rules.terminal(pos)?;
+        let side = pos.side_to_move().name();
+        Some(match t.value {
+            Value::Win(_) => format!("the game is decided ({}): the {side} player wins", t.ending.name),
+            Value::Loss(_) => format!("the game is over ({}): the {side} player has lost", t.ending.name),
+            Value::Draw => format!("the game is over ({}): a draw", t.ending.name),
+        })
+    }
+
+    fn diagram(pos: &Position) -> String {
+        dobutsu_shogi::diagram(pos)
+    }
+
+    /// Fairy-Stockfish's count: moves are generated until a lion is captured or a try has won.
+    fn perft(rules: &Rules, pos: &Position, depth: u32) -> u64 {
+        dobutsu_shogi::perft(pos, rules, depth)
+    }
+
+    fn perft_children(rules: &Rules, pos: &Position) -> Vec<Position> {
+        let mut children = Vec::new();
+        if pos.outcome(rules).is_none() {
+            pos.for_each_move(|mv| children.push(pos.play_unchecked(mv)));
+        }
+        children
+    }
+
+    fn reachable_stats(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Vec<String> {
+        let reached = reach::reachable(rules, progress);
+        let c = reach::count(rules, &reached, None);
+        vec![
+            format!("index size: {}", index::SIZE),
+            format!(
+                "reachable positions: {} (first player to move {}, second player to move {})",
+                c.positions, c.first_to_move, c.second_to_move
+            ),
+            format!("terminal: {}, not terminal: {}", c.terminal, c.non_terminal),
+            format!("most legal moves in a reachable position: {}", c.max_moves),
+        ]
+    }
+
+    fn verify(tables: &[Table<Rules>]) -> Result<Report, String> {
+        report(tables)
+    }
+
+    fn results(dir: &Path) -> Result<String, String> {
+        let tables = Self::claimed_rule_sets()
+            .into_iter()
+            .map(|rules| crate::table::load_or_solve(rules, None, dir))
+            .collect::<Result<Vec<_>, _>>()?;
+        let r = report(&tables)?;
+        Ok(format!(
+            "## Dobutsu shogi\n\n`nana verify --game dobutsu`:\n\n{}\n```text\n{}```\n",
+            r.table, r.summary
+        ))
+    }
+}
+
+/// The first player's value at the start, in words.
+fn show(v: Value) -> String {
+    match v {
+        Value::Win(d) => format!("the first player wins in {} plies", d.0),
+        Value::Loss(d) => format!("the second player wins in {} plies", d.0),
+        Value::Draw => "draw".to_string(),
+    }
+}
+
+/// Tanaka's figures and the start's value against the solution.
+fn report(tables: &[Table<Rules>]) -> Result<Report, String> {
+    let claim = &CLAIMS[0];
+    let table = tables
+        .iter()
+        .find(|t| *t.game() == claim.rules)
+        .ok_or_else(|| format!("no table for {} was loaded", claim.rules.describe()))?;
+    let rules = claim.rules;
+    let start = table.probe().value(&rules.start()).map_err(|e| e.to_string())?;
+    let reached = reach::reachable(&rules, &|_| {});
+    let c = reach::count(&rules, &reached, Some((table.entries(), table.width())));
+    let longest_win = u64::from(table.stats().max_dtm);
+    let t = TANAKA_COUNTS;
+    let figures = [
+        ("reachable positions", t.reachable, c.positions),
+        ("of which not terminal", t.non_terminal, c.non_terminal),
+        ("wins for the side to move (not terminal)", t.wins, c.wins),
+        ("draws (not terminal)", t.draws, c.draws),
+        ("losses for the side to move (not terminal)", t.losses, c.losses),
+        ("longest win (plies)", t.longest_win, longest_win),
+        ("most legal moves in a position", t.most_moves, c.max_moves),
+    ];
+    let mut out =
+        String::from("| figure (Tanaka 2009, rules `tanaka`) | published | solver | |\n|---|---|---|---|\n");
+    let mut failed = 0;
+    let verdict = |ok: bool| if ok { "CONFIRMED" } else { "NOT CONFIRMED" };
+    for (name, published, measured) in figures {
+        failed += usize::from(published != measured);
+        out += &format!(
+            "| {name} | {} | {} | {} |\n",
+            grouped(published),
+            grouped(measured),
+            verdict(published == measured)
+        );
+    }
+    let ok = start == claim.value;
+    failed += usize::from(!ok);
+    out += &format!("| start | {} | {} | {} |\n", show(claim.value), show(start), verdict(ok));
+    let summary = format!(
+        "{} {} (solver: {})\n{} of {} figures of Tanaka (2009) reproduced\n",
+        if ok { "CONFIRMED    " } else { "NOT CONFIRMED" },
+        claim.text,
+        show(start),
+        figures.iter().filter(|(_, p, m)| p == m).count(),
+        figures.len()
+    );
+    Ok(Report { table: out, summary, failed, claims: figures.len() + 1 })
+}
