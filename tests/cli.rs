@@ -1684,4 +1684,6 @@ fn dobutsu_bad_input_gets_a_clear_error() {
     }
     assert_usage_error(&nana(&["--game", "dobutsu", "moves", "--rules", "current"]), &["tanaka", "safe-try"]);
     assert_usage_error(&nana(&["--game", "dobutsu", "play", "--side", "black"]), &["first", "second"]);
+    // `verify --all-games` is every game: naming one as well is a contradiction.
+    assert_usage_error(&nana(&["verify", "--all-games", "--game", "nana"]), &["--all-games", "--game"]);
 }

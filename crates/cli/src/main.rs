@@ -74,9 +74,12 @@ enum Command<G: CliGame> {
         /// Where to look for tablebases (default: --tablebase-dir); solved in memory when none is found.
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
-        /// Regenerate the tablebases the claims are about into --dir first (the main job: `nana verify --solve`).
+        /// Regenerate the tablebases the claims are about into --dir first.
         #[arg(long)]
         solve: bool,
+        /// Every game in turn, not only --game's (the main job: `nana verify --solve --all-games`).
+        #[arg(long, conflicts_with = "game")]
+        all_games: bool,
     },
     /// Print the generated tables of the game's results document (Markdown; docs/RESULTS.md).
     Results {
@@ -120,13 +123,13 @@ fn run<G: CliGame>(cli: Cli<G>) -> Result<(), String> {
             commands::stats::run::<G>(&G::rules(&rules), tablebase.as_deref(), &tb_dir)
         }
         Command::Solve { rules, out } => commands::solve::run(&G::rule_sets(&rules), &out.unwrap_or(tb_dir)),
-        Command::Verify { dir, solve } => {
+        Command::Verify { dir, solve, all_games } => {
             let dir = dir.unwrap_or(tb_dir);
-            if solve {
-                commands::solve::run(&G::claimed_rule_sets(), &dir)?;
-                println!();
+            if all_games {
+                commands::verify::run_all(&dir, solve)
+            } else {
+                commands::verify::run::<G>(&dir, solve)
             }
-            commands::verify::run::<G>(&dir)
         }
         Command::Results { dir } => commands::results::run::<G>(&dir.unwrap_or(tb_dir)),
         Command::CheckTable { file } => commands::check::run::<G>(&file),
