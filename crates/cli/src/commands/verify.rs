@@ -5,11 +5,13 @@ use std::path::Path;
 use crate::games::{dobutsu::Dobutsu, nana::Nana, CliGame};
 use crate::table;
 
+/// `verify` of one game.
+type Verify = fn(&Path, bool) -> Result<(), String>;
+
 /// Every game in turn, each under a heading; the claims of every game are checked even when
 /// one fails.
 pub fn run_all(dir: &Path, solve: bool) -> Result<(), String> {
-    let games: [(&str, fn(&Path, bool) -> Result<(), String>); 2] =
-        [("nana", run::<Nana>), ("dobutsu", run::<Dobutsu>)];
+    let games: [(&str, Verify); 2] = [("nana", run::<Nana>), ("dobutsu", run::<Dobutsu>)];
     let mut failed = Vec::new();
     for (i, (name, verify)) in games.into_iter().enumerate() {
         if i > 0 {
