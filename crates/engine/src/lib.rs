@@ -67,6 +67,19 @@ pub trait Game: Sync {
     /// Pushes every inner entry that has a legal move into the legal entry `index` onto `out`.
     fn predecessors(&self, index: u64, out: &mut Vec<u64>);
 
+    /// Says what `index` is and, for an inner entry, how many distinct entries its legal moves
+    /// reach: all the forward pass needs when the solver does not keep the successors
+    /// ([`Game::reverse_successors`]). The default lists them with [`Game::successors`] (into
+    /// `scratch`) and counts the distinct ones; a game that has counted them already, say while
+    /// enumerating its reachable positions, answers without generating a move.
+    fn successor_count(&self, index: u64, scratch: &mut Vec<u64>) -> (Node, usize) {
+        scratch.clear();
+        let node = self.successors(index, scratch);
+        scratch.sort_unstable();
+        scratch.dedup();
+        (node, scratch.len())
+    }
+
     /// Whether the solver should keep the successors its forward pass finds and run the
     /// backward passes over them, turned around once, instead of asking [`Game::predecessors`].
     /// The solution is the same; it pays where predecessors cost more to generate than memory

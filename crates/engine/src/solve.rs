@@ -268,8 +268,16 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
             let start = chunk * CHUNK;
             let end = (start + CHUNK).min(n);
             for i in start..end {
-                succ.clear();
-                match game.successors(i as u64, succ) {
+                let (node, count) = if keep_edges {
+                    succ.clear();
+                    let node = game.successors(i as u64, succ);
+                    succ.sort_unstable();
+                    succ.dedup();
+                    (node, succ.len())
+                } else {
+                    game.successor_count(i as u64, succ)
+                };
+                match node {
                     Node::Illegal => values[i].set(E::ILLEGAL),
                     Node::Terminal(value) => {
                         let Some(dtm) = value.dtm() else {
@@ -290,9 +298,6 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
                         found.seeds[d].push(i as u32);
                     }
                     Node::Inner => {
-                        succ.sort_unstable();
-                        succ.dedup();
-                        let count = succ.len();
                         if count == 0 {
                             return Err(SolveError::NoSuccessors { index: i as u64 });
                         }
@@ -323,7 +328,7 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
         }
         many.extend(f.many.iter().copied());
     }
-    let edges = if keep_edges {
+    let reversed = if keep_edges {
         progress.begin("reverse edges", 0);
         let edges = Reversed::new(n, found, &counters);
         progress.end();
@@ -331,10 +336,11 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
     } else {
         None
     };
-    let edges = edges.as_ref();
+    let edges = reversed.as_ref();
 
     if many.is_empty() {
         backward::<G, E, AtomicU8>(game, edges, &values, &counters, seeds, progress)?;
+        drop(counters);
     } else {
         let wide: Vec<AtomicU32> =
             counters.into_par_iter().map(|c| AtomicU32::new(c.into_inner().into())).collect();
@@ -346,6 +352,8 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
         backward::<G, E, AtomicU32>(game, edges, &values, &wide, seeds, progress)?;
     }
 
+    // The counters and edges are done with: free them before the entries are written out.
+    drop(reversed);
     let bytes = E::WIDTH.bytes();
     let mut entries = vec![0u8; n * bytes];
     entries.par_chunks_mut(bytes).zip(values.par_iter()).for_each(|(out, v)| E::write_raw(v.get(), out));
