@@ -10,7 +10,7 @@
 use nana_engine::{Entry, Game, Node};
 use rayon::prelude::*;
 
-use crate::reach::Reachable;
+use crate::reach::{Reachable, Survey};
 
 /// `inner` over the entries of `reached` (either side to move).
 #[derive(Debug)]
@@ -19,8 +19,16 @@ pub struct Dense<G> {
     words: Vec<u64>,
     /// `before[w]`: the reachable entries in words `0..w`.
     before: Vec<u64>,
+    /// `hint[k]`: the word that holds dense number `k << HINT_BITS`, where [`Dense::select`]
+    /// starts its search.
+    hint: Vec<u32>,
+    /// The [`Survey`] bytes of the entries, by dense number, if surveyed.
+    survey: Option<Vec<u8>>,
     size: u64,
 }
+
+/// One select hint per `2^HINT_BITS` dense numbers.
+const HINT_BITS: u32 = 12;
 
 impl<G: Game> Dense<G> {
     pub fn new(inner: G, reached: &Reachable) -> Dense<G> {
@@ -35,12 +43,27 @@ impl<G: Game> Dense<G> {
     /// word `i / 64`). The set must be closed under `inner`'s successors.
     pub fn from_words(inner: G, words: Vec<u64>) -> Dense<G> {
         let mut before = Vec::with_capacity(words.len());
+        let mut hint = Vec::new();
         let mut n = 0;
-        for w in &words {
+        for (w, word) in words.iter().enumerate() {
             before.push(n);
-            n += u64::from(w.count_ones());
+            let next = n + u64::from(word.count_ones());
+            // The dense numbers k << HINT_BITS that fall in this word.
+            while (hint.len() as u64) << HINT_BITS < next {
+                hint.push(w as u32);
+            }
+            n = next;
         }
-        Dense { inner, words, before, size: n }
+        Dense { inner, words, before, hint, survey: None, size: n }
+    }
+
+    /// [`Dense::new`], with the forward pass answered from `survey` (made by
+    /// [`crate::reach::survey`] for the same rule set as `inner`) instead of by generating moves.
+    pub fn surveyed(inner: G, reached: &Reachable, survey: &Survey) -> Dense<G> {
+        let mut dense = Dense::new(inner, reached);
+        let bytes = (0..dense.size).into_par_iter().map(|d| survey.get(dense.select(d))).collect();
+        dense.survey = Some(bytes);
+        dense
     }
 
     /// The dense number of a reachable index entry; `None` for an unreachable one.
@@ -55,7 +78,10 @@ impl<G: Game> Dense<G> {
     /// The index entry of a dense number.
     #[inline]
     pub fn select(&self, dense: u64) -> u64 {
-        let w = self.before.partition_point(|&b| b <= dense) - 1;
+        let k = (dense >> HINT_BITS) as usize;
+        let lo = self.hint[k] as usize;
+        let hi = self.hint.get(k + 1).map_or(self.words.len(), |&w| w as usize + 1);
+        let w = lo + self.before[lo..hi].partition_point(|&b| b <= dense) - 1;
         let mut word = self.words[w];
         for _ in 0..dense - self.before[w] {
             word &= word - 1;
@@ -108,6 +134,19 @@ impl<G: Game> Game for Dense<G> {
             *q = self.rank(*q).expect("the successor of a reachable entry is reachable");
         }
         node
+    }
+
+    fn successor_count(&self, d: u64, scratch: &mut Vec<u64>) -> (Node, usize) {
+        match &self.survey {
+            Some(survey) => Survey::node(survey[d as usize]),
+            None => {
+                scratch.clear();
+                let node = self.successors(d, scratch);
+                scratch.sort_unstable();
+                scratch.dedup();
+                (node, scratch.len())
+            }
+        }
     }
 
     fn predecessors(&self, d: u64, out: &mut Vec<u64>) {

@@ -6,8 +6,9 @@
 
 pub use nana_engine::reach::Bitmap;
 use nana_engine::reach::{self as closure, Expand};
-use nana_engine::{EntryWidth, Value};
+use nana_engine::{Dtm, EntryWidth, Node, Value};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use crate::index::{self, SIZE};
 use crate::position::Position;
@@ -50,10 +51,66 @@ pub struct ReachCounts {
     pub losses: u64,
 }
 
-/// Dobutsu under one rule set as the closure sees it.
-struct Enumeration(Rules);
+/// What the enumeration learnt of every index entry, one byte each: whether it is reachable and,
+/// if so, whether the game is over there (and how) or how many distinct entries its moves reach.
+/// The solver's forward pass reads it instead of generating the moves again
+/// ([`crate::dense::Dense::surveyed`]).
+#[derive(Debug)]
+pub struct Survey(Vec<AtomicU8>);
 
-impl Expand for Enumeration {
+impl Survey {
+    /// An entry no reachable position stands for.
+    pub const NOT_REACHED: u8 = 0;
+    /// The most distinct successors a surveyed inner entry records (far above Dobutsu's 38).
+    pub const MAX_COUNT: u8 = 252;
+    /// A reachable entry where the game is over: a draw.
+    pub const TERMINAL_DRAW: u8 = 253;
+    /// A reachable entry where the side to move has lost.
+    pub const TERMINAL_LOSS: u8 = 254;
+    /// A reachable entry where the side to move wins with the next ply.
+    pub const TERMINAL_WIN: u8 = 255;
+
+    /// The entry's byte: [`Survey::NOT_REACHED`], a count of distinct successors
+    /// (1..=[`Survey::MAX_COUNT`]) or one of the terminal codes.
+    #[inline]
+    pub fn get(&self, entry: u64) -> u8 {
+        self.0[entry as usize].load(Ordering::Relaxed)
+    }
+
+    /// What a byte of the survey says, as the solver's forward pass wants it: the node and, for
+    /// an inner one, its number of distinct successors.
+    #[inline]
+    pub fn node(byte: u8) -> (Node, usize) {
+        match byte {
+            Survey::NOT_REACHED => (Node::Illegal, 0),
+            Survey::TERMINAL_WIN => (Node::Terminal(Value::Win(Dtm(1))), 0),
+            Survey::TERMINAL_LOSS => (Node::Terminal(Value::Loss(Dtm(0))), 0),
+            Survey::TERMINAL_DRAW => (Node::Terminal(Value::Draw), 0),
+            count => (Node::Inner, usize::from(count)),
+        }
+    }
+
+    fn terminal_code(value: Value) -> u8 {
+        match value {
+            Value::Win(_) => Survey::TERMINAL_WIN,
+            Value::Loss(_) => Survey::TERMINAL_LOSS,
+            Value::Draw => Survey::TERMINAL_DRAW,
+        }
+    }
+}
+
+/// Dobutsu under one rule set as the closure sees it; with a survey to fill in, it records what
+/// it finds of every entry it expands.
+struct Enumeration<'a> {
+    rules: Rules,
+    survey: Option<&'a Survey>,
+}
+
+/// More than the moves of any position: at most 56 steps (the lion and six more pieces, each
+/// with at most 8 targets) and 30 drops (three kinds on at most 10 empty squares).
+const MOVES_BOUND: usize = 96;
+
+impl Expand for Enumeration<'_> {
     fn size(&self) -> u64 {
         SIZE
     }
@@ -64,18 +121,45 @@ impl Expand for Enumeration {
 
     fn for_each_child(&self, entry: u64, mut f: impl FnMut(u64, &mut dyn FnMut() -> bool)) {
         let Some(pos) = index::unrank(entry) else { return };
-        if pos.solver_end(&self.0).is_some() {
+        if let Some((value, _)) = pos.solver_end(&self.rules) {
+            if let Some(survey) = self.survey {
+                survey.0[entry as usize].store(Survey::terminal_code(value), Ordering::Relaxed);
+            }
             return;
         }
-        pos.for_each_move(|mv| f(index::rank(&pos.play_unchecked(mv)), &mut || true));
+        let Some(survey) = self.survey else {
+            pos.for_each_move(|mv| f(index::rank(&pos.play_unchecked(mv)), &mut || true));
+            return;
+        };
+        let mut children = [0u64; MOVES_BOUND];
+        let mut n = 0;
+        pos.for_each_move(|mv| {
+            let child = index::rank(&pos.play_unchecked(mv));
+            children[n] = child;
+            n += 1;
+            f(child, &mut || true);
+        });
+        let children = &mut children[..n];
+        children.sort_unstable();
+        let distinct = 1 + children.windows(2).filter(|w| w[0] != w[1]).count();
+        // An entry expanded for each side writes the same byte twice.
+        let count = u8::try_from(distinct).ok().filter(|&c| c <= Survey::MAX_COUNT);
+        survey.0[entry as usize].store(count.expect("fewer moves than MOVES_BOUND"), Ordering::Relaxed);
     }
 }
 
 /// Marks every state reachable from the start under `rules`; `progress` is called with the
 /// number of states found by each sweep.
 pub fn reachable(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Reachable {
-    let r = closure::reachable(&Enumeration(*rules), progress);
+    let r = closure::reachable(&Enumeration { rules: *rules, survey: None }, progress);
     Reachable { first: r.canonical, second: r.flipped }
+}
+
+/// [`reachable`], and a [`Survey`] of every entry, filled in by the same enumeration.
+pub fn survey(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> (Reachable, Survey) {
+    let survey = Survey((0..SIZE).into_par_iter().map(|_| AtomicU8::new(Survey::NOT_REACHED)).collect());
+    let r = closure::reachable(&Enumeration { rules: *rules, survey: Some(&survey) }, progress);
+    (Reachable { first: r.canonical, second: r.flipped }, survey)
 }
 
 /// Counts the reachable positions; with a solution of the same rule set (entries of `width`),

@@ -63,14 +63,15 @@ impl TableGame for Rules {
         Ok(rules)
     }
 
-    /// Enumerates the reachable positions (a "reach" phase), solves them (the engine's phases)
-    /// and spreads the values over the index, unreachable entries marked unused.
+    /// Enumerates the reachable positions, surveying each (a "reach" phase), and solves them
+    /// (the engine's phases, over the reachable entries numbered densely), and spreads the values
+    /// over the index, unreachable entries marked unused.
     fn solve(&self, progress: &dyn Progress) -> Result<Solution, SolveError> {
         progress.begin("reach", 0);
-        let reached = reach::reachable(self, &|_| {});
+        let (reached, survey) = reach::survey(self, &|_| {});
+        let game = Dense::surveyed(DobutsuGame::new(*self), &reached, &survey);
+        drop((reached, survey));
         progress.end();
-        let game = Dense::new(DobutsuGame::new(*self), &reached);
-        drop(reached);
         let dense = nana_engine::solve(&game, progress)?;
         let entries = game.spread(&dense.entries);
         let stats = Stats::of(&entries, EntryWidth::One);
