@@ -80,7 +80,7 @@ impl Stats {
                 || vec![0u64; illegal + 1],
                 |mut h, chunk| {
                     for i in 0..chunk.len() / bytes {
-                        h[Into::<usize>::into(E::read_raw(chunk, i))] += 1;
+                        h[E::read_raw(chunk, i).into()] += 1;
                     }
                     h
                 },
@@ -250,9 +250,6 @@ struct Forward {
     /// With [`Game::reverse_successors`]: the distinct successors of the chunk's inner entries,
     /// entry after entry (their numbers are the counters).
     edges: Vec<u32>,
-    /// With [`Game::reverse_successors`]: how many of `edges` go into each bucket of the
-    /// reversal ([`BUCKET_BITS`]).
-    buckets: Vec<u32>,
 }
 
 fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec<u8>, SolveError> {
@@ -268,9 +265,6 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
         .into_par_iter()
         .map_init(Vec::new, |succ, chunk| {
             let mut found = Forward::default();
-            if keep_edges {
-                found.buckets = vec![0; n.div_ceil(1 << BUCKET_BITS)];
-            }
             let start = chunk * CHUNK;
             let end = (start + CHUNK).min(n);
             for i in start..end {
@@ -296,10 +290,8 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
                         found.seeds[d].push(i as u32);
                     }
                     Node::Inner => {
-                        if succ.len() > 1 {
-                            succ.sort_unstable();
-                            succ.dedup();
-                        }
+                        succ.sort_unstable();
+                        succ.dedup();
                         let count = succ.len();
                         if count == 0 {
                             return Err(SolveError::NoSuccessors { index: i as u64 });
@@ -309,10 +301,7 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
                         }
                         counters[i].store(count.min(u8::MAX as usize) as u8, Ordering::Relaxed);
                         if keep_edges {
-                            for &q in succ.iter() {
-                                found.edges.push(q as u32);
-                                found.buckets[(q >> BUCKET_BITS) as usize] += 1;
-                            }
+                            found.edges.extend(succ.iter().map(|&q| q as u32));
                         }
                     }
                 }
@@ -344,31 +333,8 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
     };
     let edges = edges.as_ref();
 
-    let bytes = E::WIDTH.bytes();
-    let mut entries = vec![0u8; n * bytes];
-    if many.is_empty() && E::WIDTH == EntryWidth::One {
-        // The common case: a one-byte entry and its counter side by side in one cell, so that
-        // a backward pass reads one cache line per predecessor, not two.
-        let cells: Vec<AtomicU16> = values
-            .into_par_iter()
-            .zip(counters)
-            .map(|(v, c)| AtomicU16::new(u16::from(c.into_inner()) << 8 | Into::<u16>::into(v.get())))
-            .collect();
-        let packed = Packed::<E> { cells, code: std::marker::PhantomData };
-        backward(game, edges, &packed, seeds, progress)?;
-        entries.par_chunks_mut(bytes).zip(packed.cells.par_iter()).for_each(|(out, c)| {
-            E::write_raw(packed.raw(c.load(Ordering::Relaxed)), out);
-        });
-        return Ok(entries);
-    }
     if many.is_empty() {
-        backward(
-            game,
-            edges,
-            &Split::<E, AtomicU8> { values: &values, counters: &counters },
-            seeds,
-            progress,
-        )?;
+        backward::<G, E, AtomicU8>(game, edges, &values, &counters, seeds, progress)?;
     } else {
         let wide: Vec<AtomicU32> =
             counters.into_par_iter().map(|c| AtomicU32::new(c.into_inner().into())).collect();
@@ -377,102 +343,28 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
                 u32::try_from(count).map_err(|_| SolveError::TooManySuccessors { index: i.into(), count })?;
             wide[i as usize].set(c);
         }
-        backward(game, edges, &Split::<E, AtomicU32> { values: &values, counters: &wide }, seeds, progress)?;
+        backward::<G, E, AtomicU32>(game, edges, &values, &wide, seeds, progress)?;
     }
+
+    let bytes = E::WIDTH.bytes();
+    let mut entries = vec![0u8; n * bytes];
     entries.par_chunks_mut(bytes).zip(values.par_iter()).for_each(|(out, v)| E::write_raw(v.get(), out));
     Ok(entries)
-}
-
-/// The entries and counters of the backward passes.
-trait Slots<E: Code>: Sync {
-    /// How many entries are legal.
-    fn legal(&self) -> usize;
-    /// Visits the predecessor `p` of a frontier entry in a pass of `losses` (else of wins):
-    /// whether that decides `p`, as `next`.
-    fn visit(&self, p: usize, losses: bool, next: E::Raw) -> bool;
-}
-
-/// Entries and counters in arrays of their own.
-struct Split<'a, E: Code, C: Cell> {
-    values: &'a [E::Cell],
-    counters: &'a [C],
-}
-
-impl<E: Code, C: Cell> Slots<E> for Split<'_, E, C> {
-    fn legal(&self) -> usize {
-        self.values.par_iter().filter(|v| v.get() != E::ILLEGAL).count()
-    }
-
-    #[inline(always)]
-    fn visit(&self, p: usize, losses: bool, next: E::Raw) -> bool {
-        if self.values[p].get() != E::DRAW {
-            return false;
-        }
-        if losses {
-            // A move into a loss: the predecessor wins.
-            self.values[p].claim(E::DRAW, next)
-        } else if self.counters[p].count_down() {
-            // Its last reply that was not yet known to lose: every move loses.
-            self.values[p].set(next);
-            true
-        } else {
-            false
-        }
-    }
-}
-
-/// A one-byte entry (low byte) and its counter (high byte) in one cell.
-struct Packed<E: Code> {
-    cells: Vec<AtomicU16>,
-    code: std::marker::PhantomData<E>,
-}
-
-impl<E: Code> Packed<E> {
-    /// The entry of a cell.
-    #[inline(always)]
-    fn raw(&self, cell: u16) -> E::Raw {
-        E::Raw::try_from(cell & 0xff).ok().expect("one-byte entries")
-    }
-}
-
-impl<E: Code> Slots<E> for Packed<E> {
-    fn legal(&self) -> usize {
-        self.cells.par_iter().filter(|c| self.raw(c.load(Ordering::Relaxed)) != E::ILLEGAL).count()
-    }
-
-    #[inline(always)]
-    fn visit(&self, p: usize, losses: bool, next: E::Raw) -> bool {
-        let cell = &self.cells[p];
-        let old = cell.load(Ordering::Relaxed);
-        if self.raw(old) != E::DRAW {
-            return false;
-        }
-        let next: u16 = next.into();
-        if losses {
-            // Counters do not change in a pass of losses: the exchange fails only where
-            // another thread claimed `p` first.
-            cell.compare_exchange(old, old & 0xff00 | next, Ordering::Relaxed, Ordering::Relaxed).is_ok()
-        } else if cell.fetch_sub(1 << 8, Ordering::Relaxed) >> 8 == 1 {
-            // The last count: nobody else writes this cell again.
-            cell.store(next, Ordering::Relaxed);
-            true
-        } else {
-            false
-        }
-    }
 }
 
 /// The backward passes, one distance at a time, from the terminal entries `seeds` by distance,
 /// over the reversed successors `edges` if the forward pass kept them, else over the game's
 /// predecessors.
-fn backward<G: Game, E: Code, S: Slots<E>>(
+fn backward<G: Game, E: Code, C: Cell>(
     game: &G,
     edges: Option<&Reversed>,
-    slots: &S,
+    values: &[E::Cell],
+    counters: &[C],
     mut seeds: Vec<Vec<u32>>,
     progress: &dyn Progress,
 ) -> Result<(), SolveError> {
-    progress.begin("retrograde", slots.legal() as u64);
+    let legal = values.par_iter().filter(|v| v.get() != E::ILLEGAL).count();
+    progress.begin("retrograde", legal as u64);
     let mut frontier: Vec<u32> = seeds.first_mut().map(std::mem::take).unwrap_or_default();
     progress.advance(frontier.len() as u64);
     let mut dtm: usize = 0;
@@ -487,7 +379,17 @@ fn backward<G: Game, E: Code, S: Slots<E>>(
             .map_init(Vec::new, |preds, chunk| {
                 let mut found = Vec::new();
                 let mut visit = |p: usize| {
-                    if slots.visit(p, losses, next) {
+                    if values[p].get() != E::DRAW {
+                        return;
+                    }
+                    if losses {
+                        // A move into a loss: the predecessor wins.
+                        if values[p].claim(E::DRAW, next) {
+                            found.push(p as u32);
+                        }
+                    } else if counters[p].count_down() {
+                        // Its last reply that was not yet known to lose: every move loses.
+                        values[p].set(next);
                         found.push(p as u32);
                     }
                 };
@@ -535,14 +437,21 @@ impl Reversed {
     /// dealt out to their target's bucket (as the target's place in the bucket and the source),
     /// in chunk order, then each bucket is sorted by target by counting, in cache. `None` when
     /// there are too many edges for 32-bit offsets (the solver then asks the game).
-    fn new(n: usize, mut found: Vec<Forward>, counters: &[AtomicU8]) -> Option<Reversed> {
+    fn new(n: usize, found: Vec<Forward>, counters: &[AtomicU8]) -> Option<Reversed> {
         let buckets = n.div_ceil(1 << BUCKET_BITS);
         let total: usize = found.iter().map(|f| f.edges.len()).sum();
         if u32::try_from(total).is_err() {
             return None;
         }
-        // `at[chunk][bucket]`: where the chunk's edges into the bucket go (counted first).
-        let mut at: Vec<Vec<u32>> = found.iter_mut().map(|f| std::mem::take(&mut f.buckets)).collect();
+        // `at[chunk][bucket]`: where the chunk's edges into the bucket go.
+        let mut at: Vec<Vec<u32>> = found
+            .par_iter()
+            .map(|f| {
+                let mut count = vec![0u32; buckets];
+                f.edges.iter().for_each(|&q| count[(q >> BUCKET_BITS) as usize] += 1);
+                count
+            })
+            .collect();
         let mut bucket_start = vec![0u32; buckets + 1];
         let mut next = 0u32;
         for b in 0..buckets {

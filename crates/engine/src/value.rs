@@ -241,7 +241,7 @@ impl fmt::Display for EntryWidth {
 pub(crate) trait Code: Copy + Send + Sync {
     /// The atomic cell the solver keeps an entry in while it works.
     type Cell: Cell<Raw = Self::Raw>;
-    type Raw: Copy + Eq + Send + Sync + Into<usize> + Into<u16> + TryFrom<u16>;
+    type Raw: Copy + Eq + Send + Sync + Into<usize>;
     const WIDTH: EntryWidth;
     const DRAW: Self::Raw;
     const ILLEGAL: Self::Raw;
