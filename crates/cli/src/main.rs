@@ -20,7 +20,7 @@ use games::{CliGame, GameName};
 #[derive(Debug, Parser)]
 #[command(name = "nana", version, about, propagate_version = true)]
 struct Cli<G: CliGame> {
-    /// The game [default: nana]. Each game has its own rule flags (see `nana --game G COMMAND --help`).
+    /// The game [default: nana; `serve`: every game]. Each game has its own rule flags (see `nana --game G COMMAND --help`).
     #[arg(long, global = true, value_enum)]
     game: Option<GameName>,
     /// Worker threads for the commands that solve or enumerate, 1 to 256 (default: one per core).
