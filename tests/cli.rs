@@ -1603,15 +1603,16 @@ fn http_get(addr: &str, target: &str) -> (u16, String) {
     (status, body)
 }
 
-/// `nana serve` opens the tables of the folder, says where it listens, answers the API and the
-/// page, and stops cleanly (exit 0) on Ctrl-C (SIGINT).
+/// `nana --game nana serve` opens Nana's tables of the folder (only Nana's: the folder has no
+/// Dobutsu table), says where it listens, answers the API and the page, and stops cleanly (exit
+/// 0) on Ctrl-C (SIGINT).
 #[cfg(unix)]
 #[test]
 fn serve_answers_the_api_and_stops_on_ctrl_c() {
     use std::io::BufRead;
     let dir = Path::new(table("current")).parent().unwrap();
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nana"))
-        .args(["serve", "--port", "0", "--no-solve", "--tablebase-dir"])
+        .args(["--game", "nana", "serve", "--port", "0", "--no-solve", "--tablebase-dir"])
         .arg(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -1639,6 +1640,9 @@ fn serve_answers_the_api_and_stops_on_ctrl_c() {
     assert_eq!(answer["mainline"], query["mainline"]);
     assert_eq!(http_get(&addr, "/api/nana/original?position=nonsense").0, 400);
     assert_eq!(http_get(&addr, "/api/chess/standard").0, 404);
+    // Only the game asked for is served.
+    let (status, body) = http_get(&addr, "/api/dobutsu/tanaka");
+    assert!(status == 404 && body.contains("[\"nana\"]"), "{status} {body}");
     let (status, page) = http_get(&addr, "/");
     assert!(status == 200 && page.contains("<html"), "{status} {page:.200}");
 
@@ -1648,11 +1652,21 @@ fn serve_answers_the_api_and_stops_on_ctrl_c() {
     assert_eq!(status.code(), Some(0), "graceful shutdown on Ctrl-C");
 }
 
-/// With --no-solve and no tables, `serve` refuses to start and names the missing files.
+/// With --no-solve and no tables, `serve` refuses to start and names the missing files: every
+/// game's by default, only --game's when it is given, each with the command that makes it.
 #[test]
 fn serve_without_tables_and_no_solve_names_the_missing_files() {
+    let nana_files = ["tablebase/nana-current.tb", "tablebase/nana-original.tb", "`nana --game nana solve`"];
+    let dobutsu_files =
+        ["tablebase/dobutsu-tanaka.tb", "tablebase/dobutsu-safe-try.tb", "`nana --game dobutsu solve`"];
     let run = nana(&["serve", "--port", "0", "--no-solve"]);
-    assert_error(&run, &["tablebase/nana-current.tb", "tablebase/nana-original.tb"]);
+    assert_error(&run, &[nana_files.as_slice(), dobutsu_files.as_slice()].concat());
+    let run = nana(&["--game", "nana", "serve", "--port", "0", "--no-solve"]);
+    assert_error(&run, &nana_files);
+    assert!(!run.stderr.contains("dobutsu"), "{run:#?}");
+    let run = nana(&["--game", "dobutsu", "serve", "--port", "0", "--no-solve"]);
+    assert_error(&run, &dobutsu_files);
+    assert!(!run.stderr.contains("nana-"), "{run:#?}");
     assert_usage_error(&nana(&["serve", "--port", "70000"]), &["70000"]);
     assert_usage_error(&nana(&["serve", "--bind", "not-an-address"]), &["not-an-address"]);
 }

@@ -1,9 +1,10 @@
 // The explorer page in headless Chromium: node tests/browser/explorer.mjs URL OUTDIR
 //
-// Run by crates/server/tests/explorer/browser.rs against a server with Nana's tables. Loads the
-// start, plays moves (by the move list, by clicking the board, by the keyboard), checks values,
-// URLs and the browser's back button, sets up a position in the editor (an illegal one first,
-// refused with the server's reason), opens the statistics, and saves screenshots to OUTDIR.
+// Run by crates/server/tests/explorer/browser.rs against a server with Nana's and Dobutsu's
+// tables. Loads the start, plays moves (by the move list, by clicking the board, by the
+// keyboard), checks values, URLs and the browser's back button, sets up a position in the editor
+// (an illegal one first, refused with the server's reason), opens the statistics, then does the
+// same for Dobutsu through the game switch, and saves screenshots to OUTDIR.
 // Exits 0 when every check passes, 1 with the failed check, 2 when the tools are missing.
 
 import fs from "node:fs";
@@ -66,7 +67,7 @@ try {
   const waitValue = (text) =>
     page.waitForFunction((t) => document.getElementById("value").textContent === t, text);
   const fen = () => page.locator("#fen").inputValue();
-  async function shot(name) {
+  async function shot(name, squares = 9) {
     await page.evaluate(() => window.scrollTo(0, 0));
     const box = await page.locator("#board").boundingBox();
     const view = page.viewportSize();
@@ -74,7 +75,7 @@ try {
       (await page.locator("#board").isVisible()) && box && box.y >= 0 && box.y + box.height <= view.height && box.x + box.width <= view.width,
       `the board is visible in ${name}`,
     );
-    check((await page.locator("#board .sq").count()) === 9, `the board in ${name} has its squares`);
+    check((await page.locator("#board .sq").count()) === squares, `the board in ${name} has its ${squares} squares`);
     const file = path.join(outDir, name);
     await page.screenshot({ path: file });
     check(fs.statSync(file).size > 5000, `${name} is a non-empty picture`);
@@ -201,6 +202,73 @@ try {
   await longest.first().click();
   await waitValue(`Black wins — mate in ${plies} plies`);
   check(true, "a longest win opens with its value");
+
+  // Dobutsu shogi: the game switch, Tanaka's value at the start, a move from the list and one
+  // on the board, the rule-set switch, the editor (a completed try), the statistics.
+  await page.setViewportSize({ width: 1000, height: 720 });
+  await page.goto(base + "/nana/original");
+  await waitValue("Black wins — mate in 31 plies");
+  await page.selectOption("#game", "dobutsu");
+  await waitValue("Second player wins in 78 plies");
+  check(new URL(page.url()).pathname === "/dobutsu/tanaka", "the game switch opens Dobutsu's first rule set");
+  check((await fen()) === "gle/1c1/1C1/ELG[-] w 0 1", "the Dobutsu start is shown");
+  check((await page.locator("#board .sq").count()) === 12, "the Dobutsu board has twelve squares");
+  check((await page.locator("#board .sq").first().getAttribute("data-square")) === "a4", "rank 4 is at the top, file a on the left");
+  check((await page.locator('#board .sq[data-square="b1"] .piece.first .label').textContent()) === "L", "the first player's lion stands on b1");
+  check((await page.locator('#board .sq[data-square="b4"] .piece.second.p1').count()) === 1, "the second player's lion is turned round");
+  check((await page.locator('#board .sq[data-square="b1"] .piece .dot').count()) === 8, "the lion shows its eight steps");
+  check((await page.locator('#board .sq[data-square="b2"] .piece .dot').count()) === 1, "the chick shows its one step");
+  check((await page.locator("#hand-bottom .hp").count()) === 3, "the first player's hand shows three kinds");
+  check((await page.locator("#turn").textContent()) === "First player to move", "the side to move is named");
+  check((await page.locator("#mainline a").count()) === 77, "the mainline has 77 moves to the lion's capture");
+  const lose = page.locator('#moves [data-group="loss"] button.move');
+  check((await lose.count()) === 4, "every move of the start loses");
+  check((await lose.first().locator(".val").textContent()) === "loss in 78 plies", "the best move loses in 78");
+  await shot("explorer-dobutsu.png", 12);
+  await lose.first().click();
+  await waitValue("Second player wins in 77 plies");
+  check((await page.locator("#turn").textContent()) === "Second player to move", "the second player is to move");
+  // The second player's best move, by clicking the board.
+  const best = await page.locator('#moves [data-group="win"] button.move').first().getAttribute("data-usi");
+  const step = /^([a-c][1-4])([a-c][1-4])\+?$/.exec(best);
+  check(step !== null, `the best reply ${best} is a step`);
+  const beforeClick = await fen();
+  await page.click(`#board .sq[data-square="${step[1]}"]`);
+  check((await page.locator("#board .sq.tgt").count()) > 0, "the piece's squares are highlighted");
+  await page.click(`#board .sq[data-square="${step[2]}"]`);
+  await waitValue("Second player wins in 76 plies");
+  check((await fen()) !== beforeClick, `the board click played ${best}`);
+  await page.selectOption("#rules", "safe-try");
+  await waitValue("Second player wins in 76 plies");
+  check(new URL(page.url()).pathname === "/dobutsu/safe-try", "the rule-set switch keeps the position under the other reading");
+  // The editor: a completed try (the first player's lion on a4, out of the second's reach).
+  await page.click("#edit");
+  check((await page.locator("#palette .pal").count()) === 10, "the palette holds five animals per side");
+  await page.click("#edit-clear");
+  await place("L", "a4");
+  await place("e", "c4");
+  await place("l", "c3");
+  await place("C", "b2");
+  await place("E", "a1");
+  await place("G", "c1");
+  // The hands: a giraffe and a chick for the second player, nothing for the first.
+  const held = { g: 1, c: 1 };
+  for (const code of ["G", "E", "C", "g", "e", "c"]) {
+    const counter = page.locator(`#edit-hands .counter[data-code="${code}"]`);
+    const count = async () => Number(await counter.locator(".count").textContent());
+    while ((await count()) > (held[code] || 0)) await counter.locator(".minus").click();
+    while ((await count()) < (held[code] || 0)) await counter.locator(".plus").click();
+  }
+  await page.selectOption("#edit-side", "1");
+  await page.click("#edit-apply");
+  await waitValue("First player wins — its lion has completed a try");
+  check((await fen()) === "L1e/2l/1C1/E1G[gc] b 0 1", "the editor set up the try");
+  check((await page.locator("#moves").textContent()).includes("no legal move"), "the game is over there");
+  // The statistics: Tanaka's longest win, 173 plies.
+  await page.click("#to-stats");
+  await page.waitForSelector("#histogram", { timeout: 120000 });
+  const dFirst = await page.locator("#longest li").first().textContent();
+  check(/ — 173 plies$/.test(dFirst), `the longest Dobutsu win is 173 plies (${dFirst})`);
 
   check(pageErrors.length === 0, "no script errors on the page" + (pageErrors.length ? ": " + pageErrors.join("; ") : ""));
 } catch (e) {

@@ -20,7 +20,7 @@ use games::{CliGame, GameName};
 #[derive(Debug, Parser)]
 #[command(name = "nana", version, about, propagate_version = true)]
 struct Cli<G: CliGame> {
-    /// The game [default: nana]. Each game has its own rule flags (see `nana --game G COMMAND --help`).
+    /// The game [default: nana; `serve`: every game]. Each game has its own rule flags (see `nana --game G COMMAND --help`).
     #[arg(long, global = true, value_enum)]
     game: Option<GameName>,
     /// Worker threads for the commands that solve or enumerate, 1 to 256 (default: one per core).
@@ -93,8 +93,13 @@ enum Command<G: CliGame> {
     Query(commands::query::QueryArgs<G>),
     /// Play against perfect play in the terminal.
     Play(commands::play::PlayArgs<G>),
-    /// Serve the tablebase explorer: a web page and an HTTP JSON API over every game's tables
-    /// (docs/EXPLORER.md).
+    /// Serve the tablebase explorer: a web page and an HTTP JSON API over every game's tables,
+    /// or only the game --game names (docs/EXPLORER.md).
+    ///
+    /// Every rule set of the games served is loaded from its file in --tablebase-dir; a missing
+    /// one is solved at start (Nana: seconds per rule set; Dobutsu: minutes and about 3 GB of
+    /// memory per rule set) unless --no-solve is given. `nana --game nana serve` serves Nana
+    /// alone and starts in seconds.
     Serve {
         /// Port to listen on (0: any free port, printed at start).
         #[arg(long, default_value_t = 8080)]
@@ -102,7 +107,8 @@ enum Command<G: CliGame> {
         /// Address to listen on (`0.0.0.0` for every interface).
         #[arg(long, default_value = "127.0.0.1")]
         bind: std::net::IpAddr,
-        /// Refuse to start when a table is missing, instead of solving it at start.
+        /// Refuse to start when a table is missing (naming every missing file), instead of
+        /// solving it at start.
         #[arg(long)]
         no_solve: bool,
     },
@@ -135,8 +141,10 @@ fn run<G: CliGame>(cli: Cli<G>) -> Result<(), String> {
         Command::CheckTable { file } => commands::check::run::<G>(&file),
         Command::Query(args) => commands::query::run(&args, &tb_dir),
         Command::Play(args) => commands::play::run(&args, &tb_dir),
-        // The explorer serves every game, whatever --game says.
-        Command::Serve { port, bind, no_solve } => commands::serve::run(bind, port, no_solve, &tb_dir),
+        // The explorer serves every game, or only the one --game names.
+        Command::Serve { port, bind, no_solve } => {
+            commands::serve::run(bind, port, no_solve, cli.game, &tb_dir)
+        }
     }
 }
 

@@ -25,13 +25,14 @@
 //! unknown game or rule set (with `valid`, the names that exist), a position outside the table
 //! or an unknown path.
 
+mod dobutsu;
 mod nana;
 mod view;
 
 use std::fmt;
 use std::future::Future;
 use std::net::SocketAddr;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
@@ -48,8 +49,11 @@ use nana_probe::{Answer, ProbeError, ProbeGame};
 use serde::Serialize;
 use tower_http::cors::{Any, CorsLayer};
 
+pub use dobutsu::{add_dobutsu, GAME as DOBUTSU, RULE_SETS as DOBUTSU_RULE_SETS};
 pub use nana::{add_nana, GAME as NANA, RULE_SETS as NANA_RULE_SETS};
-pub use view::{Board, Explorable, Hand, HandPiece, MoveSquares, Palette, PieceView, SquareView};
+pub use view::{
+    Board, EndingWords, Explorable, Hand, HandPiece, MoveSquares, Palette, PieceView, SquareView, Words,
+};
 
 /// How many plies of a drawing line the answers show (as `nana query` does).
 pub const DRAW_LINE: usize = 10;
@@ -199,6 +203,8 @@ pub trait Explorer: Send + Sync {
     fn view(&self, game: &str, rules: &str, position: Option<&str>) -> Result<View, ApiError>;
     /// Counts every entry: call once, the registry keeps the result.
     fn stats(&self) -> TableStats;
+    /// How the page words the game ([`Explorable::words`]).
+    fn words(&self) -> Words;
 }
 
 fn parse<G: ProbeGame>(game: &G, position: Option<&str>) -> Result<G::Position, ApiError> {
@@ -256,6 +262,10 @@ where
 
     fn origin(&self) -> String {
         Table::origin(self)
+    }
+
+    fn words(&self) -> Words {
+        self.game().words()
     }
 
     fn answer(&self, position: Option<&str>) -> Result<Answer, ApiError> {
@@ -379,6 +389,9 @@ impl<E: Explorer + ?Sized> Explorer for Arc<E> {
     fn stats(&self) -> TableStats {
         (**self).stats()
     }
+    fn words(&self) -> Words {
+        (**self).words()
+    }
 }
 
 /// What to do when a table's file is missing at start.
@@ -390,10 +403,31 @@ pub enum Missing {
     Refuse,
 }
 
-pub(crate) fn missing_message(paths: &[String]) -> String {
+/// The command that makes a game's tables: `nana --game dobutsu solve` (`nana solve` where the
+/// game is not known).
+fn solve_command(game: Option<&str>) -> String {
+    match game {
+        Some(g) => format!("`nana --game {g} solve`"),
+        None => "`nana solve`".to_string(),
+    }
+}
+
+/// The error of `--no-solve` when files are missing: every missing file (with its game, where
+/// known), and the commands that make them.
+fn missing_message(missing: &[(Option<&str>, PathBuf)]) -> String {
+    let paths: Vec<String> = missing.iter().map(|(_, p)| p.display().to_string()).collect();
+    let mut commands: Vec<String> = Vec::new();
+    for (game, _) in missing {
+        let command = solve_command(*game);
+        if !commands.contains(&command) {
+            commands.push(command);
+        }
+    }
     format!(
-        "no tablebase at {} (and solving at start was turned off); run `nana solve` to make it",
-        paths.join(", ")
+        "no tablebase at {} (and solving at start was turned off); make {} with {}",
+        paths.join(", "),
+        if paths.len() == 1 { "it" } else { "them" },
+        commands.join(" and ")
     )
 }
 
@@ -407,17 +441,112 @@ pub fn load_table<G: TableGame>(
     progress: &dyn Progress,
     announce: &mut dyn FnMut(&str, &Path),
 ) -> Result<Table<G>, String> {
+    load(None, game, dir, missing, progress, announce)
+}
+
+/// [`load_table`], its messages naming the game's command line (`--game NAME`) where known.
+fn load<G: TableGame>(
+    name: Option<&str>,
+    game: G,
+    dir: &Path,
+    missing: Missing,
+    progress: &dyn Progress,
+    announce: &mut dyn FnMut(&str, &Path),
+) -> Result<Table<G>, String> {
     let path = dir.join(game.file_name());
     if missing == Missing::Refuse && !path.exists() {
-        return Err(missing_message(&[path.display().to_string()]));
+        return Err(missing_message(&[(name, path)]));
     }
     Table::load_or_solve(game, None, dir, progress, |g, p| announce(&g.describe(), p)).map_err(|e| {
         if e.needs_regeneration() {
-            format!("{e}; regenerate it with `nana solve`")
+            format!("{e}; regenerate it with {}", solve_command(name))
         } else {
             e.to_string()
         }
     })
+}
+
+/// The files of `rule_sets` missing from `dir`, with the game's name.
+fn missing_files<G: TableGame>(
+    game: &'static str,
+    rule_sets: &[(&str, G)],
+    dir: &Path,
+) -> Vec<(Option<&'static str>, PathBuf)> {
+    rule_sets
+        .iter()
+        .map(|(_, rules)| dir.join(rules.file_name()))
+        .filter(|path| !path.exists())
+        .map(|path| (Some(game), path))
+        .collect()
+}
+
+/// Adds the rule sets of one game to `registry` under the name `game`, each by its name in
+/// URLs, from its file in `dir` (memory-mapped), solving a missing one in memory or refusing to
+/// start as `missing` says (naming every missing file at once). `progress` makes the progress
+/// report of a rule set's solve from its name; `announce` is called before a solve with the
+/// rule set and options in words and the path looked for.
+pub fn add_rule_sets<G>(
+    registry: &mut Registry,
+    game: &'static str,
+    rule_sets: &[(&str, G)],
+    dir: &Path,
+    missing: Missing,
+    progress: &dyn Fn(&str) -> Box<dyn Progress>,
+    announce: &mut dyn FnMut(&str, &Path),
+) -> Result<(), String>
+where
+    G: Explorable + Clone + Send + Sync + 'static,
+{
+    if missing == Missing::Refuse {
+        let absent = missing_files(game, rule_sets, dir);
+        if !absent.is_empty() {
+            return Err(missing_message(&absent));
+        }
+    }
+    for (name, rules) in rule_sets {
+        let table = load(Some(game), rules.clone(), dir, missing, progress(name).as_ref(), announce)?;
+        registry.add(game, name, Box::new(table));
+    }
+    Ok(())
+}
+
+/// The games the explorer serves, by their names in URLs, in the page's order.
+pub const GAMES: [&str; 2] = [NANA, DOBUTSU];
+
+/// Adds every rule set of each of `games` (names of [`GAMES`]) to `registry`, as
+/// [`add_rule_sets`] does; with `Missing::Refuse`, every missing file of every game is named
+/// at once, before anything is loaded. `progress` gets the game's and the rule set's names.
+pub fn add_games(
+    registry: &mut Registry,
+    games: &[&str],
+    dir: &Path,
+    missing: Missing,
+    progress: &dyn Fn(&str, &str) -> Box<dyn Progress>,
+    announce: &mut dyn FnMut(&str, &Path),
+) -> Result<(), String> {
+    if let Some(unknown) = games.iter().find(|g| !GAMES.contains(g)) {
+        return Err(format!("unknown game \"{}\" (known: {})", cut(unknown), GAMES.join(", ")));
+    }
+    if missing == Missing::Refuse {
+        let mut absent = Vec::new();
+        for &game in games {
+            match game {
+                NANA => absent.extend(missing_files(NANA, &NANA_RULE_SETS, dir)),
+                _ => absent.extend(missing_files(DOBUTSU, &DOBUTSU_RULE_SETS, dir)),
+            }
+        }
+        if !absent.is_empty() {
+            return Err(missing_message(&absent));
+        }
+    }
+    for &game in games {
+        let progress = |rules: &str| progress(game, rules);
+        match game {
+            NANA => add_nana(registry, dir, missing, &progress, announce)?,
+            _ => add_dobutsu(registry, dir, missing, &progress, announce)?,
+        }
+    }
+    Ok(())
 }
 
 struct RuleSet {
@@ -454,6 +583,8 @@ impl fmt::Debug for Registry {
 pub struct GameInfo {
     pub game: String,
     pub rule_sets: Vec<RuleSetInfo>,
+    /// How the page words the game.
+    pub words: Words,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -486,6 +617,8 @@ impl Registry {
             .iter()
             .map(|g| GameInfo {
                 game: g.name.clone(),
+                // A game has at least one rule set: the one it was added with.
+                words: g.rule_sets[0].table.words(),
                 rule_sets: g
                     .rule_sets
                     .iter()

@@ -4,10 +4,13 @@
 use std::path::Path;
 
 use nana_engine::Progress;
+use nana_shogi::probe::{CHECKMATE, STALEMATE};
 use nana_shogi::{Color, Cube, Move, Piece, Position, Role, Rules, Square};
 
-use crate::view::{Board, Explorable, Hand, HandPiece, MoveSquares, Palette, PieceView, SquareView};
-use crate::{load_table, missing_message, Missing, Registry};
+use crate::view::{
+    Board, EndingWords, Explorable, Hand, HandPiece, MoveSquares, Palette, PieceView, SquareView, Words,
+};
+use crate::{add_rule_sets, Missing, Registry};
 
 /// The game's name in URLs.
 pub const GAME: &str = "nana";
@@ -27,6 +30,7 @@ fn piece_view(piece: Piece) -> PieceView {
         label: piece.role.hodges(),
         name: piece.role.name(),
         kind: kind(piece.role),
+        steps: Vec::new(),
     }
 }
 
@@ -103,7 +107,34 @@ impl Explorable for Rules {
             .iter()
             .flat_map(|&color| Role::ALL.iter().map(move |&role| piece_view(Piece { color, role })))
             .collect();
-        Palette { pieces, sides: ['b', 'w'], empty_hands: "-" }
+        Palette {
+            pieces,
+            sides: ['b', 'w'],
+            empty_hands: "-",
+            layout: "{board} {side} {hands}",
+            hand_counts: true,
+        }
+    }
+
+    fn words(&self) -> Words {
+        Words {
+            players: [Color::Black.name(), Color::White.name()],
+            to_move: "{Side} to move",
+            win: "{Winner} wins — mate in {plies}",
+            move_win: "win, mate in {plies}",
+            move_loss: "loss, mated in {plies}",
+            distance: "mate in {plies}",
+            endings: vec![
+                EndingWords {
+                    ending: CHECKMATE.name,
+                    text: "{Winner} wins — {loser} has no legal move (checkmate)",
+                },
+                EndingWords {
+                    ending: STALEMATE.name,
+                    text: "{Winner} wins — {loser} has no legal move (stalemate)",
+                },
+            ],
+        }
     }
 }
 
@@ -122,23 +153,7 @@ pub fn add_nana(
     progress: &dyn Fn(&str) -> Box<dyn Progress>,
     announce: &mut dyn FnMut(&str, &Path),
 ) -> Result<(), String> {
-    if missing == Missing::Refuse {
-        // Name every missing file at once, not one per attempt.
-        let absent: Vec<String> = RULE_SETS
-            .iter()
-            .map(|(_, rules)| dir.join(nana_probe::table::TableGame::file_name(rules)))
-            .filter(|path| !path.exists())
-            .map(|path| path.display().to_string())
-            .collect();
-        if !absent.is_empty() {
-            return Err(missing_message(&absent));
-        }
-    }
-    for (name, rules) in RULE_SETS {
-        let table = load_table(rules, dir, missing, progress(name).as_ref(), announce)?;
-        registry.add(GAME, name, Box::new(table));
-    }
-    Ok(())
+    add_rule_sets(registry, GAME, &RULE_SETS, dir, missing, progress, announce)
 }
 
 #[cfg(test)]

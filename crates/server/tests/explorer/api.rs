@@ -23,7 +23,7 @@ async fn health() {
 }
 
 #[tokio::test]
-async fn games_lists_both_rule_sets() {
+async fn games_lists_every_game_and_rule_set() {
     let r = get("/api/games").await;
     assert_eq!(r.status, StatusCode::OK);
     let games = r.json();
@@ -32,6 +32,8 @@ async fn games_lists_both_rule_sets() {
         games[0]["rule_sets"].as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["current", "original"]);
     assert_eq!(games[0]["rule_sets"][1]["description"], "original, drop-stalemate on, hand-stalemate on");
+    assert_eq!(games[0]["words"]["players"], json!(["black", "white"]));
+    assert_eq!(games[1]["game"], "dobutsu");
 }
 
 /// The answer is the probe's, byte for byte (the JSON of `nana query --json`), and the start is
@@ -194,7 +196,7 @@ async fn malformed_positions_are_400_naming_the_problem() {
 #[tokio::test]
 async fn unknown_games_and_rule_sets_are_404_listing_the_valid_ones() {
     let e = error("/api/chess/standard", StatusCode::NOT_FOUND).await;
-    assert_eq!(e["valid"], json!(["nana"]));
+    assert_eq!(e["valid"], json!(["nana", "dobutsu"]));
     assert!(e["error"].as_str().unwrap().contains("unknown game \"chess\""));
     for uri in
         ["/api/nana/newest", "/api/nana/newest/mainline", "/api/nana/newest/view", "/api/nana/newest/stats"]

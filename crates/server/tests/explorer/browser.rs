@@ -1,5 +1,5 @@
-//! The page end to end in headless Chromium: a server on a loopback port over Nana's solved
-//! tables, driven by `tests/browser/explorer.mjs` (playwright-core). Needs Node.js and Chromium,
+//! The page end to end in headless Chromium: a server on a loopback port over Nana's and
+//! Dobutsu's solved tables, driven by `tests/browser/explorer.mjs` (playwright-core). Needs Node.js and Chromium,
 //! and installs the pinned npm packages of `tests/browser` on first use; without Node.js or
 //! Chromium the test fails and says how to install them.
 //!
@@ -73,7 +73,13 @@ fn the_page_plays_edits_and_shows_statistics_in_chromium() {
     }
     drop(server);
 
-    let names = ["explorer-start.png", "explorer-editor.png", "explorer-position.png", "explorer-stats.png"];
+    let names = [
+        "explorer-start.png",
+        "explorer-editor.png",
+        "explorer-position.png",
+        "explorer-stats.png",
+        "explorer-dobutsu.png",
+    ];
     for name in names {
         let bytes = std::fs::read(out.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
         let (w, h) = png_size(&bytes).unwrap_or_else(|| panic!("{name} is not a PNG"));

@@ -33,12 +33,27 @@ const SEEDS: &[&str] = &[
     "2k/3/K2 w RBrb",
     "k1K/3/3 w 2R2B",
     "1K1/3/1k1 b -",
+    "gle/1c1/1C1/ELG[-] w 0 1",
+    "g1e/1l1/3/ELG[Cc] w 0 1",
+    "gle/1C1/3/ELG[C] b",
+    "L1e/2l/1C1/E1G[gc] b 0 1",
+    "l2/1+C1/3/1L1[GGEEc] w 0 1",
 ];
 
 /// The characters of position strings, their neighbours, and trouble.
 const ALPHABET: &[&str] = &[
     "K",
     "k",
+    "L",
+    "l",
+    "E",
+    "e",
+    "H",
+    "h",
+    "[",
+    "]",
+    "[-]",
+    "@",
     "R",
     "r",
     "B",
@@ -147,8 +162,21 @@ fn position(rng: &mut Rng) -> String {
 }
 
 fn path(rng: &mut Rng) -> String {
-    let games = ["nana", "nana", "nana", "chess", "", "NANA", "..", "%2e%2e", "na%00na"];
-    let rules = ["original", "current", "current", "newest", "", "..", "original%2F..", "%FF"];
+    let games =
+        ["nana", "nana", "nana", "dobutsu", "dobutsu", "chess", "", "NANA", "..", "%2e%2e", "na%00na"];
+    let rules = [
+        "original",
+        "current",
+        "current",
+        "tanaka",
+        "safe-try",
+        "newest",
+        "",
+        "..",
+        "original%2F..",
+        "%FF",
+        "safe_try",
+    ];
     let kinds = ["", "", "/mainline", "/view", "/stats", "/bogus", "/", "/mainline/x"];
     let base = if rng.below(5) == 0 { "" } else { "/api" };
     let mut p = format!("{base}/{}/{}{}", rng.pick(&games), rng.pick(&rules), rng.pick(&kinds));
@@ -180,7 +208,8 @@ async fn fuzz() {
     let mut rng = Rng(0x005E_ED0F_E1A1_u64);
     let (mut sent, mut unsendable) = (0, 0);
     let mut statuses = std::collections::BTreeMap::new();
-    for case in 0..6000 {
+    let mut ok = std::collections::BTreeMap::new();
+    for case in 0..8000 {
         let raw = format!("{}{}", path(&mut rng), query(&mut rng));
         let uri = uri_safe(&raw);
         // Some strings are no URI at all (a `%` that starts no escape in a path is fine for
@@ -208,11 +237,18 @@ async fn fuzz() {
             );
         }
         *statuses.entry(status.as_u16()).or_insert(0u32) += 1;
+        if status == StatusCode::OK && is_api {
+            let game = uri.split('/').nth(2).unwrap_or("").to_string();
+            *ok.entry(game).or_insert(0u32) += 1;
+        }
     }
     eprintln!("{sent} requests sent ({unsendable} strings were no URI): {statuses:?}");
-    assert!(sent >= 5000, "only {sent} cases were sendable");
-    // The generator reaches every kind of answer.
+    assert!(sent >= 6500, "only {sent} cases were sendable");
+    // The generator reaches every kind of answer, for both games.
     for s in [200, 400, 404] {
         assert!(statuses.get(&s).is_some_and(|&n| n >= 100), "few answers {s}: {statuses:?}");
+    }
+    for game in ["nana", "dobutsu"] {
+        assert!(ok.get(game).is_some_and(|&n| n >= 50), "few answers 200 for {game}: {ok:?}");
     }
 }

@@ -1,0 +1,250 @@
+//! Dobutsu shogi in the explorer: its board view (the animals with the dots of their steps), the
+//! squares of its moves, its editor palette, its words (a lion captured, a try) and the
+//! registry of its two rule sets.
+
+use std::path::Path;
+
+use dobutsu_shogi::probe::{BOTH_TRIES, LION_CAPTURED, TRY};
+use dobutsu_shogi::{Move, Piece, Position, Role, Rules, Side, Square};
+use nana_engine::Progress;
+
+use crate::view::{
+    Board, EndingWords, Explorable, Hand, HandPiece, MoveSquares, Palette, PieceView, SquareView, Words,
+};
+use crate::{add_rule_sets, Missing, Registry};
+
+/// The game's name in URLs.
+pub const GAME: &str = "dobutsu";
+
+/// The rule sets the explorer serves, by their names in URLs (the names of `--rules`).
+pub const RULE_SETS: [(&str, Rules); 2] = [("tanaka", Rules::TANAKA), ("safe-try", Rules::SAFE_TRY)];
+
+/// Where a role steps, seen from its owner (`[0, 1]`: forward).
+fn steps(role: Role) -> Vec<[i8; 2]> {
+    const ORTHOGONAL: [[i8; 2]; 4] = [[0, 1], [-1, 0], [1, 0], [0, -1]];
+    const DIAGONAL: [[i8; 2]; 4] = [[-1, 1], [1, 1], [-1, -1], [1, -1]];
+    match role {
+        Role::Lion => ORTHOGONAL.iter().chain(&DIAGONAL).copied().collect(),
+        Role::Giraffe => ORTHOGONAL.to_vec(),
+        Role::Elephant => DIAGONAL.to_vec(),
+        Role::Chick => vec![[0, 1]],
+        // A gold general's steps: not backwards diagonally.
+        Role::Hen => ORTHOGONAL.iter().chain(&DIAGONAL[..2]).copied().collect(),
+    }
+}
+
+/// A letter of the side's case: upper case for the first player.
+fn case(side: Side, letter: char) -> char {
+    match side {
+        Side::First => letter,
+        Side::Second => letter.to_ascii_lowercase(),
+    }
+}
+
+fn piece_view(piece: Piece) -> PieceView {
+    PieceView {
+        owner: piece.side.name(),
+        // The FEN writes a hen `+C`; its reader takes `H` too, one letter as the editor wants.
+        code: case(piece.side, piece.role.letter()),
+        label: match piece.role {
+            Role::Lion => "L",
+            Role::Giraffe => "G",
+            Role::Elephant => "E",
+            Role::Chick => "C",
+            Role::Hen => "H",
+        },
+        name: piece.role.name(),
+        kind: "",
+        steps: steps(piece.role),
+    }
+}
+
+impl Explorable for Rules {
+    fn board(&self, pos: &Position) -> Board {
+        // Reading order: rank 4 (the second player's home) at the top, files a to c.
+        let squares = (0..4u8)
+            .rev()
+            .flat_map(|rank| (0..3u8).map(move |file| Square::new(file, rank).expect("on the board")))
+            .map(|sq| SquareView { name: sq.to_string(), piece: pos.piece_at(sq).map(piece_view) })
+            .collect();
+        let hands = Side::BOTH
+            .iter()
+            .map(|&side| Hand {
+                owner: side.name(),
+                pieces: Role::IN_HAND
+                    .iter()
+                    .map(|&role| HandPiece {
+                        code: case(side, role.letter()),
+                        label: piece_view(Piece { side, role }).label,
+                        name: role.name(),
+                        count: pos.hand(side, role),
+                        max: 2,
+                    })
+                    .collect(),
+            })
+            .collect();
+        Board { columns: 3, rows: 4, squares, hands, side_to_move: pos.side_to_move().name() }
+    }
+
+    fn move_squares(&self, pos: &Position, mv: Move) -> MoveSquares {
+        match mv {
+            Move::Step { from, to, .. } => {
+                MoveSquares { from: Some(from.to_string()), drop: None, to: to.to_string(), shows: None }
+            }
+            Move::Drop { role, to } => MoveSquares {
+                from: None,
+                drop: Some(case(pos.side_to_move(), role.letter())),
+                to: to.to_string(),
+                shows: None,
+            },
+        }
+    }
+
+    fn palette(&self) -> Palette {
+        let pieces = Side::BOTH
+            .iter()
+            .flat_map(|&side| Role::ALL.iter().map(move |&role| piece_view(Piece { side, role })))
+            .collect();
+        Palette {
+            pieces,
+            sides: [Side::First.fen_letter(), Side::Second.fen_letter()],
+            empty_hands: "-",
+            layout: "{board}[{hands}] {side}",
+            hand_counts: false,
+        }
+    }
+
+    fn words(&self) -> Words {
+        Words {
+            players: [Side::First.name(), Side::Second.name()],
+            to_move: "{Side} player to move",
+            win: "{Winner} player wins in {plies}",
+            move_win: "win in {plies}",
+            move_loss: "loss in {plies}",
+            distance: "{plies}",
+            endings: vec![
+                // The side to move attacks the lion: counted as captured, a win in 1.
+                EndingWords {
+                    ending: LION_CAPTURED.name, text: "{Winner} player wins — captures the lion"
+                },
+                EndingWords {
+                    ending: TRY.name, text: "{Winner} player wins — its lion has completed a try"
+                },
+                EndingWords { ending: BOTH_TRIES.name, text: "Draw — both lions have completed a try" },
+            ],
+        }
+    }
+}
+
+/// Adds Dobutsu's rule sets ([`RULE_SETS`]) to `registry`, as [`crate::add_nana`] does Nana's:
+/// from their files in `dir` (`dobutsu-tanaka.tb`, `dobutsu-safe-try.tb`), a missing one solved
+/// in memory (minutes) or refused as `missing` says.
+pub fn add_dobutsu(
+    registry: &mut Registry,
+    dir: &Path,
+    missing: Missing,
+    progress: &dyn Fn(&str) -> Box<dyn Progress>,
+    announce: &mut dyn FnMut(&str, &Path),
+) -> Result<(), String> {
+    add_rule_sets(registry, GAME, &RULE_SETS, dir, missing, progress, announce)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dobutsu_shogi::index::SIZE;
+    use nana_probe::table::TableGame;
+    use nana_probe::ProbeGame;
+
+    /// Positions spread over the whole index (the first player to move), their children (the
+    /// second player to move), and the start.
+    fn positions(rules: Rules) -> Vec<Position> {
+        let mut out = vec![rules.start()];
+        for i in (0..SIZE).step_by(100_003) {
+            if let Some(pos) = rules.unindex(i) {
+                out.push(pos);
+                rules.for_each_move(&pos, |_, child| out.push(*child));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_names_are_the_rule_sets_own() {
+        for (name, rules) in RULE_SETS {
+            assert_eq!(rules.rule_set_name(), name);
+            assert_eq!(Rules::from_name(name), Ok(rules));
+        }
+    }
+
+    /// The board view is the position: the editor's string of it reads back as the same
+    /// position, and the palette holds every piece the board shows.
+    #[test]
+    fn the_board_view_writes_back_to_the_position() {
+        for (_, rules) in RULE_SETS {
+            let palette = rules.palette();
+            let all = positions(rules);
+            assert!(all.len() > 5000, "{}", all.len());
+            let mut hens = 0;
+            let mut held = 0;
+            for pos in all {
+                let board = rules.board(&pos);
+                assert_eq!(board.squares.len(), board.columns * board.rows);
+                let text = board.position_string(&palette);
+                assert_eq!(rules.parse_position(&text), Ok(pos), "{text}");
+                for piece in board.squares.iter().filter_map(|s| s.piece.as_ref()) {
+                    assert!(palette.pieces.contains(piece), "{piece:?}");
+                    hens += usize::from(piece.name == "hen");
+                }
+                held += board.hands.iter().flat_map(|h| &h.pieces).filter(|h| h.count > 1).count();
+            }
+            // The cases that differ from the FEN's spelling: a hen (`+C`), two of a kind held.
+            assert!(hens > 100 && held > 100, "{hens} {held}");
+        }
+        let start = Rules::TANAKA.board(&Rules::TANAKA.start());
+        assert_eq!(start.squares[0].name, "a4");
+        assert_eq!(start.squares[11].name, "c1");
+        assert_eq!(start.position_string(&Rules::TANAKA.palette()), "gle/1c1/1C1/ELG[-] w");
+    }
+
+    /// A move's squares are where its piece stands (or the hand piece it drops, held by the side
+    /// to move) and an empty square or one of the opponent's.
+    #[test]
+    fn move_squares_name_the_piece_moved() {
+        for (_, rules) in RULE_SETS {
+            let mut drops = 0;
+            for pos in positions(rules).into_iter().take(4000) {
+                let board = rules.board(&pos);
+                let side = board.side_to_move;
+                let at = |name: &str| {
+                    board
+                        .squares
+                        .iter()
+                        .find(|s| s.name == name)
+                        .unwrap_or_else(|| panic!("no square {name}"))
+                };
+                rules.for_each_move(&pos, |mv, _| {
+                    let sq = rules.move_squares(&pos, mv);
+                    match (&sq.from, sq.drop) {
+                        (Some(from), None) => {
+                            assert_eq!(at(from).piece.as_ref().map(|p| p.owner), Some(side), "{mv:?}")
+                        }
+                        (None, Some(code)) => {
+                            drops += 1;
+                            let hand = board.hands.iter().find(|h| h.owner == side).unwrap();
+                            assert!(hand.pieces.iter().any(|h| h.code == code && h.count > 0), "{mv:?}");
+                            assert!(at(&sq.to).piece.is_none(), "{mv:?}");
+                        }
+                        _ => panic!("{mv:?}: {sq:?}"),
+                    }
+                    assert!(at(&sq.to).piece.as_ref().is_none_or(|p| p.owner != side), "{mv:?}");
+                    // The squares are the move's own, as Fairy-Stockfish writes it (`b2b3`, `C@b3`).
+                    let text = mv.to_string();
+                    assert!(text.trim_end_matches('+').ends_with(&sq.to), "{text} {sq:?}");
+                    assert!(sq.from.as_ref().is_none_or(|f| text.starts_with(f.as_str())), "{text} {sq:?}");
+                });
+            }
+            assert!(drops > 1000, "{drops}");
+        }
+    }
+}
