@@ -77,6 +77,76 @@ struct Tables {
     subset_rank: Vec<u8>,
     /// `free[pair]`: the 10 squares left by the pair's lions, in order.
     free: Vec<[u8; 10]>,
+    /// `halves[h]`: what five free squares hold, for their contents `h` in base 9 (the first
+    /// square least significant; see [`digit`]).
+    halves: Vec<Half>,
+}
+
+/// The pieces on five consecutive free squares, as [`rank_oriented`] combines them.
+#[derive(Debug, Clone, Copy, Default)]
+struct Half {
+    /// Which of the five squares are occupied.
+    mask: u8,
+    /// How many giraffes, elephants and chicks (with hens) stand there.
+    g: u8,
+    e: u8,
+    c: u8,
+    /// Their kinds in square order, base 3 (giraffe 0, elephant 1, chick 2), first least
+    /// significant.
+    kinds: u8,
+    /// Whose each piece is (bit `j` for the `j`th piece: 1 for the opponent's).
+    owners: u8,
+    /// Which of the chicks are promoted.
+    hens: u8,
+}
+
+/// A square's contents as a base-9 digit: 0 empty, then the mover's giraffe, the opponent's
+/// giraffe, elephants, chicks and hens likewise (1 to 8), from a piece code as the side to move
+/// sees it.
+const fn digit(code: u8) -> u8 {
+    match code & 7 {
+        0 | 1 => 0,
+        role => 1 + 2 * (role - 2) + (code >> 3),
+    }
+}
+
+/// `DIGITS[flipped][code]`: [`digit`] of a stored piece code, the owners swapped if `flipped`.
+const DIGITS: [[u8; 16]; 2] = {
+    let mut t = [[0; 16]; 2];
+    let mut code = 0;
+    while code < 16 {
+        t[0][code] = digit(code as u8);
+        t[1][code] = if code == 0 { 0 } else { digit(code as u8 ^ 8) };
+        code += 1;
+    }
+    t
+};
+
+fn half(mut h: u32) -> Half {
+    let mut x = Half::default();
+    let mut pow3 = 1;
+    for i in 0..5 {
+        let d = (h % 9) as u8;
+        h /= 9;
+        if d == 0 {
+            continue;
+        }
+        let kind = (d - 1) / 2;
+        let kind = kind.min(2);
+        x.mask |= 1 << i;
+        x.owners |= ((d - 1) % 2) << (x.g + x.e + x.c);
+        if d >= 5 {
+            x.hens |= u8::from(d >= 7) << x.c;
+        }
+        x.kinds += kind * pow3;
+        pow3 *= 3;
+        match kind {
+            0 => x.g += 1,
+            1 => x.e += 1,
+            _ => x.c += 1,
+        }
+    }
+    x
 }
 
 fn class_of(g: usize, e: usize, c: usize) -> usize {
@@ -144,7 +214,8 @@ fn tables() -> &'static Tables {
                 free
             })
             .collect();
-        Tables { pair_of, pairs, class_offset, kinds_rank, kinds_of, subsets, subset_rank, free }
+        let halves = (0..9u32.pow(5)).map(half).collect();
+        Tables { pair_of, pairs, class_offset, kinds_rank, kinds_of, subsets, subset_rank, free, halves }
     })
 }
 
@@ -199,37 +270,34 @@ const SOURCES: [[[u8; 12]; 2]; 2] = {
 };
 
 /// The index of a position whose board is read through `source` (see [`SOURCES`]) with the
-/// owners swapped if `flip` is 8, its mover's lion then on `a` and the opponent's on `b`.
+/// owners swapped if `flipped`, its mover's lion then on `a` and the opponent's on `b`: the
+/// free squares read as two halves of five, each looked up in [`Tables::halves`], then put
+/// together.
 #[inline]
-fn rank_oriented(board: &[u8; 12], hand: &[u8; 3], source: &[u8; 12], flip: u8, a: usize, b: usize) -> u64 {
+fn rank_oriented(
+    board: &[u8; 12],
+    hand: &[u8; 3],
+    source: &[u8; 12],
+    flipped: bool,
+    a: usize,
+    b: usize,
+) -> u64 {
     let t = tables();
     let pair = t.pair_of[a][b] as usize;
     debug_assert!((pair as u64) < LION_PAIRS, "not a canonical lion pair");
-    let (mut mask, mut kinds, mut owners, mut hens) = (0usize, 0usize, 0u32, 0u32);
-    let (mut g, mut e, mut k, mut c, mut pow3) = (0usize, 0usize, 0u32, 0u32, 1usize);
-    for (free, &sq) in t.free[pair].iter().enumerate() {
-        let raw = board[source[sq as usize] as usize];
-        if raw == 0 {
-            continue;
-        }
-        let code = raw ^ flip;
-        mask |= 1 << free;
-        owners |= u32::from(code >> 3) << k;
-        k += 1;
-        match code & 7 {
-            2 => g += 1,
-            3 => {
-                kinds += pow3;
-                e += 1;
-            }
-            role => {
-                kinds += 2 * pow3;
-                hens |= u32::from(role == 5) << c;
-                c += 1;
-            }
-        }
-        pow3 *= 3;
-    }
+    let digits = &DIGITS[usize::from(flipped)];
+    let free = &t.free[pair];
+    let at = |i: usize| u32::from(digits[board[source[free[i] as usize] as usize] as usize]);
+    let lo = at(0) + 9 * (at(1) + 9 * (at(2) + 9 * (at(3) + 9 * at(4))));
+    let hi = at(5) + 9 * (at(6) + 9 * (at(7) + 9 * (at(8) + 9 * at(9))));
+    let (lo, hi) = (t.halves[lo as usize], t.halves[hi as usize]);
+    let (g, e, c) = (usize::from(lo.g + hi.g), usize::from(lo.e + hi.e), u32::from(lo.c + hi.c));
+    let k_lo = u32::from(lo.g + lo.e + lo.c);
+    let k = k_lo + u32::from(hi.g + hi.e + hi.c);
+    let mask = usize::from(lo.mask) | usize::from(hi.mask) << 5;
+    let kinds = usize::from(lo.kinds) + usize::from(hi.kinds) * POW3[k_lo as usize];
+    let owners = u32::from(lo.owners) | u32::from(hi.owners) << k_lo;
+    let hens = u32::from(lo.hens) | u32::from(hi.hens) << lo.c;
     let cc = c as usize;
     let class = class_of(g, e, cc);
     let m = t.kinds_of[class].len() as u64;
@@ -243,20 +311,26 @@ fn rank_oriented(board: &[u8; 12], hand: &[u8; 3], source: &[u8; 12], flip: u8, 
     pair as u64 * REST + t.class_offset[class] + r
 }
 
+const POW3: [usize; 6] = [1, 3, 9, 27, 81, 243];
+
+/// The square of the first byte of `board` equal to `code` (12 if none), eight at a time.
+#[inline]
+fn find(board: &[u8; 12], code: u8) -> usize {
+    let mut bytes = [0u8; 16];
+    bytes[..12].copy_from_slice(board);
+    let x = u128::from_le_bytes(bytes) ^ (u128::from(code) * (u128::MAX / 255));
+    // The lowest zero byte of `x` sets the lowest bit of `zero` (higher ones may be noise).
+    let zero = x.wrapping_sub(u128::MAX / 255) & !x & (u128::MAX / 255 * 0x80);
+    (zero.trailing_zeros() / 8).min(12) as usize
+}
+
 /// The index of a position with both lions on the board.
 #[inline]
 pub fn rank(pos: &Position) -> u64 {
     let rotated = pos.side_to_move() == Side::Second;
     let flip = if rotated { 8 } else { 0 };
     // The lions' squares as stored, then as the side to move sees them.
-    let (mut a, mut b) = (12, 12);
-    for (sq, &code) in pos.board.iter().enumerate() {
-        if code == 1 | flip {
-            a = sq;
-        } else if code == 9 ^ flip {
-            b = sq;
-        }
-    }
+    let (mut a, mut b) = (find(&pos.board, 1 | flip), find(&pos.board, 9 ^ flip));
     debug_assert!(a < 12 && b < 12, "a lion is missing");
     if rotated {
         (a, b) = (11 - a, 11 - b);
@@ -267,9 +341,9 @@ pub fn rank(pos: &Position) -> u64 {
     }
     let hand = &pos.hands[usize::from(rotated)];
     let sources = &SOURCES[usize::from(rotated)];
-    let i = rank_oriented(&pos.board, hand, &sources[usize::from(mirrored)], flip, a, b);
+    let i = rank_oriented(&pos.board, hand, &sources[usize::from(mirrored)], rotated, a, b);
     if a % 3 == 1 && b % 3 == 1 {
-        i.min(rank_oriented(&pos.board, hand, &sources[1], flip, a, b))
+        i.min(rank_oriented(&pos.board, hand, &sources[1], rotated, a, b))
     } else {
         i
     }
