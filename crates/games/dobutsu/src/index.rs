@@ -77,9 +77,39 @@ struct Tables {
     subset_rank: Vec<u8>,
     /// `free[pair]`: the 10 squares left by the pair's lions, in order.
     free: Vec<[u8; 10]>,
+    /// `classes[class]`: how [`unrank`] splits a class's entries (see [`ClassSplit`]).
+    classes: [ClassSplit; 27],
     /// `halves[h]`: what five free squares hold, for their contents `h` in base 9 (the first
     /// square least significant; see [`digit`]).
     halves: Vec<Half>,
+}
+
+/// The radices of a class's entries below its board part, with the reciprocals that divide by
+/// them without a division instruction ([`divide`]).
+#[derive(Debug, Clone, Copy, Default)]
+struct ClassSplit {
+    /// `(3 − g)(3 − e)(3 − c)`: the mover's hand counts, and their reciprocal.
+    hands: u64,
+    hands_inverse: u64,
+    /// The kind sequences of the class, and their reciprocal.
+    kinds: u64,
+    kinds_inverse: u64,
+    /// `hand_of[h]`: the mover's giraffes, elephants and chicks in hand for hand number `h`.
+    hand_of: [[u8; 3]; 27],
+}
+
+/// `floor(2^40 / d) + 1`: with it, [`divide`] is exact for every dividend below `2^24` and
+/// every divisor up to `2^16` (the error stays below `2^-16` of one).
+const fn inverse(d: u64) -> u64 {
+    (1 << 40) / d + 1
+}
+
+/// `r / d` and `r % d` for `r < 2^24`, by multiplying with `inverse(d)`.
+#[inline]
+fn divide(r: u64, d: u64, inverse: u64) -> (u64, u64) {
+    debug_assert!(r < 1 << 24);
+    let q = (r * inverse) >> 40;
+    (q, r - q * d)
 }
 
 /// The pieces on five consecutive free squares, as [`rank_oriented`] combines them.
@@ -214,8 +244,31 @@ fn tables() -> &'static Tables {
                 free
             })
             .collect();
+        let mut classes = [ClassSplit::default(); 27];
+        for (class, split) in classes.iter_mut().enumerate() {
+            let (g, e, c) = (class / 9, class / 3 % 3, class % 3);
+            let (ng, ne, nc) = ((3 - g) as u8, (3 - e) as u8, (3 - c) as u8);
+            split.hands = u64::from(ng * ne * nc);
+            split.hands_inverse = inverse(split.hands);
+            split.kinds = kinds_of[class].len() as u64;
+            split.kinds_inverse = inverse(split.kinds);
+            for h in 0..ng * ne * nc {
+                split.hand_of[h as usize] = [h / nc / ne, h / nc % ne, h % nc];
+            }
+        }
         let halves = (0..9u32.pow(5)).map(half).collect();
-        Tables { pair_of, pairs, class_offset, kinds_rank, kinds_of, subsets, subset_rank, free, halves }
+        Tables {
+            pair_of,
+            pairs,
+            class_offset,
+            kinds_rank,
+            kinds_of,
+            subsets,
+            subset_rank,
+            free,
+            classes,
+            halves,
+        }
     })
 }
 
@@ -371,32 +424,22 @@ fn unrank_any(index: u64) -> Position {
     r -= t.class_offset[class];
     let (g, e, cc) = (class / 9, class / 3 % 3, class % 3);
     let k = g + e + cc;
-    let mut hands = [[0u8; 3]; 2];
-    hands[0][2] = (r % (3 - cc) as u64) as u8;
-    r /= (3 - cc) as u64;
-    hands[0][1] = (r % (3 - e) as u64) as u8;
-    r /= (3 - e) as u64;
-    hands[0][0] = (r % (3 - g) as u64) as u8;
-    r /= (3 - g) as u64;
-    hands[1] = [2 - g as u8 - hands[0][0], 2 - e as u8 - hands[0][1], 2 - cc as u8 - hands[0][2]];
+    let split = &t.classes[class];
+    let (q, h) = divide(r, split.hands, split.hands_inverse);
+    r = q;
+    let mine = split.hand_of[h as usize];
+    let hands = [mine, [2 - g as u8 - mine[0], 2 - e as u8 - mine[1], 2 - cc as u8 - mine[2]]];
     let hens = r & ((1 << cc) - 1);
     r >>= cc;
     let owners = r & ((1 << k) - 1);
     r >>= k;
-    let m = t.kinds_of[class].len() as u64;
-    let mut kinds = t.kinds_of[class][(r % m) as usize];
-    let mut mask = t.subsets[k][(r / m) as usize];
+    let (subset, kinds) = divide(r, split.kinds, split.kinds_inverse);
+    let mut kinds = t.kinds_of[class][kinds as usize];
+    let mut mask = t.subsets[k][subset as usize];
     let mut board = [0u8; 12];
     board[a as usize] = 1;
     board[b as usize] = 9;
-    let mut free = [0usize; 10];
-    let mut n = 0;
-    for sq in 0..12 {
-        if sq != a as usize && sq != b as usize {
-            free[n] = sq;
-            n += 1;
-        }
-    }
+    let free = &t.free[(index / REST) as usize];
     let (mut j, mut ci) = (0, 0);
     while mask != 0 {
         let f = mask.trailing_zeros() as usize;
@@ -410,7 +453,7 @@ fn unrank_any(index: u64) -> Position {
             }
             ci += 1;
         }
-        board[free[f]] = role | ((owners >> j & 1) as u8) << 3;
+        board[free[f] as usize] = role | ((owners >> j & 1) as u8) << 3;
         j += 1;
     }
     Position { board, hands, turn: Side::First }
