@@ -16,15 +16,23 @@ use crate::reach::{Reachable, Survey};
 #[derive(Debug)]
 pub struct Dense<G> {
     inner: G,
-    words: Vec<u64>,
-    /// `before[w]`: the reachable entries in words `0..w`.
-    before: Vec<u64>,
+    /// `blocks[w]`: word `w` of the bitmap, and the reachable entries in words `0..w`, side by
+    /// side so that [`Dense::rank`] reads one cache line.
+    blocks: Vec<Block>,
     /// `hint[k]`: the word that holds dense number `k << HINT_BITS`, where [`Dense::select`]
     /// starts its search.
     hint: Vec<u32>,
     /// The [`Survey`] bytes of the entries, by dense number, if surveyed.
     survey: Option<Vec<u8>>,
     size: u64,
+}
+
+/// A word of the reachable bitmap and the count of the entries before it.
+#[derive(Debug, Clone, Copy)]
+#[repr(C, align(16))]
+struct Block {
+    word: u64,
+    before: u64,
 }
 
 /// One select hint per `2^HINT_BITS` dense numbers.
@@ -42,11 +50,11 @@ impl<G: Game> Dense<G> {
     /// `inner` over the entries whose bits are set in `words` (entry `i` is bit `i % 64` of
     /// word `i / 64`). The set must be closed under `inner`'s successors.
     pub fn from_words(inner: G, words: Vec<u64>) -> Dense<G> {
-        let mut before = Vec::with_capacity(words.len());
+        let mut blocks = Vec::with_capacity(words.len());
         let mut hint = Vec::new();
         let mut n = 0;
-        for (w, word) in words.iter().enumerate() {
-            before.push(n);
+        for (w, &word) in words.iter().enumerate() {
+            blocks.push(Block { word, before: n });
             let next = n + u64::from(word.count_ones());
             // The dense numbers k << HINT_BITS that fall in this word.
             while (hint.len() as u64) << HINT_BITS < next {
@@ -54,7 +62,7 @@ impl<G: Game> Dense<G> {
             }
             n = next;
         }
-        Dense { inner, words, before, hint, survey: None, size: n }
+        Dense { inner, blocks, hint, survey: None, size: n }
     }
 
     /// [`Dense::new`], with the forward pass answered from `survey` (made by
@@ -71,8 +79,8 @@ impl<G: Game> Dense<G> {
     pub fn rank(&self, index: u64) -> Option<u64> {
         let w = (index / 64) as usize;
         let bit = index % 64;
-        let word = self.words[w];
-        (word >> bit & 1 != 0).then(|| self.before[w] + u64::from((word & ((1 << bit) - 1)).count_ones()))
+        let Block { word, before } = self.blocks[w];
+        (word >> bit & 1 != 0).then(|| before + u64::from((word & ((1 << bit) - 1)).count_ones()))
     }
 
     /// The index entry of a dense number.
@@ -80,10 +88,10 @@ impl<G: Game> Dense<G> {
     pub fn select(&self, dense: u64) -> u64 {
         let k = (dense >> HINT_BITS) as usize;
         let lo = self.hint[k] as usize;
-        let hi = self.hint.get(k + 1).map_or(self.words.len(), |&w| w as usize + 1);
-        let w = lo + self.before[lo..hi].partition_point(|&b| b <= dense) - 1;
-        let mut word = self.words[w];
-        for _ in 0..dense - self.before[w] {
+        let hi = self.hint.get(k + 1).map_or(self.blocks.len(), |&w| w as usize + 1);
+        let w = lo + self.blocks[lo..hi].partition_point(|b| b.before <= dense) - 1;
+        let Block { mut word, before } = self.blocks[w];
+        for _ in 0..dense - before {
             word &= word - 1;
         }
         w as u64 * 64 + u64::from(word.trailing_zeros())
@@ -100,11 +108,11 @@ impl<G: Game> Dense<G> {
         let mut full = vec![Entry::ILLEGAL.0; n];
         full.par_chunks_mut(64 * 1024).enumerate().for_each(|(c, chunk)| {
             let first_word = c * 1024;
-            for (k, word) in
-                self.words[first_word..(first_word + 1024).min(self.words.len())].iter().enumerate()
+            for (k, block) in
+                self.blocks[first_word..(first_word + 1024).min(self.blocks.len())].iter().enumerate()
             {
-                let mut bits = *word;
-                let mut d = self.before[first_word + k] as usize;
+                let mut bits = block.word;
+                let mut d = block.before as usize;
                 while bits != 0 {
                     let j = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
