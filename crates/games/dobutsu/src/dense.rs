@@ -36,7 +36,7 @@ struct Block {
 }
 
 /// One select hint per `2^HINT_BITS` dense numbers.
-const HINT_BITS: u32 = 12;
+const HINT_BITS: u32 = 8;
 
 impl<G: Game> Dense<G> {
     pub fn new(inner: G, reached: &Reachable) -> Dense<G> {
@@ -90,11 +90,8 @@ impl<G: Game> Dense<G> {
         let lo = self.hint[k] as usize;
         let hi = self.hint.get(k + 1).map_or(self.blocks.len(), |&w| w as usize + 1);
         let w = lo + self.blocks[lo..hi].partition_point(|b| b.before <= dense) - 1;
-        let Block { mut word, before } = self.blocks[w];
-        for _ in 0..dense - before {
-            word &= word - 1;
-        }
-        w as u64 * 64 + u64::from(word.trailing_zeros())
+        let Block { word, before } = self.blocks[w];
+        w as u64 * 64 + u64::from(select_in_word(word, (dense - before) as u32))
     }
 
     pub fn inner(&self) -> &G {
@@ -128,6 +125,28 @@ impl<G: Game> Dense<G> {
     pub fn gather(&self, full: &[u8]) -> Vec<u8> {
         (0..self.size).into_par_iter().map(|d| full[self.select(d) as usize]).collect()
     }
+}
+
+/// The position of the `n`th set bit of `word` (from 0, lowest first; `n` below its count):
+/// the byte that holds it from the bytes' running counts, then the bit within the byte.
+#[inline]
+fn select_in_word(word: u64, n: u32) -> u32 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut s = word - (word >> 1 & 0x5555_5555_5555_5555);
+    s = (s & 0x3333_3333_3333_3333) + (s >> 2 & 0x3333_3333_3333_3333);
+    s = (s + (s >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    // Byte `i` of `upto`: the set bits in bytes 0..=i.
+    let upto = s.wrapping_mul(ONES);
+    let mut byte = 0;
+    while (upto >> (8 * byte) & 0xff) as u32 <= n {
+        byte += 1;
+    }
+    let below = if byte == 0 { 0 } else { (upto >> (8 * (byte - 1)) & 0xff) as u32 };
+    let mut bits = word >> (8 * byte) & 0xff;
+    for _ in 0..n - below {
+        bits &= bits - 1;
+    }
+    8 * byte + bits.trailing_zeros()
 }
 
 impl<G: Game> Game for Dense<G> {
@@ -189,6 +208,25 @@ mod tests {
         }
         fn predecessors(&self, i: u64, out: &mut Vec<u64>) {
             out.extend([1, 2, 5].iter().map(|k| i + k).filter(|&p| p < 200));
+        }
+    }
+
+    #[test]
+    fn select_in_word_finds_every_set_bit() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..10_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            for word in [x, x & x >> 1, x | x << 3, u64::MAX, 1 << 63, x & 0xff00_0000_0000_00ff] {
+                let mut bits = word;
+                let mut n = 0;
+                while bits != 0 {
+                    assert_eq!(select_in_word(word, n), bits.trailing_zeros(), "{word:#x} {n}");
+                    bits &= bits - 1;
+                    n += 1;
+                }
+            }
         }
     }
 
