@@ -132,8 +132,10 @@ impl Drop for Server {
 type DobutsuTables = Vec<(&'static str, Arc<Table<dobutsu_shogi::Rules>>)>;
 
 /// Dobutsu's two rule sets, real tables shared by the whole test binary, kept in
-/// `CARGO_TARGET_TMPDIR` between runs: each file is loaded when it is there and valid (the
-/// loader checks its header and checksums). Otherwise Tanaka's rules are solved (minutes), and
+/// `CARGO_TARGET_TMPDIR/dobutsu-tables` between runs (where the Dobutsu crate's whole-game test,
+/// `dobutsu_solved_and_checked`, also leaves the tables it checked): each file is loaded when
+/// it is there and valid (the loader checks its header and checksums). Otherwise Tanaka's rules
+/// are solved (minutes), and
 /// the safe-try table is Tanaka's entries once the engine's independent check
 /// (`TableGame::check`: every reachable entry against its successors under the safe-try rules,
 /// nothing stored elsewhere) accepts them as the safe-try solution — DOBUTSU.md finds every
@@ -144,7 +146,7 @@ pub fn dobutsu_tables() -> &'static DobutsuTables {
     use nana_probe::table::TableGame;
     static TABLES: OnceLock<DobutsuTables> = OnceLock::new();
     TABLES.get_or_init(|| {
-        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("explorer-dobutsu");
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("dobutsu-tables");
         std::fs::create_dir_all(&dir).expect("the test's temporary folder");
         let saved = |rules: Rules, solution: &nana_engine::Solution| {
             let path = nana_probe::table::write(&rules, &dir, solution).expect("writes the Dobutsu table");
