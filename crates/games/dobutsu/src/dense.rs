@@ -7,7 +7,7 @@
 //! to dense number) is one count and one popcount, `select` (dense number to index) a binary
 //! search over the counts.
 
-use nana_engine::{Entry, Game, Node};
+use nana_engine::{Dtm, Entry, Game, Node, Value};
 use rayon::prelude::*;
 
 use crate::reach::{Reachable, Survey};
@@ -67,6 +67,14 @@ impl<G: Game> Dense<G> {
 
     /// [`Dense::new`], with the forward pass answered from `survey` (made by
     /// [`crate::reach::survey`] for the same rule set as `inner`) instead of by generating moves.
+    ///
+    /// This game leaves out the moves that lose at once, into an entry where the opponent wins
+    /// in 1 (its survey byte [`Survey::TERMINAL_WIN`]), as the survey's counts do: such an entry
+    /// has no predecessors, and an entry whose every move loses at once is a terminal loss in 2
+    /// ([`Survey::ALL_MOVES_LOSE`]). The values are the same: a loss in 2 is the quickest loss
+    /// there is, so a move into one never decides the longest resistance of a position that has
+    /// another move. The solver then never walks back from the terminal wins, most of the
+    /// reachable entries.
     pub fn surveyed(inner: G, reached: &Reachable, survey: &Survey) -> Dense<G> {
         let mut dense = Dense::new(inner, reached);
         let bytes = (0..dense.size).into_par_iter().map(|d| survey.get(dense.select(d))).collect();
@@ -160,7 +168,21 @@ impl<G: Game> Game for Dense<G> {
         for q in &mut out[start..] {
             *q = self.rank(*q).expect("the successor of a reachable entry is reachable");
         }
-        node
+        let Some(survey) = &self.survey else { return node };
+        // Surveyed: the moves that lose at once are left out.
+        let mut keep = start;
+        for k in start..out.len() {
+            if survey[out[k] as usize] != Survey::TERMINAL_WIN {
+                out[keep] = out[k];
+                keep += 1;
+            }
+        }
+        let any = keep > start;
+        out.truncate(keep);
+        match node {
+            Node::Inner if !any => Node::Terminal(Value::Loss(Dtm(2))),
+            node => node,
+        }
     }
 
     fn successor_count(&self, d: u64, scratch: &mut Vec<u64>) -> (Node, usize) {
@@ -177,6 +199,10 @@ impl<G: Game> Game for Dense<G> {
     }
 
     fn predecessors(&self, d: u64, out: &mut Vec<u64>) {
+        if self.survey.as_ref().is_some_and(|survey| survey[d as usize] == Survey::TERMINAL_WIN) {
+            // Surveyed: the moves into a win in 1 are left out.
+            return;
+        }
         let start = out.len();
         self.inner.predecessors(self.select(d), out);
         let mut keep = start;

@@ -52,9 +52,12 @@ pub struct ReachCounts {
 }
 
 /// What the enumeration learnt of every index entry, one byte each: whether it is reachable and,
-/// if so, whether the game is over there (and how) or how many distinct entries its moves reach.
-/// The solver's forward pass reads it instead of generating the moves again
-/// ([`crate::dense::Dense::surveyed`]).
+/// if so, whether the game is over there (and how) or how many distinct entries its moves reach,
+/// leaving out the moves that lose at once (after which the opponent wins in 1: it takes the
+/// lion). The solver's forward pass reads it instead of generating the moves again, over a game
+/// that leaves those moves out ([`crate::dense::Dense::surveyed`]): a loss in 2 is the quickest
+/// loss there is, so it only ever decides a position all of whose moves lose at once, which the
+/// survey records as such ([`Survey::ALL_MOVES_LOSE`]).
 #[derive(Debug)]
 pub struct Survey(Vec<AtomicU8>);
 
@@ -62,7 +65,9 @@ impl Survey {
     /// An entry no reachable position stands for.
     pub const NOT_REACHED: u8 = 0;
     /// The most distinct successors a surveyed inner entry records (far above Dobutsu's 38).
-    pub const MAX_COUNT: u8 = 252;
+    pub const MAX_COUNT: u8 = 251;
+    /// A reachable entry where the game goes on but every move loses at once: a loss in 2.
+    pub const ALL_MOVES_LOSE: u8 = 252;
     /// A reachable entry where the game is over: a draw.
     pub const TERMINAL_DRAW: u8 = 253;
     /// A reachable entry where the side to move has lost.
@@ -86,6 +91,7 @@ impl Survey {
             Survey::TERMINAL_WIN => (Node::Terminal(Value::Win(Dtm(1))), 0),
             Survey::TERMINAL_LOSS => (Node::Terminal(Value::Loss(Dtm(0))), 0),
             Survey::TERMINAL_DRAW => (Node::Terminal(Value::Draw), 0),
+            Survey::ALL_MOVES_LOSE => (Node::Terminal(Value::Loss(Dtm(2))), 0),
             count => (Node::Inner, usize::from(count)),
         }
     }
@@ -131,20 +137,29 @@ impl Expand for Enumeration<'_> {
             pos.for_each_move(|mv| f(index::rank(&pos.play_unchecked(mv)), &mut || true));
             return;
         };
+        // The children of the moves that do not lose at once.
         let mut children = [0u64; MOVES_BOUND];
         let mut n = 0;
         pos.for_each_move(|mv| {
-            let child = index::rank(&pos.play_unchecked(mv));
-            children[n] = child;
-            n += 1;
+            let after = pos.play_unchecked(mv);
+            let child = index::rank(&after);
             f(child, &mut || true);
+            // The child's own survey byte will say the same: a terminal win.
+            if !matches!(after.solver_end(&self.rules), Some((Value::Win(_), _))) {
+                children[n] = child;
+                n += 1;
+            }
         });
         let children = &mut children[..n];
         children.sort_unstable();
-        let distinct = 1 + children.windows(2).filter(|w| w[0] != w[1]).count();
+        let distinct = children.len() - children.windows(2).filter(|w| w[0] == w[1]).count();
         // An entry expanded for each side writes the same byte twice.
-        let count = u8::try_from(distinct).ok().filter(|&c| c <= Survey::MAX_COUNT);
-        survey.0[entry as usize].store(count.expect("fewer moves than MOVES_BOUND"), Ordering::Relaxed);
+        let byte = match u8::try_from(distinct) {
+            Ok(0) => Survey::ALL_MOVES_LOSE,
+            Ok(count) if count <= Survey::MAX_COUNT => count,
+            _ => unreachable!("fewer moves than MOVES_BOUND"),
+        };
+        survey.0[entry as usize].store(byte, Ordering::Relaxed);
     }
 }
 
