@@ -75,6 +75,9 @@ struct Tables {
     subsets: Vec<Vec<u16>>,
     /// `subset_rank[mask]`: the rank of a subset of the 10 free squares among those of its size.
     subset_rank: Vec<u8>,
+    /// `reads[pair][orientation]`: the squares of the board as stored that the 10 free squares
+    /// of the pair show, for each orientation `2 × rotated + mirrored` (see [`SOURCES`]).
+    reads: Vec<[[u8; 10]; 4]>,
     /// `free[pair]`: the 10 squares left by the pair's lions, in order.
     free: Vec<[u8; 10]>,
     /// `classes[class]`: how [`unrank`] splits a class's entries (see [`ClassSplit`]).
@@ -235,13 +238,24 @@ fn tables() -> &'static Tables {
             subsets[k as usize] = all;
         }
         let subset_rank = (0..1u16 << 10).map(|m| subset_rank(m) as u8).collect();
-        let free = pairs
+        let free: Vec<[u8; 10]> = pairs
             .iter()
             .map(|&(a, b)| {
                 let mut free = [0u8; 10];
                 let squares = (0..12u8).filter(|&sq| sq != a && sq != b);
                 free.iter_mut().zip(squares).for_each(|(f, sq)| *f = sq);
                 free
+            })
+            .collect();
+        let reads = free
+            .iter()
+            .map(|free: &[u8; 10]| {
+                let mut reads = [[0u8; 10]; 4];
+                for (o, read) in reads.iter_mut().enumerate() {
+                    let source = &SOURCES[o / 2][o % 2];
+                    read.iter_mut().zip(free).for_each(|(r, &f)| *r = source[f as usize]);
+                }
+                reads
             })
             .collect();
         let mut classes = [ClassSplit::default(); 27];
@@ -265,6 +279,7 @@ fn tables() -> &'static Tables {
             kinds_of,
             subsets,
             subset_rank,
+            reads,
             free,
             classes,
             halves,
@@ -322,25 +337,24 @@ const SOURCES: [[[u8; 12]; 2]; 2] = {
     t
 };
 
-/// The index of a position whose board is read through `source` (see [`SOURCES`]) with the
-/// owners swapped if `flipped`, its mover's lion then on `a` and the opponent's on `b`: the
-/// free squares read as two halves of five, each looked up in [`Tables::halves`], then put
-/// together.
+/// The index of a position whose board is read in `orientation` (`2 × rotated + mirrored`, see
+/// [`SOURCES`]; the owners swapped if rotated), its mover's lion then on `a` and the opponent's
+/// on `b`: the free squares read as two halves of five, each looked up in [`Tables::halves`],
+/// then put together.
 #[inline]
 fn rank_oriented(
+    t: &Tables,
     board: &[u8; 12],
     hand: &[u8; 3],
-    source: &[u8; 12],
-    flipped: bool,
+    orientation: usize,
     a: usize,
     b: usize,
 ) -> u64 {
-    let t = tables();
     let pair = t.pair_of[a][b] as usize;
     debug_assert!((pair as u64) < LION_PAIRS, "not a canonical lion pair");
-    let digits = &DIGITS[usize::from(flipped)];
-    let free = &t.free[pair];
-    let at = |i: usize| u32::from(digits[board[source[free[i] as usize] as usize] as usize]);
+    let digits = &DIGITS[orientation / 2];
+    let read = &t.reads[pair][orientation];
+    let at = |i: usize| u32::from(digits[board[read[i] as usize] as usize]);
     let lo = at(0) + 9 * (at(1) + 9 * (at(2) + 9 * (at(3) + 9 * at(4))));
     let hi = at(5) + 9 * (at(6) + 9 * (at(7) + 9 * (at(8) + 9 * at(9))));
     let (lo, hi) = (t.halves[lo as usize], t.halves[hi as usize]);
@@ -353,15 +367,13 @@ fn rank_oriented(
     let hens = u32::from(lo.hens) | u32::from(hi.hens) << lo.c;
     let cc = c as usize;
     let class = class_of(g, e, cc);
-    let m = t.kinds_of[class].len() as u64;
+    let split = &t.classes[class];
+    // The mover's hand, a number below `split.hands`, apart from the board's chain.
+    let h = (u64::from(hand[0]) * (3 - e) as u64 + u64::from(hand[1])) * (3 - cc) as u64 + u64::from(hand[2]);
     let mut r = u64::from(t.subset_rank[mask]);
-    r = r * m + u64::from(t.kinds_rank[729 * class + kinds]);
-    r = (r << k) | u64::from(owners);
-    r = (r << c) | u64::from(hens);
-    r = r * (3 - g) as u64 + u64::from(hand[0]);
-    r = r * (3 - e) as u64 + u64::from(hand[1]);
-    r = r * (3 - cc) as u64 + u64::from(hand[2]);
-    pair as u64 * REST + t.class_offset[class] + r
+    r = r * split.kinds + u64::from(t.kinds_rank[729 * class + kinds]);
+    r = r << (k + c) | u64::from(owners << c | hens);
+    pair as u64 * REST + t.class_offset[class] + r * split.hands + h
 }
 
 const POW3: [usize; 6] = [1, 3, 9, 27, 81, 243];
@@ -393,10 +405,11 @@ pub fn rank(pos: &Position) -> u64 {
         (a, b) = (mirror_square(a), mirror_square(b));
     }
     let hand = &pos.hands[usize::from(rotated)];
-    let sources = &SOURCES[usize::from(rotated)];
-    let i = rank_oriented(&pos.board, hand, &sources[usize::from(mirrored)], rotated, a, b);
+    let t = tables();
+    let turned = 2 * usize::from(rotated);
+    let i = rank_oriented(t, &pos.board, hand, turned + usize::from(mirrored), a, b);
     if a % 3 == 1 && b % 3 == 1 {
-        i.min(rank_oriented(&pos.board, hand, &sources[1], rotated, a, b))
+        i.min(rank_oriented(t, &pos.board, hand, turned + 1, a, b))
     } else {
         i
     }
