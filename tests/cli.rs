@@ -1723,6 +1723,39 @@ fn dobutsu_bad_input_gets_a_clear_error() {
     assert_usage_error(&nana(&["verify", "--all-games", "--game", "nana"]), &["--all-games", "--game"]);
 }
 
+/// Dobutsu's values in its own words — its games end by the lion's capture or a try, not by
+/// mate — in `query` (a position, its moves, a game won by a try) and `play` (the evaluation and
+/// a hint, for either side).
+#[test]
+fn dobutsu_values_are_worded_for_dobutsu() {
+    let query = ["--game", "dobutsu", "query", "--tablebase", dobutsu_table()];
+    let start = nana(&query);
+    let out = &start.success().stdout;
+    assert!(out.contains("\nvalue: loss in 78 plies for first\n"), "{out}");
+    assert!(out.contains("\n  b1a2   L b1-a2    loss in 78 plies\n"), "{out}");
+    assert!(out.contains("\n  b2b3   C b2xb3    loss in 76 plies\n"), "{out}");
+    // The second player's lion on the first player's home rank, unattacked: a try completed.
+    let tried = nana(&[&query[..], &["2e/L2/G2/E1l[Ccg] w 0 1"]].concat());
+    let out = &tried.success().stdout;
+    let over =
+        "\nvalue: loss (the game is over) for first\nthe game is over (try): the first player has lost\n";
+    assert!(out.ends_with(over), "{out}");
+    let play = |side: &str| {
+        let args = ["--game", "dobutsu", "play", "--side", side, "--tablebase", dobutsu_table()];
+        nana_stdin(&args, "hint\nquit\n")
+    };
+    let (first, second) = (play("first"), play("second"));
+    let out = &first.success().stdout;
+    assert!(out.contains("\nevaluation: loss in 78 plies for first\n"), "{out}");
+    assert!(out.contains("hint: b1a2 (L b1-a2), loss in 78 plies\n"), "{out}");
+    let out = &second.success().stdout;
+    assert!(out.contains("\nevaluation: win in 77 plies for second\n"), "{out}");
+    assert!(out.contains(", win in 77 plies\n"), "{out}");
+    for run in [&start, &tried, &first, &second] {
+        assert!(!run.stdout.contains("mate") && !run.stdout.contains("no legal move"), "{run:#?}");
+    }
+}
+
 /// A legal Dobutsu position that no game from the start reaches — the first player's lion on its
 /// far rank with the first player to move: the game had ended a ply before, by the try or by
 /// the lion's capture — is not in the table (its entry is unused), and the error says so rather
