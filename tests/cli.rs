@@ -1538,6 +1538,21 @@ fn a_killed_solve_leaves_no_partial_table() {
     }
     child.wait().unwrap();
     only_complete_tables_load(dir.path(), &complete);
+
+    // The killed writes left their temporary files (on Linux, where a writer can tell that
+    // their processes are gone): the next solve of the table removes them.
+    if cfg!(target_os = "linux") {
+        let temp_files = || {
+            let names = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name());
+            names.filter(|n| n.to_string_lossy().contains(".tmp-")).count()
+        };
+        let pid = child.id();
+        std::fs::write(dir.path().join(format!("nana-current.tb.tmp-{pid}-1")), b"partial").unwrap();
+        assert!(temp_files() >= 1);
+        nana(&["solve", "--rules", "current", "--out", out]).success();
+        assert_eq!(temp_files(), 0);
+        assert_eq!(std::fs::read(dir.path().join("nana-current.tb")).unwrap(), complete);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1672,8 +1687,29 @@ fn serve_without_tables_and_no_solve_names_the_missing_files() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// --game dobutsu (the commands that need no table; a Dobutsu solve takes minutes)
+// --game dobutsu (a Dobutsu solve takes minutes: the tests that need a table share the solved
+// tables the Dobutsu crate's whole-game test leaves behind)
 // ---------------------------------------------------------------------------------------------
+
+/// The Tanaka table in `CARGO_TARGET_TMPDIR/dobutsu-tables`, where the Dobutsu crate's
+/// whole-game test leaves the tables it checked (and `tests/results_doc.rs` reads them); when it
+/// is not there, `nana --game dobutsu solve` makes it first (minutes), once per test binary.
+fn dobutsu_table() -> &'static str {
+    static TABLE: OnceLock<PathBuf> = OnceLock::new();
+    TABLE
+        .get_or_init(|| {
+            let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("dobutsu-tables");
+            let path = dir.join("dobutsu-tanaka.tb");
+            if !path.exists() {
+                std::fs::create_dir_all(&dir).expect("the test's temporary folder");
+                let out = dir.to_str().expect("temp paths are UTF-8");
+                nana(&["--game", "dobutsu", "solve", "--rules", "tanaka", "--out", out]).success();
+            }
+            path
+        })
+        .to_str()
+        .expect("temp paths are UTF-8")
+}
 
 /// Fairy-Stockfish's perft from the start (its reading of the try), and the start's moves in
 /// its coordinates.
@@ -1700,4 +1736,69 @@ fn dobutsu_bad_input_gets_a_clear_error() {
     assert_usage_error(&nana(&["--game", "dobutsu", "play", "--side", "black"]), &["first", "second"]);
     // `verify --all-games` is every game: naming one as well is a contradiction.
     assert_usage_error(&nana(&["verify", "--all-games", "--game", "nana"]), &["--all-games", "--game"]);
+}
+
+/// Dobutsu's values in its own words — its games end by the lion's capture or a try, not by
+/// mate — in `query` (a position, its moves, a game won by a try) and `play` (the evaluation and
+/// a hint, for either side).
+#[test]
+fn dobutsu_values_are_worded_for_dobutsu() {
+    let query = ["--game", "dobutsu", "query", "--tablebase", dobutsu_table()];
+    let start = nana(&query);
+    let out = &start.success().stdout;
+    assert!(out.contains("\nvalue: loss in 78 plies for first\n"), "{out}");
+    assert!(out.contains("\n  b1a2   L b1-a2    loss in 78 plies\n"), "{out}");
+    assert!(out.contains("\n  b2b3   C b2xb3    loss in 76 plies\n"), "{out}");
+    // The second player's lion on the first player's home rank, unattacked: a try completed.
+    let tried = nana(&[&query[..], &["2e/L2/G2/E1l[Ccg] w 0 1"]].concat());
+    let out = &tried.success().stdout;
+    let over =
+        "\nvalue: loss (the game is over) for first\nthe game is over (try): the first player has lost\n";
+    assert!(out.ends_with(over), "{out}");
+    let play = |side: &str| {
+        let args = ["--game", "dobutsu", "play", "--side", side, "--tablebase", dobutsu_table()];
+        nana_stdin(&args, "hint\nquit\n")
+    };
+    let (first, second) = (play("first"), play("second"));
+    let out = &first.success().stdout;
+    assert!(out.contains("\nevaluation: loss in 78 plies for first\n"), "{out}");
+    assert!(out.contains("hint: b1a2 (L b1-a2), loss in 78 plies\n"), "{out}");
+    let out = &second.success().stdout;
+    assert!(out.contains("\nevaluation: win in 77 plies for second\n"), "{out}");
+    assert!(out.contains(", win in 77 plies\n"), "{out}");
+    for run in [&start, &tried, &first, &second] {
+        assert!(!run.stdout.contains("mate") && !run.stdout.contains("no legal move"), "{run:#?}");
+    }
+}
+
+/// A legal Dobutsu position that no game from the start reaches — the first player's lion on its
+/// far rank with the first player to move: the game had ended a ply before, by the try or by
+/// the lion's capture — is not in the table (its entry is unused), and the error says so rather
+/// than blaming the table; Nana's error for an unused entry, where every legal position has a
+/// value, still blames the table.
+#[test]
+fn an_unreachable_dobutsu_position_is_not_blamed_on_the_table() {
+    let unreachable = "L2/3/2l/3[GECgec] w 0 1";
+    let query = ["--game", "dobutsu", "query", "--tablebase", dobutsu_table(), unreachable];
+    let why = "is marked unused: the position is not reachable from the start position (Dobutsu \
+               tables hold reachable positions only)";
+    for json in [false, true] {
+        let run = nana(&[&query[..], if json { &["--json"][..] } else { &[] }].concat());
+        assert_error(&run, &[why]);
+        assert!(!run.stderr.contains("rules"), "{run:#?}");
+    }
+    let run = nana_stdin(&[&query[..5], &["--batch", "-"]].concat(), &format!("{unreachable}\n"));
+    assert!(run.success().json()["error"].as_str().unwrap().ends_with(why), "{run:#?}");
+
+    // Nana's start, its entry (the last) marked unused in a resealed copy of the table.
+    let (_dir, path, mut bytes) = copy_of("current");
+    *bytes.last_mut().unwrap() = 255;
+    let payload_crc = crc32(&bytes[256..]);
+    bytes[176..180].copy_from_slice(&payload_crc.to_le_bytes());
+    let header_crc = crc32(&bytes[..252]);
+    bytes[252..256].copy_from_slice(&header_crc.to_le_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    let run = nana(&["query", "--tablebase", path.to_str().unwrap()]);
+    let entry = format!("entry {} of a legal position", bytes.len() - 257);
+    assert_error(&run, &[&entry, "is marked unused: the table was not built for these rules"]);
 }

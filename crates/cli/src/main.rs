@@ -128,7 +128,9 @@ fn run<G: CliGame>(cli: Cli<G>) -> Result<(), String> {
         Command::Stats { rules, tablebase } => {
             commands::stats::run::<G>(&G::rules(&rules), tablebase.as_deref(), &tb_dir)
         }
-        Command::Solve { rules, out } => commands::solve::run(&G::rule_sets(&rules), &out.unwrap_or(tb_dir)),
+        Command::Solve { rules, out } => {
+            commands::solve::run::<G>(&G::rule_sets(&rules), &out.unwrap_or(tb_dir))
+        }
         Command::Verify { dir, solve, all_games } => {
             let dir = dir.unwrap_or(tb_dir);
             if all_games {

@@ -165,6 +165,14 @@ pub trait ProbeGame {
 
     /// The position after a legal move.
     fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position;
+
+    /// What it means that the entry of a legal position is marked unused, in the words that end
+    /// [`ProbeError::Unused`]'s message. By default, for a game whose tables value every legal
+    /// position, that the table is not this rule set's; a game whose tables hold some positions
+    /// only (Dobutsu's: those reachable from the start) says which.
+    fn unused_entry(&self) -> &'static str {
+        "the table was not built for these rules"
+    }
 }
 
 /// Why a lookup failed.
@@ -174,8 +182,10 @@ pub enum ProbeError {
     WrongSize { entries: u64, expected: u64 },
     /// The solution's bytes are not a whole number of entries of this width.
     PartEntry { bytes: u64, width: EntryWidth },
-    /// The entry of a legal position is marked unused: the table does not fit these rules.
-    Unused { index: u64 },
+    /// The entry of a legal position is marked unused; `meaning` is what that means for the
+    /// game ([`ProbeGame::unused_entry`]): the table does not fit these rules, or it holds no
+    /// such positions.
+    Unused { index: u64, meaning: &'static str },
     /// A position's stored value disagrees with the values of its moves, or with the value the
     /// rules give it where the game is over.
     Inconsistent { position: String },
@@ -190,10 +200,9 @@ impl fmt::Display for ProbeError {
             ProbeError::PartEntry { bytes, width } => {
                 write!(f, "the table has {bytes} bytes, not a whole number of entries of {width}")
             }
-            ProbeError::Unused { index } => write!(
-                f,
-                "entry {index} of a legal position is marked unused: the table was not built for these rules"
-            ),
+            ProbeError::Unused { index, meaning } => {
+                write!(f, "entry {index} of a legal position is marked unused: {meaning}")
+            }
             ProbeError::Inconsistent { position } => write!(
                 f,
                 "the table is inconsistent at {position}: its value disagrees with its moves' values"
@@ -280,7 +289,8 @@ impl<'a, G: ProbeGame> Probe<'a, G> {
     #[inline]
     pub fn value(&self, pos: &G::Position) -> Result<Value, ProbeError> {
         let i = self.game.index(pos);
-        self.width.value(self.entries, i).ok_or(ProbeError::Unused { index: i })
+        let unused = || ProbeError::Unused { index: i, meaning: self.game.unused_entry() };
+        self.width.value(self.entries, i).ok_or_else(unused)
     }
 
     /// Every legal move, best first for the side to move: fastest win, draws, slowest loss.

@@ -10,6 +10,8 @@ use Value::{Draw, Loss, Win};
 const EXACT: Ending = Ending::new("exact");
 const OVERSHOOT: Ending = Ending::new("overshoot");
 const TRY: Ending = Ending::new("try");
+/// What an unused entry of a legal position means for a game that says nothing of its own.
+const UNUSED: &str = "the table was not built for these rules";
 
 /// Counter race: a counter on 0 ..= 8; the side to move adds 1, 2 or 3 (`+1`, `+2`, `+3`), and
 /// from 1 may take 1 back (`-1`). Whoever has to move at 6 ("exact") or at 7 or 8
@@ -192,12 +194,12 @@ fn mainlines_end_with_the_game_and_drawing_lines_at_their_length() {
 fn unused_entries_and_wrong_sizes_are_errors() {
     let entries = solved(EntryWidth::One);
     let probe = Probe::new(Race, &entries).unwrap();
-    assert_eq!(probe.value(&11), Err(ProbeError::Unused { index: 11 }));
+    assert_eq!(probe.value(&11), Err(ProbeError::Unused { index: 11, meaning: UNUSED }));
     // A legal position whose entry is marked unused: the table is not this game's.
     let mut spoiled = entries.clone();
     spoiled[6] = 255;
     let probe = Probe::new(Race, &spoiled).unwrap();
-    assert_eq!(probe.ranked_moves(&5), Err(ProbeError::Unused { index: 6 }));
+    assert_eq!(probe.ranked_moves(&5), Err(ProbeError::Unused { index: 6, meaning: UNUSED }));
     let e = probe.mainline(&4, 10).unwrap_err();
     assert_eq!(
         e.to_string(),
@@ -265,7 +267,7 @@ fn the_json_answer_names_the_games_endings() {
     assert_eq!(answer.mainline, ["+1", "-1", "+1"]);
     assert!(answer.moves[0].endings.ending.is_none());
     assert!(probe.answer(&6, 3).unwrap().position.endings.is("exact"));
-    assert_eq!(probe.answer(&11, 3), Err(ProbeError::Unused { index: 11 }));
+    assert_eq!(probe.answer(&11, 3), Err(ProbeError::Unused { index: 11, meaning: UNUSED }));
 }
 
 fn json<T: serde::Serialize>(answer: &T) -> String {
@@ -445,6 +447,11 @@ mod table {
         ) -> Result<(), nana_engine::CheckError> {
             check_with(&Race, entries, width, progress)
         }
+    }
+
+    #[test]
+    fn headers_name_their_rules_and_meet_only_their_expectations() {
+        table::assert_header_round_trip(&[Rated(EntryWidth::One), Rated(EntryWidth::Two)]);
     }
 
     /// Written, opened by rules and by any rules, refused for other rules, damaged, and solved

@@ -152,6 +152,7 @@ pub fn add_dobutsu(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::view::assert_explorable;
     use dobutsu_shogi::index::SIZE;
     use nana_probe::table::TableGame;
     use nana_probe::ProbeGame;
@@ -177,74 +178,25 @@ mod tests {
         }
     }
 
-    /// The board view is the position: the editor's string of it reads back as the same
-    /// position, and the palette holds every piece the board shows.
+    /// The board view is the position and a move's squares name the piece moved
+    /// ([`assert_explorable`]), in both rule sets, over the cases that differ from the FEN's
+    /// spelling (a hen, `+C`; two of a kind held) and drops.
     #[test]
-    fn the_board_view_writes_back_to_the_position() {
+    fn the_board_view_and_move_squares_agree_with_the_position() {
         for (_, rules) in RULE_SETS {
-            let palette = rules.palette();
             let all = positions(rules);
             assert!(all.len() > 5000, "{}", all.len());
-            let mut hens = 0;
-            let mut held = 0;
-            for pos in all {
-                let board = rules.board(&pos);
-                assert_eq!(board.squares.len(), board.columns * board.rows);
-                let text = board.position_string(&palette);
-                assert_eq!(rules.parse_position(&text), Ok(pos), "{text}");
-                for piece in board.squares.iter().filter_map(|s| s.piece.as_ref()) {
-                    assert!(palette.pieces.contains(piece), "{piece:?}");
-                    hens += usize::from(piece.name == "hen");
-                }
-                held += board.hands.iter().flat_map(|h| &h.pieces).filter(|h| h.count > 1).count();
-            }
-            // The cases that differ from the FEN's spelling: a hen (`+C`), two of a kind held.
+            let explored = assert_explorable(&rules, &all, 4000);
+            assert!(explored.drops > 1000, "{}", explored.drops);
+            let on_board = explored.boards.iter().flat_map(|b| &b.squares).filter_map(|s| s.piece.as_ref());
+            let hens = on_board.filter(|p| p.name == "hen").count();
+            let hands = explored.boards.iter().flat_map(|b| &b.hands);
+            let held = hands.flat_map(|h| &h.pieces).filter(|h| h.count > 1).count();
             assert!(hens > 100 && held > 100, "{hens} {held}");
         }
         let start = Rules::TANAKA.board(&Rules::TANAKA.start());
         assert_eq!(start.squares[0].name, "a4");
         assert_eq!(start.squares[11].name, "c1");
         assert_eq!(start.position_string(&Rules::TANAKA.palette()), "gle/1c1/1C1/ELG[-] w");
-    }
-
-    /// A move's squares are where its piece stands (or the hand piece it drops, held by the side
-    /// to move) and an empty square or one of the opponent's.
-    #[test]
-    fn move_squares_name_the_piece_moved() {
-        for (_, rules) in RULE_SETS {
-            let mut drops = 0;
-            for pos in positions(rules).into_iter().take(4000) {
-                let board = rules.board(&pos);
-                let side = board.side_to_move;
-                let at = |name: &str| {
-                    board
-                        .squares
-                        .iter()
-                        .find(|s| s.name == name)
-                        .unwrap_or_else(|| panic!("no square {name}"))
-                };
-                rules.for_each_move(&pos, |mv, _| {
-                    let sq = rules.move_squares(&pos, mv);
-                    match (&sq.from, sq.drop) {
-                        (Some(from), None) => {
-                            assert_eq!(at(from).piece.as_ref().map(|p| p.owner), Some(side), "{mv:?}")
-                        }
-                        (None, Some(code)) => {
-                            drops += 1;
-                            let hand = board.hands.iter().find(|h| h.owner == side).unwrap();
-                            assert!(hand.pieces.iter().any(|h| h.code == code && h.count > 0), "{mv:?}");
-                            assert!(at(&sq.to).piece.is_none(), "{mv:?}");
-                        }
-                        _ => panic!("{mv:?}: {sq:?}"),
-                    }
-                    assert!(at(&sq.to).piece.as_ref().is_none_or(|p| p.owner != side), "{mv:?}");
-                    // The squares are the move's own, as Fairy-Stockfish writes it (`b2b3`, `C@b3`).
-                    let text = mv.to_string();
-                    assert!(text.trim_end_matches('+').ends_with(&sq.to), "{text} {sq:?}");
-                    assert!(sq.from.as_ref().is_none_or(|f| text.starts_with(f.as_str())), "{text} {sq:?}");
-                });
-            }
-            assert!(drops > 1000, "{drops}");
-        }
     }
 }

@@ -159,6 +159,7 @@ pub fn add_nana(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::view::assert_explorable;
     use nana_probe::ProbeGame;
     use nana_shogi::index::SIZE;
 
@@ -174,56 +175,15 @@ mod tests {
         out
     }
 
-    /// The board view is the position: the editor's string of it reads back as the same
-    /// position, and the palette holds every piece the board shows.
+    /// The board view is the position and a move's squares name the piece moved
+    /// ([`assert_explorable`]), in both rule sets, drops among the moves.
     #[test]
-    fn the_board_view_writes_back_to_the_position() {
+    fn the_board_view_and_move_squares_agree_with_the_position() {
         for (_, rules) in RULE_SETS {
-            let palette = rules.palette();
             let all = positions(rules);
             assert!(all.len() > 1000, "{}", all.len());
-            for pos in all {
-                let board = rules.board(&pos);
-                assert_eq!(board.squares.len(), board.columns * board.rows);
-                let text = board.position_string(&palette);
-                assert_eq!(rules.parse_position(&text), Ok(pos), "{text}");
-                for piece in board.squares.iter().filter_map(|s| s.piece.as_ref()) {
-                    assert!(palette.pieces.contains(piece), "{piece:?}");
-                }
-            }
-        }
-    }
-
-    /// A move's squares are where its piece stands (or the hand piece it drops, held by the side
-    /// to move) and an empty square or one of the opponent's.
-    #[test]
-    fn move_squares_name_the_piece_moved() {
-        for (_, rules) in RULE_SETS {
-            for pos in positions(rules).into_iter().take(3000) {
-                let board = rules.board(&pos);
-                let side = board.side_to_move;
-                let at = |name: &str| {
-                    board
-                        .squares
-                        .iter()
-                        .find(|s| s.name == name)
-                        .unwrap_or_else(|| panic!("no square {name}"))
-                };
-                rules.for_each_move(&pos, |mv, _| {
-                    let sq = rules.move_squares(&pos, mv);
-                    match (&sq.from, sq.drop) {
-                        (Some(from), None) => {
-                            assert_eq!(at(from).piece.as_ref().map(|p| p.owner), Some(side), "{mv:?}")
-                        }
-                        (None, Some(code)) => {
-                            let hand = board.hands.iter().find(|h| h.owner == side).unwrap();
-                            assert!(hand.pieces.iter().any(|h| h.code == code && h.count > 0), "{mv:?}");
-                        }
-                        _ => panic!("{mv:?}: {sq:?}"),
-                    }
-                    assert!(at(&sq.to).piece.as_ref().is_none_or(|p| p.owner != side), "{mv:?}");
-                });
-            }
+            let explored = assert_explorable(&rules, &all, 3000);
+            assert!(explored.drops > 1000, "{}", explored.drops);
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Atomic writer.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -20,6 +20,11 @@ static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 /// (on Unix). Readers therefore see either the old file or the complete new
 /// one, never a partial file. The parent directory is created if missing.
 /// On error the temporary file is removed and `path` is left as it was.
+///
+/// A writer killed before it could clean up (`SIGKILL`, a power cut) leaves
+/// its temporary file behind. Before writing, the temporary files of this
+/// file name whose process is no longer running are removed; those of
+/// running processes, including other writes of this one, are left alone.
 ///
 /// # Errors
 ///
@@ -48,6 +53,7 @@ pub fn write(path: &Path, header: &Header, payload: &[u8]) -> Result<(), Tableba
         _ => Path::new("."),
     };
     fs::create_dir_all(dir).map_err(|source| TablebaseError::Io { path: dir.to_path_buf(), source })?;
+    remove_stale_temp_files(dir, file_name);
 
     let mut temp_name = OsString::from(file_name);
     temp_name.push(format!(".tmp-{}-{}", process::id(), TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)));
@@ -69,6 +75,49 @@ pub fn write(path: &Path, header: &Header, payload: &[u8]) -> Result<(), Tableba
     guard.disarm();
 
     sync_dir(dir).map_err(|source| TablebaseError::Io { path: dir.to_path_buf(), source })
+}
+
+/// Removes, as far as it can, the temporary files `<file_name>.tmp-<pid>-<n>`
+/// in `dir` that a process no longer running left behind: a writer killed
+/// before it could remove its own. Where this system cannot tell whether a
+/// process runs (no `/proc`), nothing is removed. Best effort: a file that
+/// cannot be listed or removed is left, and the write goes on.
+fn remove_stale_temp_files(dir: &Path, file_name: &OsStr) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    let Some(prefix) = file_name.to_str().map(|name| format!("{name}.tmp-")) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(&prefix)).and_then(temp_pid) else {
+            continue;
+        };
+        if process_running(pid) == Some(false) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// The process id of a temporary name's tail `<pid>-<n>`, both decimal.
+fn temp_pid(tail: &str) -> Option<u32> {
+    let (pid, n) = tail.split_once('-')?;
+    let decimal = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if decimal(pid) && decimal(n) {
+        pid.parse().ok()
+    } else {
+        None
+    }
+}
+
+/// Whether the process `pid` is running, where the system says (Linux's
+/// `/proc`); `None` where it cannot tell.
+fn process_running(pid: u32) -> Option<bool> {
+    let proc = Path::new("/proc");
+    if pid == process::id() {
+        Some(true)
+    } else if proc.join("self").exists() {
+        Some(proc.join(pid.to_string()).exists())
+    } else {
+        None
+    }
 }
 
 /// Removes the temporary file when dropped, unless disarmed after the rename.

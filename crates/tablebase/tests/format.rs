@@ -563,3 +563,33 @@ fn error_messages_are_single_lines() {
     }
     assert!(std::error::Error::source(&errors[0]).is_some());
 }
+
+/// A killed writer's temporary file (its process gone) is removed by the next write of the same
+/// table; those of a running process (this one), of another table and names that are not a
+/// writer's are left.
+#[cfg(target_os = "linux")]
+#[test]
+fn write_removes_temporary_files_of_dead_writers() {
+    let dir = tempfile::tempdir().unwrap();
+    // A process that has ended: its id names no running process (until reused, long after).
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    let alive = std::process::id();
+    let stale = format!("table.tb.tmp-{dead}-0");
+    let kept = [
+        format!("table.tb.tmp-{alive}-7"),
+        format!("other.tb.tmp-{dead}-0"),
+        format!("table.tb.tmp-{dead}-x"),
+        format!("table.tb.tmp-{dead}"),
+        format!("table.tb.tmp-{dead}-0.bak"),
+    ];
+    for name in kept.iter().chain([&stale]) {
+        fs::write(dir.path().join(name), b"partial").unwrap();
+    }
+    write(&dir.path().join("table.tb"), &header(ENTRIES, 1), &payload(ENTRIES, 1)).unwrap();
+    let mut left = kept.to_vec();
+    left.push("table.tb".to_string());
+    left.sort();
+    assert_eq!(dir_entries(dir.path()), left);
+}

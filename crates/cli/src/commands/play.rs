@@ -8,8 +8,7 @@ use clap::Args;
 use nana_probe::table::TableGame;
 use nana_probe::ProbeGame;
 
-use crate::commands::query::describe;
-use crate::games::CliGame;
+use crate::games::{describe, CliGame};
 use crate::table;
 
 #[derive(Debug, Args)]
@@ -54,7 +53,7 @@ pub fn run<G: CliGame>(args: &PlayArgs<G>, dir: &Path) -> Result<(), String> {
         print!("{}", G::diagram(&pos));
         let value = probe.value(&pos).map_err(err)?;
         let to_move = G::side_to_move(&pos);
-        println!("evaluation: {} for {}", describe(value), name(to_move));
+        println!("evaluation: {} for {}", describe::<G>(&rules, value), name(to_move));
         let moves = probe.ranked_moves(&pos).map_err(err)?;
         if let Some(over) = rules.terminal(&pos) {
             let how = over.ending.name;
@@ -94,7 +93,7 @@ pub fn run<G: CliGame>(args: &PlayArgs<G>, dir: &Path) -> Result<(), String> {
                         "hint: {} ({}), {}",
                         rules.machine_notation(&pos, m.mv),
                         rules.human_notation(&pos, m.mv),
-                        describe(m.value_before())
+                        describe::<G>(&rules, m.value_before())
                     );
                     continue;
                 }

@@ -10,7 +10,7 @@ use nana_probe::table::TableGame;
 use nana_probe::{Probe, ProbeGame, Summary};
 use serde::Serialize;
 
-use crate::games::CliGame;
+use crate::games::{describe, CliGame};
 use crate::table;
 
 #[derive(Debug, Args)]
@@ -75,7 +75,7 @@ pub fn run<G: CliGame>(args: &QueryArgs<G>, dir: &Path) -> Result<(), String> {
     println!("position: {pos}");
     println!("rules: {} ({})", rules.describe(), table.origin());
     let side = G::SIDES[G::side_to_move(&pos)];
-    println!("value: {} for {side}", describe(value));
+    println!("value: {} for {side}", describe::<G>(&rules, value));
     if let Some(over) = G::game_over(&rules, &pos) {
         println!("{over}");
         return Ok(());
@@ -92,7 +92,7 @@ pub fn run<G: CliGame>(args: &QueryArgs<G>, dir: &Path) -> Result<(), String> {
             "  {:<6} {:<10} {}",
             rules.machine_notation(&pos, m.mv),
             rules.human_notation(&pos, m.mv),
-            describe(m.value_before())
+            describe::<G>(&rules, m.value_before())
         );
     }
     let label = if value == Value::Draw { "drawing line" } else { "principal variation" };
@@ -150,17 +150,6 @@ fn run_batch<R: ProbeGame>(probe: &Probe<'_, R>, source: &str) -> Result<(), Str
 fn batch_line<R: ProbeGame>(probe: &Probe<'_, R>, input: &str) -> Result<Summary, String> {
     let pos = probe.game().parse_position(input)?;
     probe.summary(&pos).map_err(|e| e.to_string())
-}
-
-/// `win, mate in 27 plies`, `draw`, …
-pub fn describe(v: Value) -> String {
-    let plies = |n: u16| if n == 1 { "1 ply".to_string() } else { format!("{n} plies") };
-    match v {
-        Value::Win(d) => format!("win, mate in {}", plies(d.0)),
-        Value::Loss(d) if d.0 == 0 => "loss (no legal move)".to_string(),
-        Value::Loss(d) => format!("loss, mated in {}", plies(d.0)),
-        Value::Draw => "draw".to_string(),
-    }
 }
 
 /// A line of moves in the game's human notation (Hodges style for Nana), numbered by ply.

@@ -5,9 +5,10 @@ use std::time::Instant;
 
 use nana_probe::table::TableGame;
 
+use crate::games::CliGame;
 use crate::table;
 
-pub fn run<R: TableGame>(rule_sets: &[R], out: &Path) -> Result<(), String> {
+pub fn run<G: CliGame>(rule_sets: &[G::Rules], out: &Path) -> Result<(), String> {
     table::check_writable(out)?;
     let all = Instant::now();
     for rules in rule_sets {
@@ -19,7 +20,7 @@ pub fn run<R: TableGame>(rule_sets: &[R], out: &Path) -> Result<(), String> {
         println!("{}", rules.describe());
         println!("  positions (index entries): {} legal, {} unused", s.legal(), s.illegal);
         println!("  wins {}, losses {}, draws {}", s.wins, s.losses, s.draws);
-        println!("  longest distance to mate: {} plies", s.max_dtm);
+        println!("  longest distance to {}: {} plies", G::WIN_NAME, s.max_dtm);
         println!(
             "  solved in {:.2} s, written in {:.2} s to {}",
             solved.as_secs_f64(),

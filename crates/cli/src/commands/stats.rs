@@ -41,8 +41,13 @@ pub fn run<G: CliGame>(rules: &G::Rules, tablebase: Option<&Path>, dir: &Path) -
         let s = t.stats();
         println!("tablebase: {}", t.origin());
         println!(
-            "entries: wins {}, losses {}, draws {}, unused {}; longest mate {} plies",
-            s.wins, s.losses, s.draws, s.illegal, s.max_dtm
+            "entries: wins {}, losses {}, draws {}, unused {}; longest {} {} plies",
+            s.wins,
+            s.losses,
+            s.draws,
+            s.illegal,
+            G::WIN_NAME,
+            s.max_dtm
         );
         println!("start: {start_value}");
     }

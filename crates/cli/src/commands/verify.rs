@@ -33,7 +33,7 @@ pub fn run_all(dir: &Path, solve: bool) -> Result<(), String> {
 /// `verify` for one game (with `--solve`: its claimed rule sets solved and written first).
 pub fn run<G: CliGame>(dir: &Path, solve: bool) -> Result<(), String> {
     if solve {
-        super::solve::run(&G::claimed_rule_sets(), dir)?;
+        super::solve::run::<G>(&G::claimed_rule_sets(), dir)?;
         println!();
     }
     check::<G>(dir)

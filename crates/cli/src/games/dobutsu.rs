@@ -85,6 +85,12 @@ impl CliGame for Dobutsu {
 
     const MOVE_HELP: &'static str = "Fairy-Stockfish style b2b3, b3b4+, C@b3";
 
+    /// Where the rules give a loss in 0, the opponent's lion has completed a try (the line after
+    /// it says so); the side to move capturing the lion is a win in 1.
+    const LOST: &'static str = "loss (the game is over)";
+
+    const WIN_NAME: &'static str = "win";
+
     fn game_over(rules: &Rules, pos: &Position) -> Option<String> {
         let t = rules.terminal(pos)?;
         let side = pos.side_to_move().name();

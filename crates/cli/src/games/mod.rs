@@ -14,7 +14,9 @@ use std::hash::Hash;
 use std::path::Path;
 
 use clap::ValueEnum;
+use nana_engine::Value;
 use nana_probe::table::{Table, TableGame};
+use nana_server::Explorable;
 
 /// The values of `--game`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -45,9 +47,11 @@ impl GameName {
 }
 
 /// A rule set of a game, as the command line uses it: a table of its own whose positions can
-/// be hashed (for repetitions in `play`) and shared between threads (for `perft`).
+/// be hashed (for repetitions in `play`) and shared between threads (for `perft`), worded as
+/// the explorer words it ([`Explorable::words`]).
 pub trait CliRules:
     TableGame<Position: Copy + Eq + Hash + Send + Sync + Display, Move: Send + Sync>
+    + Explorable
     + Copy
     + Eq
     + Debug
@@ -58,6 +62,7 @@ pub trait CliRules:
 
 impl<R> CliRules for R where
     R: TableGame<Position: Copy + Eq + Hash + Send + Sync + Display, Move: Send + Sync>
+        + Explorable
         + Copy
         + Eq
         + Debug
@@ -105,6 +110,12 @@ pub trait CliGame: Debug + 'static {
     /// How a move is entered, for `play`'s prompt help, e.g. "USI-like 2c2b, T*1a or Hodges
     /// B-2b=TG".
     const MOVE_HELP: &'static str;
+    /// The value of a position where the side to move has lost (a loss in 0 plies), e.g.
+    /// `loss (no legal move)`; the line after it says why ([`CliGame::game_over`]).
+    const LOST: &'static str;
+    /// What a win is called where `solve` and `stats` give the longest one (`longest distance
+    /// to mate: 181 plies`, `longest mate 181 plies`): `mate`, `win`.
+    const WIN_NAME: &'static str;
     /// Why the game is over at a position, as a sentence (`white has no legal move
     /// (checkmate) and has lost`); `None` while it goes on.
     fn game_over(
@@ -131,6 +142,30 @@ pub trait CliGame: Debug + 'static {
     /// The generated part of the game's results document (Markdown), from the tables in `dir`
     /// (each one missing is solved in memory).
     fn results(dir: &Path) -> Result<String, String>;
+}
+
+/// `1 ply`, `31 plies`: the explorer's `{plies}`.
+pub fn plies(n: u16) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
+    }
+}
+
+/// A value in the game's words: for Nana `win, mate in 27 plies`, `loss, mated in 4 plies`,
+/// `loss (no legal move)`, `draw`; for Dobutsu `win in 27 plies`, `loss in 4 plies`, `loss (the
+/// game is over)`, `draw`. A win or a loss with plies to go is worded as the explorer words a
+/// move's value ([`nana_server::Words::move_win`] and `move_loss`), a lost game as
+/// [`CliGame::LOST`] says.
+pub fn describe<G: CliGame>(rules: &G::Rules, v: Value) -> String {
+    let words = rules.words();
+    match v {
+        Value::Win(d) => words.move_win.replace("{plies}", &plies(d.0)),
+        Value::Loss(d) if d.0 == 0 => G::LOST.to_string(),
+        Value::Loss(d) => words.move_loss.replace("{plies}", &plies(d.0)),
+        Value::Draw => "draw".to_string(),
+    }
 }
 
 /// A count with thousands separators, as the result tables print them: `18,609,858`.

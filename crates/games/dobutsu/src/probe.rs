@@ -116,6 +116,13 @@ impl ProbeGame for Rules {
     fn play(&self, pos: &Position, mv: Move) -> Position {
         pos.play_unchecked(mv)
     }
+
+    /// The tables hold only the positions reachable from the start (see
+    /// [`TableGame::solve`](nana_probe::table::TableGame::solve)); every other entry is unused.
+    fn unused_entry(&self) -> &'static str {
+        "the position is not reachable from the start position (Dobutsu tables hold reachable \
+         positions only)"
+    }
 }
 
 #[cfg(test)]

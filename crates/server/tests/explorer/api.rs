@@ -286,7 +286,10 @@ async fn a_position_outside_the_table_is_404() {
     let dir = tempfile::tempdir().unwrap();
     let path = nana_probe::table::write(&rules, dir.path(), &solution).unwrap();
     let holed = Table::open(rules, &path).unwrap();
-    assert_eq!(holed.probe().value(&outside), Err(ProbeError::Unused { index: rules.index(&outside) }));
+    assert_eq!(
+        holed.probe().value(&outside),
+        Err(ProbeError::Unused { index: rules.index(&outside), meaning: rules.unused_entry() })
+    );
     let mut r = Registry::new();
     r.add(NANA, "original", Box::new(holed));
     let registry = Arc::new(r);

@@ -107,6 +107,10 @@ impl CliGame for Nana {
 
     const MOVE_HELP: &'static str = "USI-like 2c2b, T*1a or Hodges B-2b=TG";
 
+    const LOST: &'static str = "loss (no legal move)";
+
+    const WIN_NAME: &'static str = "mate";
+
     fn game_over(rules: &Rules, pos: &Position) -> Option<String> {
         let how = nana_probe::ProbeGame::terminal(rules, pos)?.ending.name;
         Some(format!("{} has no legal move ({how}) and has lost", pos.side_to_move().name()))
