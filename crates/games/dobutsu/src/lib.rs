@@ -25,7 +25,7 @@ pub mod tablebase;
 mod types;
 
 pub use game::DobutsuGame;
-pub use position::{diagram, End, IllegalMove, Move, Outcome, Position, PositionError, Setup};
+pub use position::{diagram, End, Exposure, IllegalMove, Move, Outcome, Position, PositionError, Setup};
 pub use types::{Piece, Role, Rules, Side, Square, TryRule};
 
 /// Counts the leaf nodes of the move tree of depth `depth`, as Fairy-Stockfish's perft does: no

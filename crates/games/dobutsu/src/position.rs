@@ -6,6 +6,38 @@ use nana_engine::{Dtm, Value};
 
 use crate::types::{Piece, Role, Rules, Side, Square, TryRule};
 
+/// The opponent's attacks as a position's moves change them ([`Position::exposure`]): no piece
+/// of Dobutsu slides, so a move changes them only by the piece it captures.
+#[derive(Debug, Clone, Copy)]
+pub struct Exposure {
+    /// The mover's lion's square (255 if it has none).
+    lion: u8,
+    /// The opponent's pieces' squares.
+    theirs: Squares,
+    /// The squares the opponent attacks.
+    all: Squares,
+    /// `without[sq]`, for a square of the opponent's: the squares its other pieces attack.
+    without: [Squares; 12],
+}
+
+impl Exposure {
+    /// Whether, after the move, the opponent attacks the mover's lion (and so, under either
+    /// reading of the try, wins at once by taking it): the same as
+    /// `pos.play_unchecked(mv).can_capture_lion()`, without playing the move.
+    #[inline]
+    pub fn loses_at_once(&self, mv: Move) -> bool {
+        let (lion, attacks) = match mv {
+            Move::Step { from, to, .. } => {
+                let lion = if from.0 == self.lion { to.0 } else { self.lion };
+                let attacks = if self.theirs & 1 << to.0 != 0 { self.without[to.index()] } else { self.all };
+                (lion, attacks)
+            }
+            Move::Drop { .. } => (self.lion, self.all),
+        };
+        lion < 12 && attacks & 1 << lion != 0
+    }
+}
+
 /// Lion squares and attacks of both sides (see [`Position::survey`]).
 struct Survey {
     lions: [u8; 2],
@@ -416,6 +448,31 @@ impl Position {
                 }
             }
         }
+    }
+
+    /// What [`Exposure::loses_at_once`] needs to tell, a move at a time, whether a move of the
+    /// side to move leaves its lion where the opponent attacks it.
+    pub fn exposure(&self) -> Exposure {
+        let (us, them) = (self.turn, self.turn.other());
+        let mut pieces = [(0usize, 0 as Squares); 7];
+        let mut n = 0;
+        let mut theirs = 0;
+        for (sq, &c) in self.board.iter().enumerate() {
+            if c != 0 && (c >> 3) as usize == them.index() {
+                pieces[n] = (sq, ATTACKS[them.index()][(c & 7) as usize][sq]);
+                n += 1;
+                theirs |= 1 << sq;
+            }
+        }
+        let mut without = [0; 12];
+        let mut all = 0;
+        for (i, &(sq, attacks)) in pieces[..n].iter().enumerate() {
+            all |= attacks;
+            without[sq] =
+                pieces[..n].iter().enumerate().filter(|&(j, _)| j != i).fold(0, |a, (_, p)| a | p.1);
+        }
+        let lion = self.lion(us).map_or(255, |l| l.0);
+        Exposure { lion, theirs, all, without }
     }
 
     /// The moves of the side to move; none where the game is over under `rules`.

@@ -140,12 +140,16 @@ impl Expand for Enumeration<'_> {
         // The children of the moves that do not lose at once.
         let mut children = [0u64; MOVES_BOUND];
         let mut n = 0;
+        let exposure = pos.exposure();
         pos.for_each_move(|mv| {
             let after = pos.play_unchecked(mv);
             let child = index::rank(&after);
             f(child, &mut || true);
-            // The child's own survey byte will say the same: a terminal win.
-            if !matches!(after.solver_end(&self.rules), Some((Value::Win(_), _))) {
+            // The child's own survey byte will say the same: a terminal win (where the game is
+            // not over before the move, a win at once after it can only be the lion's capture).
+            let loses = exposure.loses_at_once(mv);
+            debug_assert_eq!(loses, matches!(after.solver_end(&self.rules), Some((Value::Win(_), _))));
+            if !loses {
                 children[n] = child;
                 n += 1;
             }

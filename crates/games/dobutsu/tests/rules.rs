@@ -166,3 +166,26 @@ fn rule_names() {
     let e = Rules::from_name("fischer").unwrap_err();
     assert!(e.contains("fischer") && e.contains("tanaka") && !e.contains('\n'));
 }
+
+/// `Exposure::loses_at_once` answers without playing the move what playing it and looking for
+/// an attack on the lion answers, for every move of a spread of positions (both players to move,
+/// lions attacked or not, pieces in hand).
+#[test]
+fn exposure_tells_the_moves_that_lose_at_once() {
+    let (mut moves, mut losing) = (0, 0);
+    for k in 0..200_000u64 {
+        let entry = k.wrapping_mul(0x9e37_79b9_7f4a_7c15) % dobutsu_shogi::index::SIZE;
+        let Some(first) = dobutsu_shogi::index::unrank(entry) else { continue };
+        for p in [first, first.rotate(), first.mirror()] {
+            let exposure = p.exposure();
+            p.for_each_move(|mv| {
+                let loses = p.play_unchecked(mv).can_capture_lion();
+                assert_eq!(exposure.loses_at_once(mv), loses, "{mv:?} from {p:?}");
+                moves += 1;
+                losing += usize::from(loses);
+            });
+        }
+    }
+    // Both answers occur often: random positions leave the lion attacked after most moves.
+    assert!(moves > 1_000_000 && losing > moves / 4 && moves - losing > moves / 4, "{losing} of {moves}");
+}
