@@ -4,7 +4,7 @@
 
 use nana_engine::{Game, Node};
 
-use crate::index::{self, SIZE};
+use crate::index::{self, Frame, SIZE};
 use crate::position::{Position, FAR_RANK, ORIGINS};
 use crate::types::{Role, Rules};
 
@@ -36,11 +36,17 @@ impl Game for DobutsuGame {
         Node::Inner
     }
 
+    /// The retro-moves of the lion ranked whole; the others from the frame of the position
+    /// with the turn passed (the lions stay, a square or two change).
     fn predecessors(&self, i: u64, out: &mut Vec<u64>) {
         let Some(pos) = index::unrank(i) else { return };
-        for_each_unmove(&pos, |prev| {
+        let frame = Frame::new(&Position { turn: crate::Side::Second, ..pos });
+        for_each_unmove(&pos, |prev, changed| {
             if prev.solver_end(&self.rules).is_none() {
-                out.push(index::rank(prev));
+                out.push(match changed {
+                    Some(changed) => frame.rank(prev, changed),
+                    None => index::rank(prev),
+                });
             }
         });
     }
@@ -50,8 +56,9 @@ impl Game for DobutsuGame {
 /// player leads to `pos` (the first player to move, both lions on the board): a step back,
 /// perhaps leaving a captured first-player piece behind (from the second player's hand; a hen
 /// or a chick for a chick in hand), a promotion undone, or a drop taken back. Whether the
-/// position before is one the game goes on from is the caller's to check.
-pub fn for_each_unmove(pos: &Position, mut f: impl FnMut(&Position)) {
+/// position before is one the game goes on from is the caller's to check. With each position
+/// comes the squares on which it differs from `pos`, or `None` if the lion moved.
+pub fn for_each_unmove(pos: &Position, mut f: impl FnMut(&Position, Option<&[usize]>)) {
     debug_assert_eq!(pos.turn, crate::Side::First);
     let them = 1; // the second player, who moved last
     for (sq, &code) in pos.board.iter().enumerate() {
@@ -83,7 +90,9 @@ pub fn for_each_unmove(pos: &Position, mut f: impl FnMut(&Position)) {
                 prev.turn = crate::Side::Second;
                 prev.board[from] = before | 8;
                 prev.board[sq] = 0;
-                f(&prev);
+                let changed = (role != Role::Lion as u8).then_some([from, sq]);
+                let changed = changed.as_ref().map(|c| c.as_slice());
+                f(&prev, changed);
                 // Captures undone: a first-player piece back on `sq`, out of the second
                 // player's hand.
                 for (slot, hand_role) in Role::IN_HAND.iter().enumerate() {
@@ -93,10 +102,10 @@ pub fn for_each_unmove(pos: &Position, mut f: impl FnMut(&Position)) {
                     let mut uncaptured = prev;
                     uncaptured.hands[them][slot] -= 1;
                     uncaptured.board[sq] = *hand_role as u8;
-                    f(&uncaptured);
+                    f(&uncaptured, changed);
                     if *hand_role == Role::Chick {
                         uncaptured.board[sq] = Role::Hen as u8;
-                        f(&uncaptured);
+                        f(&uncaptured, changed);
                     }
                 }
             }
@@ -106,7 +115,7 @@ pub fn for_each_unmove(pos: &Position, mut f: impl FnMut(&Position)) {
             prev.turn = crate::Side::Second;
             prev.board[sq] = 0;
             prev.hands[them][Role::from_code(role).hand_slot().expect("in hand")] += 1;
-            f(&prev);
+            f(&prev, Some(&[sq]));
         }
     }
 }

@@ -78,6 +78,9 @@ struct Tables {
     /// `reads[pair][orientation]`: the squares of the board as stored that the 10 free squares
     /// of the pair show, for each orientation `2 × rotated + mirrored` (see [`SOURCES`]).
     reads: Vec<[[u8; 10]; 4]>,
+    /// `weights[pair][orientation][sq]`: what one more in the digit of the stored square `sq`
+    /// adds to the two halves' numbers `lo + hi << 32` (0 for the lions' squares).
+    weights: Vec<[[u64; 12]; 4]>,
     /// `free[pair]`: the 10 squares left by the pair's lions, in order.
     free: Vec<[u8; 10]>,
     /// `classes[class]`: how [`unrank`] splits a class's entries (see [`ClassSplit`]).
@@ -247,7 +250,7 @@ fn tables() -> &'static Tables {
                 free
             })
             .collect();
-        let reads = free
+        let reads: Vec<[[u8; 10]; 4]> = free
             .iter()
             .map(|free: &[u8; 10]| {
                 let mut reads = [[0u8; 10]; 4];
@@ -256,6 +259,18 @@ fn tables() -> &'static Tables {
                     read.iter_mut().zip(free).for_each(|(r, &f)| *r = source[f as usize]);
                 }
                 reads
+            })
+            .collect();
+        let weights = reads
+            .iter()
+            .map(|reads: &[[u8; 10]; 4]| {
+                let mut weights = [[0u64; 12]; 4];
+                for (weight, read) in weights.iter_mut().zip(reads) {
+                    for (i, &sq) in read.iter().enumerate() {
+                        weight[sq as usize] = 9u64.pow(i as u32 % 5) << (32 * (i / 5));
+                    }
+                }
+                weights
             })
             .collect();
         let mut classes = [ClassSplit::default(); 27];
@@ -280,6 +295,7 @@ fn tables() -> &'static Tables {
             subsets,
             subset_rank,
             reads,
+            weights,
             free,
             classes,
             halves,
@@ -357,6 +373,13 @@ fn rank_oriented(
     let at = |i: usize| u32::from(digits[board[read[i] as usize] as usize]);
     let lo = at(0) + 9 * (at(1) + 9 * (at(2) + 9 * (at(3) + 9 * at(4))));
     let hi = at(5) + 9 * (at(6) + 9 * (at(7) + 9 * (at(8) + 9 * at(9))));
+    rank_halves(t, pair, lo, hi, hand)
+}
+
+/// The index of a position from its lion pair, the numbers of its two halves of free squares
+/// (see [`rank_oriented`]) and the mover's hand.
+#[inline]
+fn rank_halves(t: &Tables, pair: usize, lo: u32, hi: u32, hand: &[u8; 3]) -> u64 {
     let (lo, hi) = (t.halves[lo as usize], t.halves[hi as usize]);
     let (g, e, c) = (usize::from(lo.g + hi.g), usize::from(lo.e + hi.e), u32::from(lo.c + hi.c));
     let k_lo = u32::from(lo.g + lo.e + lo.c);
@@ -411,6 +434,76 @@ pub fn rank(pos: &Position) -> u64 {
     if a % 3 == 1 && b % 3 == 1 {
         i.min(rank_oriented(t, &pos.board, hand, turned + 1, a, b))
     } else {
+        i
+    }
+}
+
+/// Ranks the positions that have the lions, the side to move and most of the board of a base
+/// position, without reading their whole board: the numbers of the base's two halves of free
+/// squares, adjusted for the squares that differ. The retro-moves of a position other than the
+/// lion's change one or two squares and perhaps a hand.
+#[derive(Debug, Clone, Copy)]
+pub struct Frame {
+    /// The base's board.
+    base: [u8; 12],
+    /// Whose hand is the mover's: the side to move's.
+    mover: usize,
+    pair: usize,
+    /// The orientations read, `2 × rotated + mirrored`: two where the lions are both on file b
+    /// (the smaller index is the position's), else the same one twice.
+    orientations: [usize; 2],
+    /// The base's halves, `lo + hi << 32`, for each orientation.
+    halves: [u64; 2],
+}
+
+impl Frame {
+    /// The frame of `base`, a position with both lions on the board.
+    pub fn new(base: &Position) -> Frame {
+        let t = tables();
+        let rotated = base.side_to_move() == Side::Second;
+        let flip = if rotated { 8 } else { 0 };
+        let (mut a, mut b) = (find(&base.board, 1 | flip), find(&base.board, 9 ^ flip));
+        debug_assert!(a < 12 && b < 12, "a lion is missing");
+        if rotated {
+            (a, b) = (11 - a, 11 - b);
+        }
+        let mirrored = !is_canonical_pair(a as u8, b as u8);
+        if mirrored {
+            (a, b) = (mirror_square(a), mirror_square(b));
+        }
+        let pair = t.pair_of[a][b] as usize;
+        let turned = 2 * usize::from(rotated);
+        let first = turned + usize::from(mirrored);
+        let second = if a % 3 == 1 && b % 3 == 1 { turned + 1 } else { first };
+        let orientations = [first, second];
+        let halves = orientations.map(|o| {
+            let digits = &DIGITS[o / 2];
+            let weights = &t.weights[pair][o];
+            (0..12).map(|sq| u64::from(digits[base.board[sq] as usize]) * weights[sq]).sum()
+        });
+        Frame { base: base.board, mover: usize::from(rotated), pair, orientations, halves }
+    }
+
+    /// The index of `pos`, which has the base's lions and side to move and differs from its
+    /// board only on the squares `changed` (not the lions').
+    #[inline]
+    pub fn rank(&self, pos: &Position, changed: &[usize]) -> u64 {
+        let t = tables();
+        let hand = &pos.hands[self.mover];
+        let at = |k: usize| {
+            let o = self.orientations[k];
+            let (digits, weights) = (&DIGITS[o / 2], &t.weights[self.pair][o]);
+            let mut halves = self.halves[k];
+            for &sq in changed {
+                let delta =
+                    i64::from(digits[pos.board[sq] as usize]) - i64::from(digits[self.base[sq] as usize]);
+                halves = halves.wrapping_add((delta as u64).wrapping_mul(weights[sq]));
+            }
+            rank_halves(t, self.pair, halves as u32, (halves >> 32) as u32, hand)
+        };
+        let i = at(0);
+        let i = if self.orientations[1] != self.orientations[0] { i.min(at(1)) } else { i };
+        debug_assert_eq!(i, rank(pos), "{pos:?} changed on {changed:?}");
         i
     }
 }
