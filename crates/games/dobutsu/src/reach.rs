@@ -10,9 +10,9 @@ use nana_engine::{Dtm, EntryWidth, Node, Value};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU8, Ordering};
 
-use crate::index::{self, SIZE};
-use crate::position::Position;
-use crate::types::Rules;
+use crate::index::{self, Frame, SIZE};
+use crate::position::{Move, Position};
+use crate::types::{Role, Rules};
 
 /// The reachable states of one rule set.
 #[derive(Debug)]
@@ -141,9 +141,15 @@ impl Expand for Enumeration<'_> {
         let mut children = [0u64; MOVES_BOUND];
         let mut n = 0;
         let exposure = pos.exposure();
+        // The children of the moves that keep the lions, ranked from a frame of the board.
+        let frame = Frame::new(&Position { turn: pos.turn.other(), ..pos });
         pos.for_each_move(|mv| {
             let after = pos.play_unchecked(mv);
-            let child = index::rank(&after);
+            let child = match mv {
+                Move::Step { from, .. } if pos.board[from.index()] & 7 == Role::Lion as u8 => index::rank(&after),
+                Move::Step { from, to, .. } => frame.rank(&after, &[from.index(), to.index()]),
+                Move::Drop { to, .. } => frame.rank(&after, &[to.index()]),
+            };
             f(child, &mut || true);
             // The child's own survey byte will say the same: a terminal win (where the game is
             // not over before the move, a win at once after it can only be the lion's capture).
