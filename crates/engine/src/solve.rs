@@ -417,6 +417,7 @@ fn backward<G: Game, E: Code, C: Cell>(
             })
             .collect();
         frontier = found.concat();
+        frontier.par_sort_unstable();
         if !frontier.is_empty() && next_dtm > E::MAX_DTM as usize {
             return Err(SolveError::DtmOverflow { dtm: next_dtm as u32, width: E::WIDTH });
         }
