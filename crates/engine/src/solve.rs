@@ -182,6 +182,8 @@ pub(crate) trait Cell: Send + Sync {
     fn claim(&self, old: Self::Raw, new: Self::Raw) -> bool;
     /// Takes one from a counter; whether that was the last one.
     fn count_down(&self) -> bool;
+    /// [`Cell::count_down`] by the cell's only writer: a plain load and store.
+    fn count_down_owned(&self) -> bool;
 }
 
 macro_rules! cell {
@@ -207,6 +209,12 @@ macro_rules! cell {
             #[inline]
             fn count_down(&self) -> bool {
                 self.fetch_sub(1, Ordering::Relaxed) == 1
+            }
+            #[inline]
+            fn count_down_owned(&self) -> bool {
+                let left = self.get() - 1;
+                self.set(left);
+                left == 0
             }
         }
     )*};
@@ -382,40 +390,39 @@ fn backward<G: Game, E: Code, C: Cell>(
         // what it marks is thrown away with the error.
         let next = if next_dtm <= E::MAX_DTM as usize { E::decided(next_dtm as u16) } else { E::ILLEGAL };
         let losses = dtm % 2 == 0;
-        let found: Vec<Vec<u32>> = frontier
-            .par_chunks(256)
-            .map_init(Vec::new, |preds, chunk| {
-                let mut found = Vec::new();
-                let mut visit = |p: usize| {
-                    if values[p].get() != E::DRAW {
-                        return;
-                    }
-                    if losses {
-                        // A move into a loss: the predecessor wins.
-                        if values[p].claim(E::DRAW, next) {
+        let found: Vec<Vec<u32>> = if let Some(edges) = edges {
+            owned_pass::<E, C>(edges, values, counters, &frontier, losses, next)
+        } else {
+            frontier
+                .par_chunks(256)
+                .map_init(Vec::new, |preds, chunk| {
+                    let mut found = Vec::new();
+                    let mut visit = |p: usize| {
+                        if values[p].get() != E::DRAW {
+                            return;
+                        }
+                        if losses {
+                            // A move into a loss: the predecessor wins.
+                            if values[p].claim(E::DRAW, next) {
+                                found.push(p as u32);
+                            }
+                        } else if counters[p].count_down() {
+                            // Its last reply that was not yet known to lose: every move loses.
+                            values[p].set(next);
                             found.push(p as u32);
                         }
-                    } else if counters[p].count_down() {
-                        // Its last reply that was not yet known to lose: every move loses.
-                        values[p].set(next);
-                        found.push(p as u32);
+                    };
+                    for &q in chunk {
+                        preds.clear();
+                        game.predecessors(q as u64, preds);
+                        preds.sort_unstable();
+                        preds.dedup();
+                        preds.iter().for_each(|&p| visit(p as usize));
                     }
-                };
-                for &q in chunk {
-                    match edges {
-                        Some(edges) => edges.of(q).iter().for_each(|&p| visit(p as usize)),
-                        None => {
-                            preds.clear();
-                            game.predecessors(q as u64, preds);
-                            preds.sort_unstable();
-                            preds.dedup();
-                            preds.iter().for_each(|&p| visit(p as usize));
-                        }
-                    }
-                }
-                found
-            })
-            .collect();
+                    found
+                })
+                .collect()
+        };
         frontier = found.concat();
         if !frontier.is_empty() && next_dtm > E::MAX_DTM as usize {
             return Err(SolveError::DtmOverflow { dtm: next_dtm as u32, width: E::WIDTH });
@@ -428,6 +435,62 @@ fn backward<G: Game, E: Code, C: Cell>(
     }
     progress.end();
     Ok(())
+}
+
+/// Entries per range of a pass over reversed edges: a range's entries and counters (2^18 each
+/// for one-byte cells) stay in a core's cache while its task applies the pass to them.
+const RANGE_BITS: u32 = 18;
+
+/// One backward pass over reversed edges without atomic read-modify-writes: the frontier's
+/// predecessors are first dealt out by index range (in parallel over the frontier), then each
+/// range is applied by one task alone (in parallel over the ranges), which owns its entries and
+/// counters: plain loads and stores, no `lock`ed instruction. The entries decided, and their
+/// values, are those of the atomic pass: a win is only written as `next`, a counter reaches
+/// zero once, whatever the order.
+fn owned_pass<E: Code, C: Cell>(
+    edges: &Reversed,
+    values: &[E::Cell],
+    counters: &[C],
+    frontier: &[u32],
+    losses: bool,
+    next: E::Raw,
+) -> Vec<Vec<u32>> {
+    let ranges = values.len().div_ceil(1 << RANGE_BITS);
+    let tasks = 4 * rayon::current_num_threads();
+    let dealt: Vec<Vec<Vec<u32>>> = frontier
+        .par_chunks(frontier.len().div_ceil(tasks).max(1024))
+        .map(|chunk| {
+            let mut by_range = vec![Vec::new(); ranges];
+            for &q in chunk {
+                for &p in edges.of(q) {
+                    by_range[(p >> RANGE_BITS) as usize].push(p);
+                }
+            }
+            by_range
+        })
+        .collect();
+    (0..ranges)
+        .into_par_iter()
+        .map(|r| {
+            let mut found = Vec::new();
+            for p in dealt.iter().flat_map(|by_range| &by_range[r]) {
+                let p = *p as usize;
+                if values[p].get() != E::DRAW {
+                    continue;
+                }
+                if losses {
+                    // A move into a loss: the predecessor wins.
+                    values[p].set(next);
+                    found.push(p as u32);
+                } else if counters[p].count_down_owned() {
+                    // Its last reply that was not yet known to lose: every move loses.
+                    values[p].set(next);
+                    found.push(p as u32);
+                }
+            }
+            found
+        })
+        .collect()
 }
 
 /// Entries per bucket of the reversal: a bucket's counts (4 bytes an entry) stay in cache.
