@@ -384,6 +384,8 @@ fn backward<G: Game, E: Code, C: Cell>(
     let mut frontier: Vec<u32> = seeds.first_mut().map(std::mem::take).unwrap_or_default();
     progress.advance(frontier.len() as u64);
     let mut dtm: usize = 0;
+    // The passes' predecessors dealt out by range, kept from pass to pass.
+    let mut dealt = Vec::new();
     while !frontier.is_empty() || dtm + 1 < seeds.len() {
         let next_dtm = dtm + 1;
         // One pass beyond what the encoding holds is run to see whether it decides anything;
@@ -391,7 +393,7 @@ fn backward<G: Game, E: Code, C: Cell>(
         let next = if next_dtm <= E::MAX_DTM as usize { E::decided(next_dtm as u16) } else { E::ILLEGAL };
         let losses = dtm % 2 == 0;
         let found: Vec<Vec<u32>> = if let Some(edges) = edges {
-            owned_pass::<E, C>(edges, values, counters, &frontier, losses, next)
+            owned_pass::<E, C>(edges, values, counters, &frontier, losses, next, &mut dealt)
         } else {
             frontier
                 .par_chunks(256)
@@ -454,21 +456,22 @@ fn owned_pass<E: Code, C: Cell>(
     frontier: &[u32],
     losses: bool,
     next: E::Raw,
+    dealt: &mut Vec<Vec<Vec<u32>>>,
 ) -> Vec<Vec<u32>> {
     let ranges = values.len().div_ceil(1 << RANGE_BITS);
     let tasks = 4 * rayon::current_num_threads();
-    let dealt: Vec<Vec<Vec<u32>>> = frontier
-        .par_chunks(frontier.len().div_ceil(tasks).max(1024))
-        .map(|chunk| {
-            let mut by_range = vec![Vec::new(); ranges];
-            for &q in chunk {
-                for &p in edges.of(q) {
-                    by_range[(p >> RANGE_BITS) as usize].push(p);
-                }
+    dealt.resize_with(tasks, || vec![Vec::new(); ranges]);
+    let chunk = frontier.len().div_ceil(tasks).max(1024);
+    let used = frontier.len().div_ceil(chunk);
+    frontier.par_chunks(chunk).zip(&mut dealt[..used]).for_each(|(chunk, by_range)| {
+        by_range.iter_mut().for_each(Vec::clear);
+        for &q in chunk {
+            for &p in edges.of(q) {
+                by_range[(p >> RANGE_BITS) as usize].push(p);
             }
-            by_range
-        })
-        .collect();
+        }
+    });
+    let dealt = &dealt[..used];
     (0..ranges)
         .into_par_iter()
         .map(|r| {
