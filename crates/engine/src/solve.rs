@@ -474,7 +474,15 @@ fn owned_pass<E: Code, C: Cell>(
     let used = frontier.len().div_ceil(chunk);
     frontier.par_chunks(chunk).zip(&mut dealt[..used]).for_each(|(chunk, by_range)| {
         by_range.iter_mut().for_each(Vec::clear);
-        for &q in chunk {
+        for (k, &q) in chunk.iter().enumerate() {
+            // Each frontier entry costs two dependent cache misses (its offsets, then its
+            // predecessors): ask for both some entries ahead.
+            if let Some(&ahead) = chunk.get(k + 2 * PREFETCH_AHEAD) {
+                prefetch(&edges.first[ahead as usize]);
+            }
+            if let Some(&ahead) = chunk.get(k + PREFETCH_AHEAD) {
+                prefetch(edges.preds.as_ptr().wrapping_add(edges.first[ahead as usize] as usize));
+            }
             for &p in edges.of(q) {
                 by_range[(p >> RANGE_BITS) as usize].push(p);
             }
@@ -503,6 +511,19 @@ fn owned_pass<E: Code, C: Cell>(
             found
         })
         .collect()
+}
+
+/// How many frontier entries ahead a pass asks for the memory it will read.
+const PREFETCH_AHEAD: usize = 8;
+
+/// Asks the processor to bring the cache line of `p` in; it may ignore the hint.
+#[inline(always)]
+fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // Safety: a prefetch is only a hint; it does not read `p`, which may dangle.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast());
+    }
 }
 
 /// Entries per bucket of the reversal: a bucket's counts (4 bytes an entry) stay in cache.
