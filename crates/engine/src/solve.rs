@@ -524,6 +524,8 @@ fn prefetch<T>(p: *const T) {
     unsafe {
         std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast());
     }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
 }
 
 /// Entries per bucket of the reversal: a bucket's counts (4 bytes an entry) stay in cache.
