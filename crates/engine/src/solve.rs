@@ -182,6 +182,8 @@ pub(crate) trait Cell: Send + Sync {
     fn claim(&self, old: Self::Raw, new: Self::Raw) -> bool;
     /// Takes one from a counter; whether that was the last one.
     fn count_down(&self) -> bool;
+    /// [`Cell::count_down`] by the cell's only writer: a plain load and store.
+    fn count_down_owned(&self) -> bool;
 }
 
 macro_rules! cell {
@@ -207,6 +209,12 @@ macro_rules! cell {
             #[inline]
             fn count_down(&self) -> bool {
                 self.fetch_sub(1, Ordering::Relaxed) == 1
+            }
+            #[inline]
+            fn count_down_owned(&self) -> bool {
+                let left = self.get() - 1;
+                self.set(left);
+                left == 0
             }
         }
     )*};
@@ -240,16 +248,19 @@ pub fn solve_with<G: Game>(
     Ok(Solution { entries, width, stats })
 }
 
-/// What one chunk of the forward pass found.
+/// What one share of the forward pass found (rayon folds the chunks a worker takes into one).
 #[derive(Default)]
 struct Forward {
     /// `seeds[d]`: the terminal entries of distance `d`.
     seeds: Vec<Vec<u32>>,
     /// Entries with more than 255 successors, and how many.
     many: Vec<(u32, usize)>,
-    /// With [`Game::reverse_successors`]: the distinct successors of the chunk's inner entries,
-    /// entry after entry (their numbers are the counters).
-    edges: Vec<u32>,
+    /// With [`Game::reverse_successors`]: the distinct successors of the share's inner entries,
+    /// dealt out by bucket of their target ([`BUCKET_BITS`]), each as its source above the
+    /// target's place in the bucket ([`Reversed::edge`]).
+    by_bucket: Vec<Vec<u64>>,
+    /// The successors of the entry at hand.
+    succ: Vec<u64>,
 }
 
 fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec<u8>, SolveError> {
@@ -261,59 +272,65 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
 
     // Forward pass: count successors, find the terminal positions.
     progress.begin("count moves", size);
+    let buckets = if keep_edges { n.div_ceil(1 << BUCKET_BITS) } else { 0 };
     let found: Result<Vec<Forward>, SolveError> = (0..n.div_ceil(CHUNK))
         .into_par_iter()
-        .map_init(Vec::new, |succ, chunk| {
-            let mut found = Forward::default();
-            let start = chunk * CHUNK;
-            let end = (start + CHUNK).min(n);
-            for i in start..end {
-                let (node, count) = if keep_edges {
-                    succ.clear();
-                    let node = game.successors(i as u64, succ);
-                    succ.sort_unstable();
-                    succ.dedup();
-                    (node, succ.len())
-                } else {
-                    game.successor_count(i as u64, succ)
-                };
-                match node {
-                    Node::Illegal => values[i].set(E::ILLEGAL),
-                    Node::Terminal(value) => {
-                        let Some(dtm) = value.dtm() else {
-                            // A terminal draw: no counter will ever bring it down.
-                            continue;
-                        };
-                        if !value.has_valid_parity() {
-                            return Err(SolveError::BadTerminal { index: i as u64, value });
+        .try_fold(
+            || Forward { by_bucket: vec![Vec::new(); buckets], ..Forward::default() },
+            |mut found, chunk| {
+                let start = chunk * CHUNK;
+                let end = (start + CHUNK).min(n);
+                for i in start..end {
+                    let succ = &mut found.succ;
+                    let (node, count) = if keep_edges {
+                        succ.clear();
+                        let node = game.successors(i as u64, succ);
+                        succ.sort_unstable();
+                        succ.dedup();
+                        (node, succ.len())
+                    } else {
+                        game.successor_count(i as u64, succ)
+                    };
+                    match node {
+                        Node::Illegal => values[i].set(E::ILLEGAL),
+                        Node::Terminal(value) => {
+                            let Some(dtm) = value.dtm() else {
+                                // A terminal draw: no counter will ever bring it down.
+                                continue;
+                            };
+                            if !value.has_valid_parity() {
+                                return Err(SolveError::BadTerminal { index: i as u64, value });
+                            }
+                            if dtm.0 > E::MAX_DTM {
+                                return Err(SolveError::DtmOverflow { dtm: dtm.0.into(), width: E::WIDTH });
+                            }
+                            values[i].set(E::decided(dtm.0));
+                            let d = dtm.0 as usize;
+                            if found.seeds.len() <= d {
+                                found.seeds.resize_with(d + 1, Vec::new);
+                            }
+                            found.seeds[d].push(i as u32);
                         }
-                        if dtm.0 > E::MAX_DTM {
-                            return Err(SolveError::DtmOverflow { dtm: dtm.0.into(), width: E::WIDTH });
-                        }
-                        values[i].set(E::decided(dtm.0));
-                        let d = dtm.0 as usize;
-                        if found.seeds.len() <= d {
-                            found.seeds.resize_with(d + 1, Vec::new);
-                        }
-                        found.seeds[d].push(i as u32);
-                    }
-                    Node::Inner => {
-                        if count == 0 {
-                            return Err(SolveError::NoSuccessors { index: i as u64 });
-                        }
-                        if count > u8::MAX as usize {
-                            found.many.push((i as u32, count));
-                        }
-                        counters[i].store(count.min(u8::MAX as usize) as u8, Ordering::Relaxed);
-                        if keep_edges {
-                            found.edges.extend(succ.iter().map(|&q| q as u32));
+                        Node::Inner => {
+                            if count == 0 {
+                                return Err(SolveError::NoSuccessors { index: i as u64 });
+                            }
+                            if count > u8::MAX as usize {
+                                found.many.push((i as u32, count));
+                            }
+                            counters[i].store(count.min(u8::MAX as usize) as u8, Ordering::Relaxed);
+                            if keep_edges {
+                                for &q in &found.succ {
+                                    found.by_bucket[(q >> BUCKET_BITS) as usize].push(Reversed::edge(i, q));
+                                }
+                            }
                         }
                     }
                 }
-            }
-            progress.advance((end - start) as u64);
-            Ok(found)
-        })
+                progress.advance((end - start) as u64);
+                Ok(found)
+            },
+        )
         .collect();
     progress.end();
     let mut found = found?;
@@ -330,7 +347,7 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
     }
     let reversed = if keep_edges {
         progress.begin("reverse edges", 0);
-        let edges = Reversed::new(n, found, &counters);
+        let edges = Reversed::new(n, found);
         progress.end();
         edges
     } else {
@@ -376,46 +393,47 @@ fn backward<G: Game, E: Code, C: Cell>(
     let mut frontier: Vec<u32> = seeds.first_mut().map(std::mem::take).unwrap_or_default();
     progress.advance(frontier.len() as u64);
     let mut dtm: usize = 0;
+    // The passes' predecessors dealt out by range, kept from pass to pass.
+    let mut dealt = Vec::new();
     while !frontier.is_empty() || dtm + 1 < seeds.len() {
         let next_dtm = dtm + 1;
         // One pass beyond what the encoding holds is run to see whether it decides anything;
         // what it marks is thrown away with the error.
         let next = if next_dtm <= E::MAX_DTM as usize { E::decided(next_dtm as u16) } else { E::ILLEGAL };
         let losses = dtm % 2 == 0;
-        let found: Vec<Vec<u32>> = frontier
-            .par_chunks(256)
-            .map_init(Vec::new, |preds, chunk| {
-                let mut found = Vec::new();
-                let mut visit = |p: usize| {
-                    if values[p].get() != E::DRAW {
-                        return;
-                    }
-                    if losses {
-                        // A move into a loss: the predecessor wins.
-                        if values[p].claim(E::DRAW, next) {
+        let found: Vec<Vec<u32>> = if let Some(edges) = edges {
+            owned_pass::<E, C>(edges, values, counters, &frontier, losses, next, &mut dealt)
+        } else {
+            frontier
+                .par_chunks(256)
+                .map_init(Vec::new, |preds, chunk| {
+                    let mut found = Vec::new();
+                    let mut visit = |p: usize| {
+                        if values[p].get() != E::DRAW {
+                            return;
+                        }
+                        if losses {
+                            // A move into a loss: the predecessor wins.
+                            if values[p].claim(E::DRAW, next) {
+                                found.push(p as u32);
+                            }
+                        } else if counters[p].count_down() {
+                            // Its last reply that was not yet known to lose: every move loses.
+                            values[p].set(next);
                             found.push(p as u32);
                         }
-                    } else if counters[p].count_down() {
-                        // Its last reply that was not yet known to lose: every move loses.
-                        values[p].set(next);
-                        found.push(p as u32);
+                    };
+                    for &q in chunk {
+                        preds.clear();
+                        game.predecessors(q as u64, preds);
+                        preds.sort_unstable();
+                        preds.dedup();
+                        preds.iter().for_each(|&p| visit(p as usize));
                     }
-                };
-                for &q in chunk {
-                    match edges {
-                        Some(edges) => edges.of(q).iter().for_each(|&p| visit(p as usize)),
-                        None => {
-                            preds.clear();
-                            game.predecessors(q as u64, preds);
-                            preds.sort_unstable();
-                            preds.dedup();
-                            preds.iter().for_each(|&p| visit(p as usize));
-                        }
-                    }
-                }
-                found
-            })
-            .collect();
+                    found
+                })
+                .collect()
+        };
         frontier = found.concat();
         frontier.par_sort_unstable();
         if !frontier.is_empty() && next_dtm > E::MAX_DTM as usize {
@@ -431,6 +449,86 @@ fn backward<G: Game, E: Code, C: Cell>(
     Ok(())
 }
 
+/// Entries per range of a pass over reversed edges: a range's entries and counters (2^18 each
+/// for one-byte cells) stay in a core's cache while its task applies the pass to them.
+const RANGE_BITS: u32 = 18;
+
+/// One backward pass over reversed edges without atomic read-modify-writes: the frontier's
+/// predecessors are first dealt out by index range (in parallel over the frontier), then each
+/// range is applied by one task alone (in parallel over the ranges), which owns its entries and
+/// counters: plain loads and stores, no `lock`ed instruction. The entries decided, and their
+/// values, are those of the atomic pass: a win is only written as `next`, a counter reaches
+/// zero once, whatever the order.
+fn owned_pass<E: Code, C: Cell>(
+    edges: &Reversed,
+    values: &[E::Cell],
+    counters: &[C],
+    frontier: &[u32],
+    losses: bool,
+    next: E::Raw,
+    dealt: &mut Vec<Vec<Vec<u32>>>,
+) -> Vec<Vec<u32>> {
+    let ranges = values.len().div_ceil(1 << RANGE_BITS);
+    let tasks = 4 * rayon::current_num_threads();
+    dealt.resize_with(tasks, || vec![Vec::new(); ranges]);
+    let chunk = frontier.len().div_ceil(tasks).max(1024);
+    let used = frontier.len().div_ceil(chunk);
+    frontier.par_chunks(chunk).zip(&mut dealt[..used]).for_each(|(chunk, by_range)| {
+        by_range.iter_mut().for_each(Vec::clear);
+        for (k, &q) in chunk.iter().enumerate() {
+            // Each frontier entry costs two dependent cache misses (its offsets, then its
+            // predecessors): ask for both some entries ahead.
+            if let Some(&ahead) = chunk.get(k + 2 * PREFETCH_AHEAD) {
+                prefetch(&edges.first[ahead as usize]);
+            }
+            if let Some(&ahead) = chunk.get(k + PREFETCH_AHEAD) {
+                prefetch(edges.preds.as_ptr().wrapping_add(edges.first[ahead as usize] as usize));
+            }
+            for &p in edges.of(q) {
+                by_range[(p >> RANGE_BITS) as usize].push(p);
+            }
+        }
+    });
+    let dealt = &dealt[..used];
+    (0..ranges)
+        .into_par_iter()
+        .map(|r| {
+            let mut found = Vec::new();
+            for p in dealt.iter().flat_map(|by_range| &by_range[r]) {
+                let p = *p as usize;
+                if values[p].get() != E::DRAW {
+                    continue;
+                }
+                if losses {
+                    // A move into a loss: the predecessor wins.
+                    values[p].set(next);
+                    found.push(p as u32);
+                } else if counters[p].count_down_owned() {
+                    // Its last reply that was not yet known to lose: every move loses.
+                    values[p].set(next);
+                    found.push(p as u32);
+                }
+            }
+            found
+        })
+        .collect()
+}
+
+/// How many frontier entries ahead a pass asks for the memory it will read.
+const PREFETCH_AHEAD: usize = 8;
+
+/// Asks the processor to bring the cache line of `p` in; it may ignore the hint.
+#[inline(always)]
+fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // Safety: a prefetch is only a hint; it does not read `p`, which may dangle.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 /// Entries per bucket of the reversal: a bucket's counts (4 bytes an entry) stay in cache.
 const BUCKET_BITS: u32 = 16;
 
@@ -442,84 +540,58 @@ struct Reversed {
 }
 
 impl Reversed {
-    /// Turns the forward pass's edges around, bucket by bucket of targets: the edges are first
-    /// dealt out to their target's bucket (as the target's place in the bucket and the source),
-    /// in chunk order, then each bucket is sorted by target by counting, in cache. `None` when
-    /// there are too many edges for 32-bit offsets (the solver then asks the game).
-    fn new(n: usize, found: Vec<Forward>, counters: &[AtomicU8]) -> Option<Reversed> {
+    /// An edge `p -> q` as the reversal keeps it in `q`'s bucket: `p` above `q`'s place.
+    #[inline]
+    fn edge(p: usize, q: u64) -> u64 {
+        (p as u64) << BUCKET_BITS | (q & ((1 << BUCKET_BITS) - 1))
+    }
+
+    /// Turns the forward pass's edges around, bucket by bucket of targets (the forward pass
+    /// dealt them out): each bucket is sorted by target by counting, its counts in cache. The
+    /// predecessors of an entry come in no particular order. `None` when there are too many
+    /// edges for 32-bit offsets (the solver then asks the game).
+    fn new(n: usize, found: Vec<Forward>) -> Option<Reversed> {
         let buckets = n.div_ceil(1 << BUCKET_BITS);
-        let total: usize = found.iter().map(|f| f.edges.len()).sum();
-        if u32::try_from(total).is_err() {
-            return None;
-        }
-        // `at[chunk][bucket]`: where the chunk's edges into the bucket go.
-        let mut at: Vec<Vec<u32>> = found
-            .par_iter()
-            .map(|f| {
-                let mut count = vec![0u32; buckets];
-                f.edges.iter().for_each(|&q| count[(q >> BUCKET_BITS) as usize] += 1);
-                count
-            })
-            .collect();
-        let mut bucket_start = vec![0u32; buckets + 1];
-        let mut next = 0u32;
-        for b in 0..buckets {
-            bucket_start[b] = next;
-            for count in at.iter_mut() {
-                let c = count[b];
-                count[b] = next;
-                next += c;
+        let mut by_bucket: Vec<Vec<Vec<u64>>> =
+            (0..buckets).map(|_| Vec::with_capacity(found.len())).collect();
+        for f in found {
+            for (all, share) in by_bucket.iter_mut().zip(f.by_bucket) {
+                all.push(share);
             }
         }
-        bucket_start[buckets] = next;
-        // The successors' places in their buckets and their sources, dealt out; each slot is
-        // written by exactly one chunk.
-        let place: Vec<AtomicU16> = (0..total).into_par_iter().map(|_| AtomicU16::new(0)).collect();
-        let source: Vec<AtomicU32> = (0..total).into_par_iter().map(|_| AtomicU32::new(0)).collect();
-        found.into_par_iter().zip(at).enumerate().for_each(|(chunk, (f, mut at))| {
-            let start = chunk * CHUNK;
-            let mut edges = f.edges.iter();
-            let mut many = f.many.iter().peekable();
-            for (p, counter) in (start..).zip(&counters[start..(start + CHUNK).min(n)]) {
-                let mut count = usize::from(counter.load(Ordering::Relaxed));
-                if let Some(&(_, c)) = many.next_if(|&&(i, _)| i as usize == p) {
-                    count = c;
-                }
-                for &q in edges.by_ref().take(count) {
-                    let b = (q >> BUCKET_BITS) as usize;
-                    place[at[b] as usize].store(q as u16, Ordering::Relaxed);
-                    source[at[b] as usize].store(p as u32, Ordering::Relaxed);
-                    at[b] += 1;
-                }
-            }
-        });
+        let mut bucket_start = Vec::with_capacity(buckets + 1);
+        let mut total = 0usize;
+        for shares in &by_bucket {
+            bucket_start.push(total);
+            total += shares.iter().map(Vec::len).sum::<usize>();
+        }
+        bucket_start.push(total);
+        let total = u32::try_from(total).ok()?;
         // Each bucket sorted by target: its own slices of `first` and `preds`.
         let mut first = vec![0u32; n + 1];
-        first[n] = next;
-        let mut preds = vec![0u32; total];
+        first[n] = total;
+        let mut preds = vec![0u32; total as usize];
         let mut slices = Vec::with_capacity(buckets);
         let mut rest = preds.as_mut_slice();
         for b in 0..buckets {
-            let (slice, tail) = rest.split_at_mut((bucket_start[b + 1] - bucket_start[b]) as usize);
+            let (slice, tail) = rest.split_at_mut(bucket_start[b + 1] - bucket_start[b]);
             slices.push(slice);
             rest = tail;
         }
-        first[..n].par_chunks_mut(1 << BUCKET_BITS).zip(slices).enumerate().for_each(
-            |(b, (first, preds))| {
-                let range = bucket_start[b] as usize..bucket_start[b + 1] as usize;
+        let place = |e: u64| (e & ((1 << BUCKET_BITS) - 1)) as usize;
+        first[..n].par_chunks_mut(1 << BUCKET_BITS).zip(slices).zip(by_bucket).enumerate().for_each(
+            |(b, ((first, preds), shares))| {
                 let mut count = vec![0u32; first.len() + 1];
-                place[range.clone()]
-                    .iter()
-                    .for_each(|q| count[usize::from(q.load(Ordering::Relaxed)) + 1] += 1);
+                shares.iter().flatten().for_each(|&e| count[place(e) + 1] += 1);
                 for k in 1..count.len() {
                     count[k] += count[k - 1];
                 }
                 for (f, &c) in first.iter_mut().zip(&count) {
-                    *f = bucket_start[b] + c;
+                    *f = bucket_start[b] as u32 + c;
                 }
-                for (q, p) in place[range.clone()].iter().zip(&source[range]) {
-                    let q = usize::from(q.load(Ordering::Relaxed));
-                    preds[count[q] as usize] = p.load(Ordering::Relaxed);
+                for &e in shares.iter().flatten() {
+                    let q = place(e);
+                    preds[count[q] as usize] = (e >> BUCKET_BITS) as u32;
                     count[q] += 1;
                 }
             },
