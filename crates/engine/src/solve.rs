@@ -13,9 +13,11 @@
 //!    so no pass writes them or touches their counters.
 //! 3. What is still undecided when no frontier is left is a draw.
 //!
-//! A pass runs its frontier in parallel. The set of entries a pass decides, and their values, do
-//! not depend on the order in which threads meet them (a win is only ever written as `d + 1` in a
-//! pass, a counter only reaches zero once), so the solution is the same for every thread count.
+//! A pass runs its frontier in parallel, then applies what it found to each range of entries in
+//! one task, which owns them (plain loads and stores, no atomic read-modify-write). The set of
+//! entries a pass decides, and their values, do not depend on the order in which threads meet
+//! them (a win is only ever written as `d + 1` in a pass, a counter only reaches zero once), so
+//! the solution is the same for every thread count.
 //!
 //! The solver is generic at compile time over the entry encoding (one or two bytes) and over
 //! the counter (one byte, or four where some entry has more than 255 successors), and
@@ -172,18 +174,16 @@ impl fmt::Display for SolveError {
 
 impl std::error::Error for SolveError {}
 
-/// An atomic cell of the solver's arrays: entries (`u8`, `u16`) and counters (`u8`, `u32`).
+/// A cell of the solver's arrays: entries (`u8`, `u16`) and counters (`u8`, `u32`), atomic so
+/// that threads may share the arrays; each pass writes a cell from one task only.
 pub(crate) trait Cell: Send + Sync {
     type Raw: Copy + Eq;
     fn new(raw: Self::Raw) -> Self;
     fn get(&self) -> Self::Raw;
     fn set(&self, raw: Self::Raw);
-    /// Writes `new` if the cell holds `old`; whether it did.
-    fn claim(&self, old: Self::Raw, new: Self::Raw) -> bool;
-    /// Takes one from a counter; whether that was the last one.
+    /// Takes one from a counter, as the cell's only writer (a plain load and store); whether that
+    /// was the last one.
     fn count_down(&self) -> bool;
-    /// [`Cell::count_down`] by the cell's only writer: a plain load and store.
-    fn count_down_owned(&self) -> bool;
 }
 
 macro_rules! cell {
@@ -203,15 +203,7 @@ macro_rules! cell {
                 self.store(raw, Ordering::Relaxed)
             }
             #[inline]
-            fn claim(&self, old: $raw, new: $raw) -> bool {
-                self.compare_exchange(old, new, Ordering::Relaxed, Ordering::Relaxed).is_ok()
-            }
-            #[inline]
             fn count_down(&self) -> bool {
-                self.fetch_sub(1, Ordering::Relaxed) == 1
-            }
-            #[inline]
-            fn count_down_owned(&self) -> bool {
                 let left = self.get() - 1;
                 self.set(left);
                 left == 0
@@ -395,47 +387,70 @@ fn backward<G: Game, E: Code, C: Cell>(
     let mut dtm: usize = 0;
     // The passes' predecessors dealt out by range, kept from pass to pass.
     let mut dealt = Vec::new();
+    let threads = rayon::current_num_threads();
     while !frontier.is_empty() || dtm + 1 < seeds.len() {
         let next_dtm = dtm + 1;
         // One pass beyond what the encoding holds is run to see whether it decides anything;
         // what it marks is thrown away with the error.
         let next = if next_dtm <= E::MAX_DTM as usize { E::decided(next_dtm as u16) } else { E::ILLEGAL };
         let losses = dtm % 2 == 0;
-        let found: Vec<Vec<u32>> = if let Some(edges) = edges {
-            owned_pass::<E, C>(edges, values, counters, &frontier, losses, next, &mut dealt)
-        } else {
-            frontier
-                .par_chunks(256)
-                .map_init(Vec::new, |preds, chunk| {
-                    let mut found = Vec::new();
-                    let mut visit = |p: usize| {
-                        if values[p].get() != E::DRAW {
-                            return;
+        let found = match edges {
+            // Reversed edges cost the same for every entry: a few chunks a thread.
+            Some(edges) => owned_pass::<E, C>(
+                values,
+                counters,
+                &frontier,
+                losses,
+                next,
+                &mut dealt,
+                4 * threads,
+                |chunk, by_range| {
+                    for (k, &q) in chunk.iter().enumerate() {
+                        // Each frontier entry costs two dependent cache misses (its offsets, then its
+                        // predecessors): ask for both some entries ahead.
+                        if let Some(&ahead) = chunk.get(k + 2 * PREFETCH_AHEAD) {
+                            prefetch(&edges.first[ahead as usize]);
                         }
-                        if losses {
-                            // A move into a loss: the predecessor wins.
-                            if values[p].claim(E::DRAW, next) {
-                                found.push(p as u32);
-                            }
-                        } else if counters[p].count_down() {
-                            // Its last reply that was not yet known to lose: every move loses.
-                            values[p].set(next);
-                            found.push(p as u32);
+                        if let Some(&ahead) = chunk.get(k + PREFETCH_AHEAD) {
+                            prefetch(edges.preds.as_ptr().wrapping_add(edges.first[ahead as usize] as usize));
                         }
-                    };
+                        for &p in edges.of(q) {
+                            by_range[(p >> RANGE_BITS) as usize].push(p);
+                        }
+                    }
+                },
+            ),
+            // The game's predecessors cost more in some parts of the index than in others:
+            // more, smaller chunks keep the threads busy to the end.
+            None => owned_pass::<E, C>(
+                values,
+                counters,
+                &frontier,
+                losses,
+                next,
+                &mut dealt,
+                32 * threads,
+                |chunk, by_range| {
+                    let mut preds = Vec::new();
                     for &q in chunk {
                         preds.clear();
-                        game.predecessors(q as u64, preds);
+                        game.predecessors(q as u64, &mut preds);
                         preds.sort_unstable();
                         preds.dedup();
-                        preds.iter().for_each(|&p| visit(p as usize));
+                        for &p in &preds {
+                            by_range[(p >> RANGE_BITS) as usize].push(p as u32);
+                        }
                     }
-                    found
-                })
-                .collect()
+                },
+            ),
         };
         frontier = found.concat();
-        frontier.par_sort_unstable();
+        if edges.is_none() {
+            // In index order, the game's work on each frontier entry (its position, its
+            // predecessors) reads the game's own tables in order rather than at random. Reversed
+            // edges are read the same either way (measured: no gain there).
+            frontier.par_sort_unstable();
+        }
         if !frontier.is_empty() && next_dtm > E::MAX_DTM as usize {
             return Err(SolveError::DtmOverflow { dtm: next_dtm as u32, width: E::WIDTH });
         }
@@ -453,41 +468,31 @@ fn backward<G: Game, E: Code, C: Cell>(
 /// for one-byte cells) stay in a core's cache while its task applies the pass to them.
 const RANGE_BITS: u32 = 18;
 
-/// One backward pass over reversed edges without atomic read-modify-writes: the frontier's
-/// predecessors are first dealt out by index range (in parallel over the frontier), then each
-/// range is applied by one task alone (in parallel over the ranges), which owns its entries and
-/// counters: plain loads and stores, no `lock`ed instruction. The entries decided, and their
-/// values, are those of the atomic pass: a win is only written as `next`, a counter reaches
-/// zero once, whatever the order.
+/// One backward pass without atomic read-modify-writes: the frontier's predecessors are first
+/// dealt out by index range, in parallel over `tasks` chunks of the frontier (`deal` lists a
+/// chunk's predecessors, those of each frontier entry distinct, by range), then each range is
+/// applied by one task alone (in parallel over the ranges), which owns its entries and
+/// counters: plain loads and stores, no `lock`ed instruction, and the range's cells in cache.
+/// The entries decided, and their values, do not depend on the order: a win is only written as
+/// `next`, a counter reaches zero once.
+#[allow(clippy::too_many_arguments)]
 fn owned_pass<E: Code, C: Cell>(
-    edges: &Reversed,
     values: &[E::Cell],
     counters: &[C],
     frontier: &[u32],
     losses: bool,
     next: E::Raw,
     dealt: &mut Vec<Vec<Vec<u32>>>,
+    tasks: usize,
+    deal: impl Fn(&[u32], &mut [Vec<u32>]) + Sync,
 ) -> Vec<Vec<u32>> {
     let ranges = values.len().div_ceil(1 << RANGE_BITS);
-    let tasks = 4 * rayon::current_num_threads();
     dealt.resize_with(tasks, || vec![Vec::new(); ranges]);
     let chunk = frontier.len().div_ceil(tasks).max(1024);
     let used = frontier.len().div_ceil(chunk);
     frontier.par_chunks(chunk).zip(&mut dealt[..used]).for_each(|(chunk, by_range)| {
         by_range.iter_mut().for_each(Vec::clear);
-        for (k, &q) in chunk.iter().enumerate() {
-            // Each frontier entry costs two dependent cache misses (its offsets, then its
-            // predecessors): ask for both some entries ahead.
-            if let Some(&ahead) = chunk.get(k + 2 * PREFETCH_AHEAD) {
-                prefetch(&edges.first[ahead as usize]);
-            }
-            if let Some(&ahead) = chunk.get(k + PREFETCH_AHEAD) {
-                prefetch(edges.preds.as_ptr().wrapping_add(edges.first[ahead as usize] as usize));
-            }
-            for &p in edges.of(q) {
-                by_range[(p >> RANGE_BITS) as usize].push(p);
-            }
-        }
+        deal(chunk, by_range);
     });
     let dealt = &dealt[..used];
     (0..ranges)
@@ -503,7 +508,7 @@ fn owned_pass<E: Code, C: Cell>(
                     // A move into a loss: the predecessor wins.
                     values[p].set(next);
                     found.push(p as u32);
-                } else if counters[p].count_down_owned() {
+                } else if counters[p].count_down() {
                     // Its last reply that was not yet known to lose: every move loses.
                     values[p].set(next);
                     found.push(p as u32);
