@@ -41,8 +41,9 @@ impl Game for DobutsuGame {
     fn predecessors(&self, i: u64, out: &mut Vec<u64>) {
         let Some(pos) = index::unrank(i) else { return };
         let frame = Frame::new(&Position { turn: crate::Side::Second, ..pos });
-        for_each_unmove(&pos, |prev, changed| {
-            if prev.solver_end(&self.rules).is_none() {
+        let ends = pos.retro_ends();
+        for_each_unmove(&pos, |prev, changed, unmove| {
+            if ends.solver_end(prev, &self.rules, unmove.to, unmove.from, unmove.uncaptured).is_none() {
                 out.push(match changed {
                     Some(changed) => frame.rank(prev, changed),
                     None => index::rank(prev),
@@ -52,13 +53,24 @@ impl Game for DobutsuGame {
     }
 }
 
+/// A retro-move of the second player: its piece on `to` taken back to `from` as the role it
+/// had there (`None`: a drop taken back), and the first player's piece `uncaptured` (a piece
+/// code, or 0) put back on `to`.
+#[derive(Debug, Clone, Copy)]
+pub struct Unmove {
+    pub to: usize,
+    pub from: Option<(usize, u8)>,
+    pub uncaptured: u8,
+}
+
 /// Calls `f` with every position, the second player to move, from which a move of the second
 /// player leads to `pos` (the first player to move, both lions on the board): a step back,
 /// perhaps leaving a captured first-player piece behind (from the second player's hand; a hen
 /// or a chick for a chick in hand), a promotion undone, or a drop taken back. Whether the
 /// position before is one the game goes on from is the caller's to check. With each position
-/// comes the squares on which it differs from `pos`, or `None` if the lion moved.
-pub fn for_each_unmove(pos: &Position, mut f: impl FnMut(&Position, Option<&[usize]>)) {
+/// comes the squares on which it differs from `pos`, or `None` if the lion moved, and the
+/// retro-move itself.
+pub fn for_each_unmove(pos: &Position, mut f: impl FnMut(&Position, Option<&[usize]>, Unmove)) {
     debug_assert_eq!(pos.turn, crate::Side::First);
     let them = 1; // the second player, who moved last
     for (sq, &code) in pos.board.iter().enumerate() {
@@ -92,7 +104,8 @@ pub fn for_each_unmove(pos: &Position, mut f: impl FnMut(&Position, Option<&[usi
                 prev.board[sq] = 0;
                 let changed = (role != Role::Lion as u8).then_some([from, sq]);
                 let changed = changed.as_ref().map(|c| c.as_slice());
-                f(&prev, changed);
+                let unmove = Unmove { to: sq, from: Some((from, before)), uncaptured: 0 };
+                f(&prev, changed, unmove);
                 // Captures undone: a first-player piece back on `sq`, out of the second
                 // player's hand.
                 for (slot, hand_role) in Role::IN_HAND.iter().enumerate() {
@@ -102,10 +115,10 @@ pub fn for_each_unmove(pos: &Position, mut f: impl FnMut(&Position, Option<&[usi
                     let mut uncaptured = prev;
                     uncaptured.hands[them][slot] -= 1;
                     uncaptured.board[sq] = *hand_role as u8;
-                    f(&uncaptured, changed);
+                    f(&uncaptured, changed, Unmove { uncaptured: *hand_role as u8, ..unmove });
                     if *hand_role == Role::Chick {
                         uncaptured.board[sq] = Role::Hen as u8;
-                        f(&uncaptured, changed);
+                        f(&uncaptured, changed, Unmove { uncaptured: Role::Hen as u8, ..unmove });
                     }
                 }
             }
@@ -115,7 +128,7 @@ pub fn for_each_unmove(pos: &Position, mut f: impl FnMut(&Position, Option<&[usi
             prev.turn = crate::Side::Second;
             prev.board[sq] = 0;
             prev.hands[them][Role::from_code(role).hand_slot().expect("in hand")] += 1;
-            f(&prev, Some(&[sq]));
+            f(&prev, Some(&[sq]), Unmove { to: sq, from: None, uncaptured: 0 });
         }
     }
 }

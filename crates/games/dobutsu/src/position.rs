@@ -38,6 +38,48 @@ impl Exposure {
     }
 }
 
+/// The lions and attacks of a position with the first player to move, as a retro-move of the
+/// second player changes them ([`Position::retro_ends`]): no piece slides, so a retro-move
+/// changes them only by the piece it takes back and the one it puts back.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RetroEnds {
+    lions: [u8; 2],
+    /// The squares the first player attacks.
+    first: Squares,
+    /// `second_without[sq]`, for a square of the second player's: the squares its other pieces
+    /// attack.
+    second_without: [Squares; 12],
+}
+
+impl RetroEnds {
+    /// [`Position::solver_end`] of `prev`, the position a retro-move away: the second player's
+    /// piece on `to` taken back to `from` as `role` (`None`: a drop taken back), and the first
+    /// player's piece `uncaptured` (a piece code, or 0) put back on `to`.
+    #[inline]
+    pub(crate) fn solver_end(
+        &self,
+        prev: &Position,
+        rules: &Rules,
+        to: usize,
+        from: Option<(usize, u8)>,
+        uncaptured: u8,
+    ) -> Option<(Value, End)> {
+        let mut s = Survey { lions: self.lions, attacks: [self.first, self.second_without[to]] };
+        if let Some((from, role)) = from {
+            s.attacks[1] |= ATTACKS[1][role as usize][from];
+            if role == Role::Lion as u8 {
+                s.lions[1] = from as u8;
+            }
+        }
+        if uncaptured != 0 {
+            s.attacks[0] |= ATTACKS[0][(uncaptured & 7) as usize][to];
+        }
+        let end = prev.solver_end_with(rules, &s);
+        debug_assert_eq!(end, prev.solver_end(rules), "{prev:?}");
+        end
+    }
+}
+
 /// Lion squares and attacks of both sides (see [`Position::survey`]).
 struct Survey {
     lions: [u8; 2],
@@ -404,12 +446,16 @@ impl Position {
     /// move; otherwise [`Position::outcome`], a win counted as a win in 1 (claimed with the next
     /// ply), a loss as a loss in 0. `None` for a position the solver expands.
     pub fn solver_end(&self, rules: &Rules) -> Option<(Value, End)> {
-        let s = self.survey();
+        self.solver_end_with(rules, &self.survey())
+    }
+
+    /// [`Position::solver_end`] from the position's lions and attacks, known already.
+    fn solver_end_with(&self, rules: &Rules, s: &Survey) -> Option<(Value, End)> {
         let (us, them) = (self.turn.index(), self.turn.other().index());
         if s.lions[them] != 255 && s.attacks[us] & 1 << s.lions[them] != 0 {
             return Some((Value::Win(Dtm(1)), End::LionCaptured));
         }
-        self.outcome_with(rules, &s).map(|o| {
+        self.outcome_with(rules, s).map(|o| {
             let value = match o.winner {
                 None => Value::Draw,
                 Some(w) if w == self.turn => Value::Win(Dtm(1)),
@@ -448,6 +494,26 @@ impl Position {
                 }
             }
         }
+    }
+
+    /// What [`RetroEnds::solver_end`] needs to tell, a retro-move at a time, whether the game
+    /// goes on from a position before this one (the first player to move, both lions on the
+    /// board).
+    pub(crate) fn retro_ends(&self) -> RetroEnds {
+        let s = self.survey();
+        let mut second_without = [0; 12];
+        for (sq, &c) in self.board.iter().enumerate() {
+            if c != 0 && c >> 3 == 1 {
+                second_without[sq] = self.board.iter().enumerate().fold(0, |a, (other, &d)| {
+                    if other != sq && d != 0 && d >> 3 == 1 {
+                        a | ATTACKS[1][(d & 7) as usize][other]
+                    } else {
+                        a
+                    }
+                });
+            }
+        }
+        RetroEnds { lions: s.lions, first: s.attacks[0], second_without }
     }
 
     /// What [`Exposure::loses_at_once`] needs to tell, a move at a time, whether a move of the

@@ -146,7 +146,9 @@ impl Expand for Enumeration<'_> {
         pos.for_each_move(|mv| {
             let after = pos.play_unchecked(mv);
             let child = match mv {
-                Move::Step { from, .. } if pos.board[from.index()] & 7 == Role::Lion as u8 => index::rank(&after),
+                Move::Step { from, .. } if pos.board[from.index()] & 7 == Role::Lion as u8 => {
+                    index::rank(&after)
+                }
                 Move::Step { from, to, .. } => frame.rank(&after, &[from.index(), to.index()]),
                 Move::Drop { to, .. } => frame.rank(&after, &[to.index()]),
             };
