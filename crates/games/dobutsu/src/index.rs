@@ -26,7 +26,7 @@
 use std::sync::OnceLock;
 
 use crate::position::Position;
-use crate::types::Side;
+use crate::types::{Role, Side};
 
 /// Bumped whenever the layout changes: tables record it in their header.
 pub const LAYOUT_VERSION: u32 = 1;
@@ -71,6 +71,8 @@ struct Tables {
     kinds_rank: Vec<u16>,
     /// `kinds_of[class]`: the sequences of a class, by rank.
     kinds_of: Vec<Vec<u16>>,
+    /// `roles[code]`: the roles of a kind sequence (see `kinds_rank`), first square first.
+    roles: Vec<[u8; 6]>,
     /// `subsets[k]`: the k-subsets of 10 squares, by rank.
     subsets: Vec<Vec<u16>>,
     /// `subset_rank[mask]`: the rank of a subset of the 10 free squares among those of its size.
@@ -273,6 +275,16 @@ fn tables() -> &'static Tables {
                 weights
             })
             .collect();
+        let roles = (0..729u16)
+            .map(|mut code| {
+                let mut roles = [0u8; 6];
+                for role in &mut roles {
+                    *role = [Role::Giraffe, Role::Elephant, Role::Chick][usize::from(code % 3)] as u8;
+                    code /= 3;
+                }
+                roles
+            })
+            .collect();
         let mut classes = [ClassSplit::default(); 27];
         for (class, split) in classes.iter_mut().enumerate() {
             let (g, e, c) = (class / 9, class / 3 % 3, class % 3);
@@ -292,6 +304,7 @@ fn tables() -> &'static Tables {
             class_offset,
             kinds_rank,
             kinds_of,
+            roles,
             subsets,
             subset_rank,
             reads,
@@ -526,7 +539,8 @@ fn unrank_any(index: u64) -> Position {
     let t = tables();
     let (a, b) = t.pairs[(index / REST) as usize];
     let mut r = index % REST;
-    let class = t.class_offset.partition_point(|&o| o <= r) - 1;
+    // The class: how many classes start at or below `r`, counted without a branch.
+    let class = t.class_offset[1..27].iter().map(|&o| usize::from(o <= r)).sum::<usize>();
     r -= t.class_offset[class];
     let (g, e, cc) = (class / 9, class / 3 % 3, class % 3);
     let k = g + e + cc;
@@ -540,7 +554,7 @@ fn unrank_any(index: u64) -> Position {
     let owners = r & ((1 << k) - 1);
     r >>= k;
     let (subset, kinds) = divide(r, split.kinds, split.kinds_inverse);
-    let mut kinds = t.kinds_of[class][kinds as usize];
+    let roles = &t.roles[usize::from(t.kinds_of[class][kinds as usize])];
     let mut mask = t.subsets[k][subset as usize];
     let mut board = [0u8; 12];
     board[a as usize] = 1;
@@ -550,15 +564,10 @@ fn unrank_any(index: u64) -> Position {
     while mask != 0 {
         let f = mask.trailing_zeros() as usize;
         mask &= mask - 1;
-        let kind = kinds % 3;
-        kinds /= 3;
-        let mut role = [2u8, 3, 4][kind as usize];
-        if kind == 2 {
-            if hens >> ci & 1 != 0 {
-                role = 5;
-            }
-            ci += 1;
-        }
+        // A chick takes the next hen bit: promoted if it is set.
+        let chick = u32::from(roles[j] == Role::Chick as u8);
+        let role = roles[j] + (chick & (hens >> ci) as u32) as u8;
+        ci += chick;
         board[free[f] as usize] = role | ((owners >> j & 1) as u8) << 3;
         j += 1;
     }
