@@ -425,9 +425,11 @@ fn find(board: &[u8; 12], code: u8) -> usize {
     (zero.trailing_zeros() / 8).min(12) as usize
 }
 
-/// The index of a position with both lions on the board.
+/// How a position with both lions on the board is read: turned half a turn if the second
+/// player is to move, mirrored if that brings its lions to a canonical pair; and the lions'
+/// squares (the mover's, the opponent's) as read.
 #[inline]
-pub fn rank(pos: &Position) -> u64 {
+fn orient(pos: &Position) -> (bool, bool, usize, usize) {
     let rotated = pos.side_to_move() == Side::Second;
     let flip = if rotated { 8 } else { 0 };
     // The lions' squares as stored, then as the side to move sees them.
@@ -440,6 +442,13 @@ pub fn rank(pos: &Position) -> u64 {
     if mirrored {
         (a, b) = (mirror_square(a), mirror_square(b));
     }
+    (rotated, mirrored, a, b)
+}
+
+/// The index of a position with both lions on the board.
+#[inline]
+pub fn rank(pos: &Position) -> u64 {
+    let (rotated, mirrored, a, b) = orient(pos);
     let hand = &pos.hands[usize::from(rotated)];
     let t = tables();
     let turned = 2 * usize::from(rotated);
@@ -473,17 +482,7 @@ impl Frame {
     /// The frame of `base`, a position with both lions on the board.
     pub fn new(base: &Position) -> Frame {
         let t = tables();
-        let rotated = base.side_to_move() == Side::Second;
-        let flip = if rotated { 8 } else { 0 };
-        let (mut a, mut b) = (find(&base.board, 1 | flip), find(&base.board, 9 ^ flip));
-        debug_assert!(a < 12 && b < 12, "a lion is missing");
-        if rotated {
-            (a, b) = (11 - a, 11 - b);
-        }
-        let mirrored = !is_canonical_pair(a as u8, b as u8);
-        if mirrored {
-            (a, b) = (mirror_square(a), mirror_square(b));
-        }
+        let (rotated, mirrored, a, b) = orient(base);
         let pair = t.pair_of[a][b] as usize;
         let turned = 2 * usize::from(rotated);
         let first = turned + usize::from(mirrored);
