@@ -500,19 +500,11 @@ impl Position {
     /// goes on from a position before this one (the first player to move, both lions on the
     /// board).
     pub(crate) fn retro_ends(&self) -> RetroEnds {
+        debug_assert_eq!(self.turn, Side::First);
         let s = self.survey();
-        let mut second_without = [0; 12];
-        for (sq, &c) in self.board.iter().enumerate() {
-            if c != 0 && c >> 3 == 1 {
-                second_without[sq] = self.board.iter().enumerate().fold(0, |a, (other, &d)| {
-                    if other != sq && d != 0 && d >> 3 == 1 {
-                        a | ATTACKS[1][(d & 7) as usize][other]
-                    } else {
-                        a
-                    }
-                });
-            }
-        }
+        // The first player to move: the opponent's attacks without each of its pieces are the
+        // second player's, as the exposure of the first player's moves has them.
+        let second_without = self.exposure().without;
         RetroEnds { lions: s.lions, first: s.attacks[0], second_without }
     }
 
