@@ -49,7 +49,8 @@ impl Node {
 ///
 /// Indices are dense: `0..size()`. An index either stands for one legal position (up to the
 /// symmetries the game folds into its index) or is unused. Both relations are over index
-/// entries, not moves: the solver removes duplicates, so a game may report the same entry twice.
+/// entries, not moves: a game may report the same entry twice (the solver removes duplicates,
+/// or, where it keeps the successors, counts an entry as often as it has edges back to it).
 ///
 /// Contract (checked by the games' own tests with [`check_relations`] and, after a solve, by
 /// [`check`]): an inner entry has at least one successor; `q` is reported by `successors(p)` of

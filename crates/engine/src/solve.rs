@@ -3,7 +3,8 @@
 //! 1. **Forward pass.** Every entry asks the game what it is. Illegal entries are marked;
 //!    terminal entries get the value the game gives them and wait, by distance, for their turn
 //!    as a frontier (a no-move loss enters at 0, a win at once at 1); inner entries count their
-//!    distinct successors.
+//!    distinct successors (or, where the solver keeps the successors, each as often as the game
+//!    reports it, with as many edges back: the same result).
 //! 2. **Backward passes**, one per distance `d`. The frontier of `d` is what the previous pass
 //!    decided plus the terminal entries of distance `d`. From a frontier of losses in `d`, every
 //!    undecided predecessor becomes a win in `d + 1`. From a frontier of wins in `d`, every
@@ -247,7 +248,7 @@ struct Forward {
     seeds: Vec<Vec<u32>>,
     /// Entries with more than 255 successors, and how many.
     many: Vec<(u32, usize)>,
-    /// With [`Game::reverse_successors`]: the distinct successors of the share's inner entries,
+    /// With [`Game::reverse_successors`]: the successors of the share's inner entries, as reported,
     /// dealt out by bucket of their target ([`BUCKET_BITS`]), each as its source above the
     /// target's place in the bucket ([`Reversed::edge`]).
     by_bucket: Vec<Vec<u64>>,
@@ -275,10 +276,11 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
                 for i in start..end {
                     let succ = &mut found.succ;
                     let (node, count) = if keep_edges {
+                        // Kept as reported, duplicates too: an entry reported twice is counted
+                        // twice and has two edges back, so it is counted down twice when it is
+                        // decided. The result is the same, without sorting every list.
                         succ.clear();
                         let node = game.successors(i as u64, succ);
-                        succ.sort_unstable();
-                        succ.dedup();
                         (node, succ.len())
                     } else {
                         game.successor_count(i as u64, succ)
@@ -538,7 +540,7 @@ fn prefetch<T>(p: *const T) {
 const BUCKET_BITS: u32 = 16;
 
 /// The predecessors of every entry, turned around from the successors the forward pass kept:
-/// those of `q` are `preds[first[q]..first[q + 1]]`, distinct because successors are.
+/// those of `q` are `preds[first[q]..first[q + 1]]`, an entry as often as it reported `q`.
 struct Reversed {
     first: Vec<u32>,
     preds: Vec<u32>,

@@ -192,6 +192,27 @@ fn terminal_values_at_their_distances() {
     assert_eq!(s.stats.per_dtm, vec![0, 0, 1, 3, 3, 2]);
 }
 
+/// A game may report a successor more than once: over its predecessors the solver counts the
+/// distinct ones, over its reversed successors it keeps every edge and counts each. Either way
+/// entry 1, whose repeated move loses, still has its drawing move; entry 4, whose moves all
+/// lose, loses.
+#[test]
+fn repeated_successors() {
+    let g = Graph(vec![
+        terminal(Win(Dtm(1))), // 0
+        inner([0, 0, 2]),      // 1: a draw
+        inner([3]),            // 2
+        inner([2]),            // 3
+        inner([0, 0]),         // 4: loses in 2
+        inner([4, 0, 4]),      // 5: wins in 3
+    ]);
+    let (_, v) = solved(&g, EntryWidth::One);
+    assert_eq!(
+        v,
+        [Some(Win(Dtm(1))), Some(Draw), Some(Draw), Some(Draw), Some(Loss(Dtm(2))), Some(Win(Dtm(3)))]
+    );
+}
+
 /// 300 successors: more than a one-byte counter holds. Entry 0's moves all lose, half in 1 and
 /// half in 3 (a counter that stopped at 255 would call it a loss in 2); entry 301 has a drawing
 /// move besides (a counter that stopped at 255 would call it lost).
