@@ -22,7 +22,7 @@ use rayon::prelude::*;
 
 use crate::attacks::table;
 use crate::index::{
-    is_self_mirror_pair, rank, rank_black, rank_black_oriented, unrank, ChildRanker, MAIN, SIZE, START,
+    is_self_mirror_pair, rank, rank_black, rank_black_oriented, unrank, unrank_with_ranker, MAIN, SIZE, START,
 };
 use crate::position::{forbidden, Position};
 use crate::reach::for_each_edit_child;
@@ -102,8 +102,11 @@ impl Game for NanaGame {
     fn successors(&self, index: u64, out: &mut Vec<u64>) -> Node {
         let before = out.len();
         if self.edits {
-            let Some(pos) = self.position(index) else { return Node::Illegal };
-            match ChildRanker::new(&pos) {
+            let Some((pos, ranker)) = unrank_with_ranker(index) else { return Node::Illegal };
+            if pos.is_in_check(self.rules.variant, Color::White) {
+                return Node::Illegal;
+            }
+            match ranker {
                 Some(ranker) => for_each_edit_child::<false>(&self.rules, &pos, ranker, |q, allowed| {
                     if allowed() {
                         out.push(q);

@@ -112,6 +112,12 @@ struct PairParts {
     /// The parts of the two Kings.
     kings: Parts,
     cubes: CubeParts,
+    /// `[row × 8 + digit]`, as `cubes`: what the cube adds to [`ChildRanker`]'s keys (its cell
+    /// state as the children's entries read it, in both orientations).
+    child_keys: [[u64; 2]; 128],
+    /// The King pair of the children of moves other than King moves, and whether they read
+    /// the board mirrored.
+    child_pair: (u8, bool),
 }
 
 impl std::fmt::Debug for Tables {
@@ -233,14 +239,23 @@ fn build() -> Tables {
         .map(|k| {
             let (bk, wk) = pairs[k];
             let mut cubes = [0; 128];
+            let mut child_keys = [[0; 2]; 128];
             for (j, &sq) in free[k].iter().enumerate() {
                 for (kind, codes) in CUBE_CODES.iter().enumerate() {
                     for (digit, &code) in codes.iter().enumerate() {
-                        cubes[(2 * j + kind) * 8 + digit] = piece_parts(sq, code, digit as u8 / 4);
+                        let row = (2 * j + kind) * 8 + digit;
+                        cubes[row] = piece_parts(sq, code, digit as u8 / 4);
+                        let state = u64::from(STATES_FLIPPED[usize::from(code)]);
+                        child_keys[row] = [0, 1].map(|m| state * FLIPPED_WEIGHTS[m][usize::from(sq)]);
                     }
                 }
             }
-            PairParts { kings: piece_parts(bk, 1, 0) | piece_parts(wk, 10, 1), cubes }
+            PairParts {
+                kings: piece_parts(bk, 1, 0) | piece_parts(wk, 10, 1),
+                cubes,
+                child_keys,
+                child_pair: pair_of[usize::from(8 - wk)][usize::from(8 - bk)],
+            }
         })
         .collect::<Vec<_>>()
         .try_into()
@@ -573,6 +588,45 @@ pub fn unrank(index: u64) -> Option<Position> {
     if index >= MAIN {
         return Some(unrank_opening(index));
     }
+    Some(unrank_main(index).0)
+}
+
+/// [`unrank`], and for an entry of the main block the ranker of its children
+/// ([`ChildRanker::new`]), put together from the same parts as the position.
+#[inline]
+pub(crate) fn unrank_with_ranker(index: u64) -> Option<(Position, Option<ChildRanker>)> {
+    if index >= SIZE {
+        return None;
+    }
+    if index >= MAIN {
+        return Some((unrank_opening(index), None));
+    }
+    let (pos, parts, at) = unrank_main(index);
+    let t = tables();
+    let key = |i: usize| parts.child_keys[(at >> (8 * i)) as usize & 127];
+    let [k0, k1, k2, k3] = [0, 1, 2, 3].map(key);
+    let keys = [0, 1].map(|m| k0[m] + k1[m] + k2[m] + k3[m]);
+    let [bk, wk] = pos.king_squares_raw();
+    let (kp, mirrored) = parts.child_pair;
+    let ranker = ChildRanker {
+        tables: t,
+        kp,
+        black_king: bk,
+        white_king: wk,
+        mirrored,
+        keys,
+        board: *pos.board_codes(),
+        hand: pos.hands_raw()[1],
+        drops: None,
+    };
+    debug_assert!(ChildRanker::new(&pos).is_some_and(|r| (r.kp, r.mirrored, r.keys) == (kp, mirrored, keys)));
+    Some((pos, Some(ranker)))
+}
+
+/// The position of an entry of the main block, the parts of its King pair and where its
+/// cubes' parts are (`at`, see below).
+#[inline(always)]
+fn unrank_main(index: u64) -> (Position, &'static PairParts, u32) {
     let t = tables();
     let kp = (index / CUBE_CONFIGS) as usize;
     let r = (index % CUBE_CONFIGS) as u32;
@@ -599,7 +653,7 @@ pub fn unrank(index: u64) -> Option<Position> {
     let board = all.to_le_bytes()[..9].try_into().expect("9 cells");
     let pieces = [(all >> 96) as u16, (all >> 112) as u16];
     let (bk, wk) = t.pairs[kp];
-    Some(Position::from_parts(board, class.hands[split as usize], pieces, [bk, wk]))
+    (Position::from_parts(board, class.hands[split as usize], pieces, [bk, wk]), parts, at)
 }
 
 /// The position of an opening entry (`MAIN..SIZE`). Kept out of [`unrank`]: nine entries
@@ -644,20 +698,22 @@ mod tests {
         for variant in [Variant::Current, Variant::Original] {
             let mut i = 0;
             while i < MAIN {
-                let p = unrank(i).unwrap();
+                let (p, unranked) = unrank_with_ranker(i).unwrap();
                 i += 101;
                 if p.is_in_check(variant, Color::White) {
                     continue;
                 }
-                let mut ranker = ChildRanker::new(&p).expect("kings placed");
-                let mut edits = Vec::new();
-                p.for_each_l0_edit(variant, |mv, code| edits.push((mv, code, ranker.rank(mv, code))));
                 let mut children = Vec::new();
                 let _ = p.for_each_l0_move(variant, |mv, child| {
                     children.push((mv, child.board_codes()[mv.to().index()], rank(child)));
                     std::ops::ControlFlow::Continue(())
                 });
-                assert_eq!(edits, children, "{p}");
+                // The ranker made from the position, and the one made with it by unranking.
+                for mut ranker in [ChildRanker::new(&p), unranked.clone()].map(|r| r.expect("kings placed")) {
+                    let mut edits = Vec::new();
+                    p.for_each_l0_edit(variant, |mv, code| edits.push((mv, code, ranker.rank(mv, code))));
+                    assert_eq!(edits, children, "{p}");
+                }
                 moves += children.len();
             }
         }

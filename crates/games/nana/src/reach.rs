@@ -108,8 +108,8 @@ pub fn successors(rules: &Rules, index: u64, out: &mut Vec<u64>) {
 /// happen take a copy of the loop of their own, so that the others pay nothing for it.
 #[inline]
 fn for_each_child(rules: &Rules, index: u64, f: impl FnMut(u64, &mut dyn FnMut() -> bool)) {
-    let pos = index::unrank(index).expect("in range");
-    let Some(ranker) = ChildRanker::new(&pos) else {
+    let (pos, ranker) = index::unrank_with_ranker(index).expect("in range");
+    let Some(ranker) = ranker else {
         // The opening: its entries are not folded.
         let mut f = f;
         let _ = pos.for_each_legal_move(rules, |_, child| {
