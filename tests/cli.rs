@@ -1722,6 +1722,25 @@ fn dobutsu_moves_and_perft_from_the_start() {
     assert_eq!(machine, ["b1a2", "b1c2", "c1c2", "b2b3"]);
 }
 
+/// `stats` for Dobutsu: the reachable positions counted as Tanaka (2009) counts them, the most
+/// moves in one, and the table's counts with the start's value.
+#[test]
+fn dobutsu_stats_counts_reachable_positions_and_the_table() {
+    let run = nana(&["--game", "dobutsu", "stats", "--tablebase", dobutsu_table()]);
+    let out = &run.success().stdout;
+    for line in [
+        "rules: tanaka, a try wins unless the lion is captured at once\n",
+        "\nindex size: 855232344\n",
+        "\nreachable positions: 246803167 (first player to move 246803167, second player to move 246803167)\n",
+        "\nterminal: 147317599, not terminal: 99485568\n",
+        "\nmost legal moves in a reachable position: 38\n",
+        "\nentries: wins 196773087, losses 47347380, draws 2682700, unused 608429177; longest win 173 plies\n",
+        "\nstart: loss in 78\n",
+    ] {
+        assert!(out.contains(line), "{line:?} not in\n{out}");
+    }
+}
+
 /// Bad Dobutsu input: one clear line each, and Nana's rule sets are not Dobutsu's.
 #[test]
 fn dobutsu_bad_input_gets_a_clear_error() {
