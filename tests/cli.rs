@@ -913,11 +913,13 @@ fn play_black_wins_along_the_mainline() {
     // The engine answers along the line.
     let expected: Vec<String> = mainline.iter().skip(1).step_by(2).cloned().collect();
     assert_eq!(engine_moves(&run), expected);
-    let last = out.lines().last().unwrap();
+    let end: Vec<&str> = out.lines().rev().take(2).collect();
     assert!(
-        last == "stalemate: black wins." || last == "checkmate: black wins.",
-        "the game ends with Black's win: {last:?}\n{out}"
+        end[1] == "white has no legal move (stalemate) and has lost."
+            || end[1] == "white has no legal move (checkmate) and has lost.",
+        "the game ends with Black's win: {end:?}\n{out}"
     );
+    assert_eq!(end[0], "you win.", "{out}");
     assert!(out.contains("evaluation: loss (no legal move) for white"), "{out}");
 }
 
@@ -1785,7 +1787,21 @@ fn dobutsu_values_are_worded_for_dobutsu() {
     let out = &second.success().stdout;
     assert!(out.contains("\nevaluation: win in 77 plies for second\n"), "{out}");
     assert!(out.contains(", win in 77 plies\n"), "{out}");
-    for run in [&start, &tried, &first, &second] {
+    // The first player plays its moves of the mainline; the engine answers along it and
+    // captures the lion on the 78th ply.
+    let mainline = strings(&nana(&[&query[..], &["--json"]].concat()).success().json()["mainline"]);
+    assert_eq!(mainline.len(), 77, "{mainline:?}");
+    let input: String = mainline.iter().step_by(2).map(|mv| format!("{mv}\n")).collect();
+    let args = ["--game", "dobutsu", "play", "--tablebase", dobutsu_table()];
+    let lost = nana_stdin(&args, &input);
+    let out = &lost.success().stdout;
+    let expected: Vec<String> = mainline.iter().skip(1).step_by(2).cloned().collect();
+    assert_eq!(engine_moves(&lost), expected);
+    assert!(
+        out.ends_with("\nthe game is decided (lion captured): the second player wins.\nthe engine wins.\n"),
+        "{out}"
+    );
+    for run in [&start, &tried, &first, &second, &lost] {
         assert!(!run.stdout.contains("mate") && !run.stdout.contains("no legal move"), "{run:#?}");
     }
 }

@@ -56,9 +56,22 @@ pub fn run<G: CliGame>(args: &PlayArgs<G>, dir: &Path) -> Result<(), String> {
         println!("evaluation: {} for {}", describe::<G>(&rules, value), name(to_move));
         let moves = probe.ranked_moves(&pos).map_err(err)?;
         if let Some(over) = rules.terminal(&pos) {
-            let how = over.ending.name;
-            let winner = if matches!(over.value, nana_engine::Value::Win(_)) { to_move } else { 1 - to_move };
-            println!("{how}: {} wins.", name(winner));
+            // Why, in the game's words, then what it means for the player.
+            let why = G::game_over(&rules, &pos).unwrap_or_else(|| over.ending.name.to_string());
+            println!("{why}.");
+            let winner = match over.value {
+                nana_engine::Value::Win(_) => Some(to_move),
+                nana_engine::Value::Loss(_) => Some(1 - to_move),
+                nana_engine::Value::Draw => None,
+            };
+            println!(
+                "{}",
+                match winner {
+                    Some(side) if side == human => "you win.",
+                    Some(_) => "the engine wins.",
+                    None => "the game is drawn.",
+                }
+            );
             return Ok(());
         }
         if seen[&pos] >= args.repetition {
