@@ -61,14 +61,12 @@ impl NanaGame {
     /// The game with per-entry flags computed up front (in parallel): faster move generation.
     pub fn prepared(rules: Rules) -> NanaGame {
         let variant = rules.variant;
+        let plain = NanaGame::new(rules);
         let flags = (0..SIZE as usize)
             .into_par_iter()
             .with_min_len(1 << 12)
             .map(|i| {
-                let pos = unrank(i as u64).expect("in range");
-                if pos.is_in_check(variant, Color::White) {
-                    return 0;
-                }
+                let Some(pos) = plain.position(i as u64) else { return 0 };
                 let mut f = LEGAL;
                 if pos.in_check(variant) {
                     f |= IN_CHECK;
@@ -84,12 +82,13 @@ impl NanaGame {
 
     /// The legal position of an entry, or `None` for an unused entry.
     pub fn position(&self, index: u64) -> Option<Position> {
-        let pos = unrank(index)?;
-        if pos.is_in_check(self.rules.variant, Color::White) {
-            None
-        } else {
-            Some(pos)
-        }
+        unrank(index).filter(|pos| self.is_legal(pos))
+    }
+
+    /// Whether a position with Black to move is legal: White, who has just moved, is not in
+    /// check. Every other position an entry stands for is legal.
+    fn is_legal(&self, pos: &Position) -> bool {
+        !pos.is_in_check(self.rules.variant, Color::White)
     }
 }
 
@@ -102,10 +101,9 @@ impl Game for NanaGame {
     fn successors(&self, index: u64, out: &mut Vec<u64>) -> Node {
         let before = out.len();
         if self.edits {
-            let Some((pos, ranker)) = unrank_with_ranker(index) else { return Node::Illegal };
-            if pos.is_in_check(self.rules.variant, Color::White) {
+            let Some((pos, ranker)) = unrank_with_ranker(index).filter(|(pos, _)| self.is_legal(pos)) else {
                 return Node::Illegal;
-            }
+            };
             match ranker {
                 Some(ranker) => for_each_edit_child::<false>(&self.rules, &pos, ranker, |q, allowed| {
                     if allowed() {
@@ -210,7 +208,7 @@ impl Unmoves<'_> {
         let (index, mirrored) = rank_black_oriented(&p);
         let legal = match &self.game.flags {
             Some(flags) => flags[index as usize] & LEGAL != 0,
-            None => !p.is_in_check(variant, Color::White),
+            None => self.game.is_legal(&p),
         };
         if !legal || (self.exact && mirrored) {
             return;
