@@ -396,56 +396,14 @@ fn backward<G: Game, E: Code, C: Cell>(
         // what it marks is thrown away with the error.
         let next = if next_dtm <= E::MAX_DTM as usize { E::decided(next_dtm as u16) } else { E::ILLEGAL };
         let losses = dtm % 2 == 0;
-        let found = match edges {
-            // Reversed edges cost the same for every entry: a few chunks a thread.
-            Some(edges) => owned_pass::<E, C>(
-                values,
-                counters,
-                &frontier,
-                losses,
-                next,
-                &mut dealt,
-                4 * threads,
-                |chunk, by_range| {
-                    for (k, &q) in chunk.iter().enumerate() {
-                        // Each frontier entry costs two dependent cache misses (its offsets, then its
-                        // predecessors): ask for both some entries ahead.
-                        if let Some(&ahead) = chunk.get(k + 2 * PREFETCH_AHEAD) {
-                            prefetch(&edges.first[ahead as usize]);
-                        }
-                        if let Some(&ahead) = chunk.get(k + PREFETCH_AHEAD) {
-                            prefetch(edges.preds.as_ptr().wrapping_add(edges.first[ahead as usize] as usize));
-                        }
-                        for &p in edges.of(q) {
-                            by_range[(p >> RANGE_BITS) as usize].push(p);
-                        }
-                    }
-                },
-            ),
-            // The game's predecessors cost more in some parts of the index than in others:
-            // more, smaller chunks keep the threads busy to the end.
-            None => owned_pass::<E, C>(
-                values,
-                counters,
-                &frontier,
-                losses,
-                next,
-                &mut dealt,
-                32 * threads,
-                |chunk, by_range| {
-                    let mut preds = Vec::new();
-                    for &q in chunk {
-                        preds.clear();
-                        game.predecessors(q as u64, &mut preds);
-                        preds.sort_unstable();
-                        preds.dedup();
-                        for &p in &preds {
-                            by_range[(p >> RANGE_BITS) as usize].push(p as u32);
-                        }
-                    }
-                },
-            ),
+        // Reversed edges cost the same for every entry: a few chunks a thread. The game's
+        // predecessors cost more in some parts of the index than in others: more, smaller
+        // chunks keep the threads busy to the end.
+        let (tasks, deal): (usize, &Deal<'_>) = match edges {
+            Some(edges) => (4 * threads, &|chunk, by_range| deal_edges(edges, chunk, by_range)),
+            None => (32 * threads, &|chunk, by_range| deal_predecessors(game, chunk, by_range)),
         };
+        let found = owned_pass::<E, C>(values, counters, &frontier, losses, next, &mut dealt, tasks, deal);
         frontier = found.concat();
         if edges.is_none() {
             // In index order, the game's work on each frontier entry (its position, its
@@ -464,6 +422,43 @@ fn backward<G: Game, E: Code, C: Cell>(
     }
     progress.end();
     Ok(())
+}
+
+/// How a pass lists the predecessors of a chunk of its frontier: each frontier entry's distinct
+/// predecessors (or, from reversed edges, each as often as it has an edge), pushed to the list
+/// of their range (`by_range`, one per [`RANGE_BITS`] range).
+type Deal<'a> = dyn Fn(&[u32], &mut [Vec<u32>]) + Sync + 'a;
+
+/// Deals the predecessors of a chunk of frontier entries out by range, from the reversed edges.
+fn deal_edges(edges: &Reversed, chunk: &[u32], by_range: &mut [Vec<u32>]) {
+    for (k, &q) in chunk.iter().enumerate() {
+        // Each frontier entry costs two dependent cache misses (its offsets, then its
+        // predecessors): ask for both some entries ahead.
+        if let Some(&ahead) = chunk.get(k + 2 * PREFETCH_AHEAD) {
+            prefetch(&edges.first[ahead as usize]);
+        }
+        if let Some(&ahead) = chunk.get(k + PREFETCH_AHEAD) {
+            prefetch(edges.preds.as_ptr().wrapping_add(edges.first[ahead as usize] as usize));
+        }
+        for &p in edges.of(q) {
+            by_range[(p >> RANGE_BITS) as usize].push(p);
+        }
+    }
+}
+
+/// Deals the predecessors of a chunk of frontier entries out by range, as the game lists them
+/// (each entry's distinct ones).
+fn deal_predecessors<G: Game>(game: &G, chunk: &[u32], by_range: &mut [Vec<u32>]) {
+    let mut preds = Vec::new();
+    for &q in chunk {
+        preds.clear();
+        game.predecessors(q as u64, &mut preds);
+        preds.sort_unstable();
+        preds.dedup();
+        for &p in &preds {
+            by_range[(p >> RANGE_BITS) as usize].push(p as u32);
+        }
+    }
 }
 
 /// Entries per range of a pass over reversed edges: a range's entries and counters (2^18 each
@@ -486,7 +481,7 @@ fn owned_pass<E: Code, C: Cell>(
     next: E::Raw,
     dealt: &mut Vec<Vec<Vec<u32>>>,
     tasks: usize,
-    deal: impl Fn(&[u32], &mut [Vec<u32>]) + Sync,
+    deal: &Deal<'_>,
 ) -> Vec<Vec<u32>> {
     let ranges = values.len().div_ceil(1 << RANGE_BITS);
     dealt.resize_with(tasks, || vec![Vec::new(); ranges]);
