@@ -152,23 +152,9 @@ pub fn add_dobutsu(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::view::assert_explorable;
-    use dobutsu_shogi::index::SIZE;
+    use crate::view::{assert_explorable, sample_positions};
     use nana_probe::table::TableGame;
     use nana_probe::ProbeGame;
-
-    /// Positions spread over the whole index (the first player to move), their children (the
-    /// second player to move), and the start.
-    fn positions(rules: Rules) -> Vec<Position> {
-        let mut out = vec![rules.start()];
-        for i in (0..SIZE).step_by(100_003) {
-            if let Some(pos) = rules.unindex(i) {
-                out.push(pos);
-                rules.for_each_move(&pos, |_, child| out.push(*child));
-            }
-        }
-        out
-    }
 
     #[test]
     fn the_names_are_the_rule_sets_own() {
@@ -184,7 +170,7 @@ mod tests {
     #[test]
     fn the_board_view_and_move_squares_agree_with_the_position() {
         for (_, rules) in RULE_SETS {
-            let all = positions(rules);
+            let all = sample_positions(&rules, 100_003);
             assert!(all.len() > 5000, "{}", all.len());
             let explored = assert_explorable(&rules, &all, 4000);
             assert!(explored.drops > 1000, "{}", explored.drops);

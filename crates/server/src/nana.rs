@@ -159,28 +159,14 @@ pub fn add_nana(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::view::assert_explorable;
-    use nana_probe::ProbeGame;
-    use nana_shogi::index::SIZE;
-
-    /// Positions spread over the whole index, both rule sets, and their children.
-    fn positions(rules: Rules) -> Vec<Position> {
-        let mut out = vec![rules.start()];
-        for i in (0..SIZE).step_by(20_011) {
-            if let Some(pos) = rules.unindex(i) {
-                out.push(pos);
-                rules.for_each_move(&pos, |_, child| out.push(*child));
-            }
-        }
-        out
-    }
+    use crate::view::{assert_explorable, sample_positions};
 
     /// The board view is the position and a move's squares name the piece moved
     /// ([`assert_explorable`]), in both rule sets, drops among the moves.
     #[test]
     fn the_board_view_and_move_squares_agree_with_the_position() {
         for (_, rules) in RULE_SETS {
-            let all = positions(rules);
+            let all = sample_positions(&rules, 20_011);
             assert!(all.len() > 1000, "{}", all.len());
             let explored = assert_explorable(&rules, &all, 3000);
             assert!(explored.drops > 1000, "{}", explored.drops);

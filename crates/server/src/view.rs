@@ -211,6 +211,23 @@ impl Board {
     }
 }
 
+/// Test helper: positions spread over a game's whole index (every `step`th entry's position,
+/// the side that moves first to move), their children (the other side to move), and the start.
+#[cfg(test)]
+pub(crate) fn sample_positions<G: nana_probe::ProbeGame>(game: &G, step: usize) -> Vec<G::Position>
+where
+    G::Position: Copy,
+{
+    let mut out = vec![game.start()];
+    for i in (0..game.size()).step_by(step) {
+        if let Some(pos) = game.unindex(i) {
+            out.push(pos);
+            game.for_each_move(&pos, |_, child| out.push(*child));
+        }
+    }
+    out
+}
+
 /// What [`assert_explorable`] saw, for a game's test to check that its cases were met.
 #[cfg(test)]
 pub(crate) struct Explored {
