@@ -466,8 +466,8 @@ fn deal_predecessors<G: Game>(game: &G, chunk: &[u32], by_range: &mut [Vec<u32>]
 const RANGE_BITS: u32 = 18;
 
 /// One backward pass without atomic read-modify-writes: the frontier's predecessors are first
-/// dealt out by index range, in parallel over `tasks` chunks of the frontier (`deal` lists a
-/// chunk's predecessors, those of each frontier entry distinct, by range), then each range is
+/// dealt out by index range, in parallel over `tasks` chunks of the frontier (by `deal`, see
+/// [`Deal`]), then each range is
 /// applied by one task alone (in parallel over the ranges), which owns its entries and
 /// counters: plain loads and stores, no `lock`ed instruction, and the range's cells in cache.
 /// The entries decided, and their values, do not depend on the order: a win is only written as
