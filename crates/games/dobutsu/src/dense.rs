@@ -94,8 +94,9 @@ impl<G: Game> Dense<G> {
         let mut runs = Vec::with_capacity(self.blocks.len().div_ceil(RUN_WORDS));
         let mut rest = out.as_mut_slice();
         for (r, blocks) in self.blocks.chunks(RUN_WORDS).enumerate() {
-            let n: u32 = blocks.iter().map(|b| b.word.count_ones()).sum();
-            let (run, tail) = rest.split_at_mut(n as usize);
+            // The run's entries: up to the next run's count of the entries before it.
+            let end = self.blocks.get((r + 1) * RUN_WORDS).map_or(self.size, |b| b.before);
+            let (run, tail) = rest.split_at_mut((end - blocks[0].before) as usize);
             runs.push((r * RUN_WORDS, blocks, run));
             rest = tail;
         }
