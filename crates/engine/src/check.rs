@@ -162,7 +162,9 @@ fn edge_hash(p: u64, q: u64) -> u64 {
 /// from the `successors` of inner entries equals the one from the `predecessors` of legal
 /// entries (compared by count and by a sum of 64-bit edge hashes). So no inner entry has a move
 /// to an illegal one, and no terminal entry is reported as a predecessor. The predecessors of
-/// illegal entries are not asked for (the solver never asks either). Returns the number of edges.
+/// illegal entries are not asked for (the solver never asks either), nor those of a terminal
+/// entry the game says has none ([`Game::has_predecessors`]): a move into one is a mismatch.
+/// Returns the number of edges.
 pub fn check_relations<G: Game>(game: &G) -> Result<u64, RelationMismatch> {
     const CHUNK: u64 = 1 << 12;
     let n = game.size();
@@ -176,6 +178,8 @@ pub fn check_relations<G: Game>(game: &G) -> Result<u64, RelationMismatch> {
                     succ.clear();
                     match game.successors(i, succ) {
                         Node::Illegal => continue,
+                        // The solver never walks back from it: as if it had no predecessors.
+                        Node::Terminal(_) if !game.has_predecessors(i) => continue,
                         // A terminal entry has no moves, whatever it pushed.
                         Node::Terminal(_) => {}
                         Node::Inner => {

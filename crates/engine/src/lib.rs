@@ -81,6 +81,16 @@ pub trait Game: Sync {
         (node, scratch.len())
     }
 
+    /// Whether the backward passes have anything to walk back to from the terminal entry
+    /// `index`: whether some inner entry's successors include it. A game that leaves the moves
+    /// into some terminal entries out of its successors (and so out of their predecessors) says
+    /// no for those; the solver then sets their values without ever listing their predecessors
+    /// or holding them in a frontier. Default: yes.
+    fn has_predecessors(&self, index: u64) -> bool {
+        let _ = index;
+        true
+    }
+
     /// Whether the solver should keep the successors its forward pass finds and run the
     /// backward passes over them, turned around once, instead of asking [`Game::predecessors`].
     /// The solution is the same; it pays where predecessors cost more to generate than memory
@@ -185,6 +195,60 @@ mod tests {
         assert_eq!(err.index, 4);
         assert_eq!(err.stored, Some(Value::Win(Dtm(1))));
         assert_eq!(err.problem, Problem::Successors(Value::Win(Dtm(3))));
+    }
+
+    /// Terminal entries 0 and 4 are wins in 1 that no move leads to; 1 is a loss in 0. Then 2
+    /// wins in 1 (into 1), 3 loses in 2 (into 2), 5 wins in 3 (into 3) and 6, whose only move
+    /// is into 5, loses in 4. `silent` lists the terminal entries it says have no predecessors.
+    struct Leaves {
+        silent: &'static [u64],
+    }
+
+    impl Game for Leaves {
+        fn size(&self) -> u64 {
+            7
+        }
+        fn successors(&self, i: u64, out: &mut Vec<u64>) -> Node {
+            match i {
+                0 | 4 => return Node::Terminal(Value::Win(Dtm(1))),
+                1 => return Node::Terminal(Value::Loss(Dtm(0))),
+                2 => out.push(1),
+                3 => out.push(2),
+                5 => out.extend([3, 6]),
+                _ => out.push(5),
+            }
+            Node::Inner
+        }
+        fn predecessors(&self, i: u64, out: &mut Vec<u64>) {
+            match i {
+                1 => out.push(2),
+                2 => out.push(3),
+                3 => out.push(5),
+                5 => out.push(6),
+                6 => out.push(5),
+                _ => {}
+            }
+        }
+        fn has_predecessors(&self, i: u64) -> bool {
+            !self.silent.contains(&i)
+        }
+    }
+
+    #[test]
+    fn terminal_entries_without_predecessors_are_decided_without_a_walk_back() {
+        let walked = solve(&Leaves { silent: &[] }, &NoProgress).unwrap();
+        let silent = Leaves { silent: &[0, 4] };
+        let settled = solve(&silent, &NoProgress).unwrap();
+        assert_eq!(settled.entries, walked.entries);
+        assert_eq!(settled.stats, walked.stats);
+        let (w, l) = (|d| Some(Value::Win(Dtm(d))), |d| Some(Value::Loss(Dtm(d))));
+        assert_eq!(values(&silent), [w(1), l(0), w(1), l(2), w(1), w(3), l(4)]);
+        // Saying so of a terminal entry that has a move into it loses the walk back from it.
+        let wrong = Leaves { silent: &[1] };
+        assert!(check_relations(&wrong).is_err());
+        let s = solve(&wrong, &NoProgress).unwrap();
+        assert_eq!(s.value(2), Some(Value::Draw));
+        assert_eq!(check(&wrong, &s.entries, &|_| {}).unwrap_err().index, 2);
     }
 
     #[test]

@@ -244,8 +244,10 @@ pub fn solve_with<G: Game>(
 /// What one share of the forward pass found (rayon folds the chunks a worker takes into one).
 #[derive(Default)]
 struct Forward {
-    /// `seeds[d]`: the terminal entries of distance `d`.
+    /// `seeds[d]`: the terminal entries of distance `d` that have predecessors.
     seeds: Vec<Vec<u32>>,
+    /// Terminal entries decided without predecessors ([`Game::has_predecessors`]).
+    settled: u64,
     /// Entries with more than 255 successors, and how many.
     many: Vec<(u32, usize)>,
     /// With [`Game::reverse_successors`]: the successors of the share's inner entries, as reported,
@@ -299,6 +301,11 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
                                 return Err(SolveError::DtmOverflow { dtm: dtm.0.into(), width: E::WIDTH });
                             }
                             values[i].set(E::decided(dtm.0));
+                            if !game.has_predecessors(i as u64) {
+                                // Decided, and nothing to walk back to: no frontier holds it.
+                                found.settled += 1;
+                                continue;
+                            }
                             let d = dtm.0 as usize;
                             if found.seeds.len() <= d {
                                 found.seeds.resize_with(d + 1, Vec::new);
@@ -330,6 +337,7 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
     let mut found = found?;
     let mut seeds: Vec<Vec<u32>> = Vec::new();
     let mut many = Vec::new();
+    let settled = found.iter().map(|f| f.settled).sum();
     for f in &mut found {
         if seeds.len() < f.seeds.len() {
             seeds.resize_with(f.seeds.len(), Vec::new);
@@ -350,7 +358,7 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
     let edges = reversed.as_ref();
 
     if many.is_empty() {
-        backward::<G, E, AtomicU8>(game, edges, &values, &counters, seeds, progress)?;
+        backward::<G, E, AtomicU8>(game, edges, &values, &counters, seeds, settled, progress)?;
         drop(counters);
     } else {
         let wide: Vec<AtomicU32> =
@@ -360,7 +368,7 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
                 u32::try_from(count).map_err(|_| SolveError::TooManySuccessors { index: i.into(), count })?;
             wide[i as usize].set(c);
         }
-        backward::<G, E, AtomicU32>(game, edges, &values, &wide, seeds, progress)?;
+        backward::<G, E, AtomicU32>(game, edges, &values, &wide, seeds, settled, progress)?;
     }
 
     // The counters and edges are done with: free them before the entries are written out.
@@ -373,19 +381,21 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
 
 /// The backward passes, one distance at a time, from the terminal entries `seeds` by distance,
 /// over the reversed successors `edges` if the forward pass kept them, else over the game's
-/// predecessors.
+/// predecessors. `settled` terminal entries without predecessors are decided already.
+#[allow(clippy::too_many_arguments)]
 fn backward<G: Game, E: Code, C: Cell>(
     game: &G,
     edges: Option<&Reversed>,
     values: &[E::Cell],
     counters: &[C],
     mut seeds: Vec<Vec<u32>>,
+    settled: u64,
     progress: &dyn Progress,
 ) -> Result<(), SolveError> {
     let legal = values.par_iter().filter(|v| v.get() != E::ILLEGAL).count();
     progress.begin("retrograde", legal as u64);
     let mut frontier: Vec<u32> = seeds.first_mut().map(std::mem::take).unwrap_or_default();
-    progress.advance(frontier.len() as u64);
+    progress.advance(settled + frontier.len() as u64);
     let mut dtm: usize = 0;
     // The passes' predecessors dealt out by range, kept from pass to pass.
     let mut dealt = Vec::new();

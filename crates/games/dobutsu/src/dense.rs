@@ -230,9 +230,13 @@ impl<G: Game> Game for Dense<G> {
         }
     }
 
+    /// Surveyed: the moves into a win in 1 are left out, so nothing walks back from one.
+    fn has_predecessors(&self, d: u64) -> bool {
+        self.survey.as_ref().is_none_or(|survey| survey[d as usize] != Survey::TERMINAL_WIN)
+    }
+
     fn predecessors(&self, d: u64, out: &mut Vec<u64>) {
-        if self.survey.as_ref().is_some_and(|survey| survey[d as usize] == Survey::TERMINAL_WIN) {
-            // Surveyed: the moves into a win in 1 are left out.
+        if !self.has_predecessors(d) {
             return;
         }
         let start = out.len();
