@@ -411,16 +411,18 @@ fn backward<G: Game, E: Code, C: Cell>(
         // chunks keep the threads busy to the end.
         let (tasks, deal): (usize, &Deal<'_>) = match edges {
             Some(edges) => (4 * threads, &|chunk, by_range| deal_edges(edges, chunk, by_range)),
-            None => (32 * threads, &|chunk, by_range| deal_predecessors(game, chunk, by_range)),
+            // A predecessor of a loss wins however often it is listed; one of a win is counted
+            // down once per distinct successor.
+            None => (32 * threads, &|chunk, by_range| deal_predecessors(game, chunk, by_range, !losses)),
         };
-        let found = owned_pass::<E, C>(values, counters, &frontier, losses, next, &mut dealt, tasks, deal);
+        // In index order, the game's work on each frontier entry (its position, its
+        // predecessors) reads the game's own tables in order rather than at random: each range's
+        // finds are sorted while in cache, and the ranges come in order. Reversed edges are read
+        // the same either way (measured: no gain there).
+        let sorted = edges.is_none();
+        let found =
+            owned_pass::<E, C>(values, counters, &frontier, losses, next, &mut dealt, tasks, deal, sorted);
         frontier = found.concat();
-        if edges.is_none() {
-            // In index order, the game's work on each frontier entry (its position, its
-            // predecessors) reads the game's own tables in order rather than at random. Reversed
-            // edges are read the same either way (measured: no gain there).
-            frontier.par_sort_unstable();
-        }
         if !frontier.is_empty() && next_dtm > E::MAX_DTM as usize {
             return Err(SolveError::DtmOverflow { dtm: next_dtm as u32, width: E::WIDTH });
         }
@@ -434,9 +436,10 @@ fn backward<G: Game, E: Code, C: Cell>(
     Ok(())
 }
 
-/// How a pass lists the predecessors of a chunk of its frontier: each frontier entry's distinct
-/// predecessors (or, from reversed edges, each as often as it has an edge), pushed to the list
-/// of their range (`by_range`, one per [`RANGE_BITS`] range).
+/// How a pass lists the predecessors of a chunk of its frontier: each frontier entry's
+/// predecessors (from the game, distinct ones where the pass counts them down; from reversed
+/// edges, each as often as it has an edge), pushed to the list of their range (`by_range`, one
+/// per [`RANGE_BITS`] range).
 type Deal<'a> = dyn Fn(&[u32], &mut [Vec<u32>]) + Sync + 'a;
 
 /// Deals the predecessors of a chunk of frontier entries out by range, from the reversed edges.
@@ -457,14 +460,16 @@ fn deal_edges(edges: &Reversed, chunk: &[u32], by_range: &mut [Vec<u32>]) {
 }
 
 /// Deals the predecessors of a chunk of frontier entries out by range, as the game lists them
-/// (each entry's distinct ones).
-fn deal_predecessors<G: Game>(game: &G, chunk: &[u32], by_range: &mut [Vec<u32>]) {
+/// (each entry's distinct ones if `distinct`, else duplicates too).
+fn deal_predecessors<G: Game>(game: &G, chunk: &[u32], by_range: &mut [Vec<u32>], distinct: bool) {
     let mut preds = Vec::new();
     for &q in chunk {
         preds.clear();
         game.predecessors(q as u64, &mut preds);
-        preds.sort_unstable();
-        preds.dedup();
+        if distinct {
+            preds.sort_unstable();
+            preds.dedup();
+        }
         for &p in &preds {
             by_range[(p >> RANGE_BITS) as usize].push(p as u32);
         }
@@ -481,7 +486,7 @@ const RANGE_BITS: u32 = 18;
 /// applied by one task alone (in parallel over the ranges), which owns its entries and
 /// counters: plain loads and stores, no `lock`ed instruction, and the range's cells in cache.
 /// The entries decided, and their values, do not depend on the order: a win is only written as
-/// `next`, a counter reaches zero once.
+/// `next`, a counter reaches zero once. Each range's finds come out in index order if `sorted`.
 #[allow(clippy::too_many_arguments)]
 fn owned_pass<E: Code, C: Cell>(
     values: &[E::Cell],
@@ -492,6 +497,7 @@ fn owned_pass<E: Code, C: Cell>(
     dealt: &mut Vec<Vec<Vec<u32>>>,
     tasks: usize,
     deal: &Deal<'_>,
+    sorted: bool,
 ) -> Vec<Vec<u32>> {
     let ranges = values.len().div_ceil(1 << RANGE_BITS);
     dealt.resize_with(tasks, || vec![Vec::new(); ranges]);
@@ -520,6 +526,9 @@ fn owned_pass<E: Code, C: Cell>(
                     values[p].set(next);
                     found.push(p as u32);
                 }
+            }
+            if sorted {
+                found.sort_unstable();
             }
             found
         })
