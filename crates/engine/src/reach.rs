@@ -20,11 +20,14 @@ pub trait Expand: Sync {
     /// The entry of the start position, on the canonical side.
     fn start(&self) -> u64;
 
-    /// Calls `f(child, allowed)` for every move of every position a reachable entry stands for:
-    /// `child` is the entry the move leads to, `allowed()` whether the move is legal after all.
-    /// The closure asks `allowed` only for a child it has not reached yet, so a game can put
-    /// its costly legality tests there; a game whose moves are all legal passes `&mut || true`.
-    fn for_each_child(&self, entry: u64, f: impl FnMut(u64, &mut dyn FnMut() -> bool));
+    /// Calls `f(child, over, allowed)` for every move of every position a reachable entry
+    /// stands for: `child` is the entry the move leads to, `over` whether the game is over there
+    /// (so that the closure marks it reached and never expands it), `allowed()` whether the move
+    /// is legal after all. The closure asks `allowed` only for a child it has not reached yet,
+    /// so a game can put its costly legality tests there; a game whose moves are all legal
+    /// passes `&mut || true`. A game may always say `over` is false: a child where the game is
+    /// over is then expanded, and has no children.
+    fn for_each_child(&self, entry: u64, f: impl FnMut(u64, bool, &mut dyn FnMut() -> bool));
 }
 
 /// A bitmap over the index space.
@@ -66,7 +69,7 @@ pub struct Reached {
 /// by the time a sweep meets it is expanded once for both. In a game where nearly every
 /// reachable entry is reachable with either side to move, sweeps put off an entry reached on
 /// one side only until a sweep finds nothing else to do; then one sweep expands everything
-/// pending.
+/// pending. A child the game says is over is marked expanded when it is reached.
 ///
 /// The result does not depend on the number of threads: it is the closure, whatever the order.
 pub fn reachable<G: Expand>(game: &G, progress: &(dyn Fn(u64) + Sync)) -> Reached {
@@ -107,13 +110,17 @@ pub fn reachable<G: Expand>(game: &G, progress: &(dyn Fn(u64) + Sync)) -> Reache
                         game.for_each_child(
                             w as u64 * 32 + u64::from(j / 2),
                             #[inline(always)]
-                            |q, allowed| {
+                            |q, over, allowed| {
                                 let word = &reached[(q / 32) as usize];
                                 let shift = q % 32 * 2;
                                 // Whether the move is allowed is asked only for a child not
                                 // reached yet: most children are reached already.
                                 let new = targets & !(word.load(Ordering::Relaxed) >> shift);
                                 if new != 0 && allowed() {
+                                    if over {
+                                        // Expanded already, as far as the sweeps can tell.
+                                        expanded[(q / 32) as usize].fetch_or(new << shift, Ordering::Relaxed);
+                                    }
                                     let old = word.fetch_or(new << shift, Ordering::Relaxed) >> shift;
                                     found += u64::from((new & !old & 3).count_ones());
                                 }
@@ -201,12 +208,48 @@ mod tests {
         fn start(&self) -> u64 {
             10
         }
-        fn for_each_child(&self, n: u64, mut f: impl FnMut(u64, &mut dyn FnMut() -> bool)) {
+        fn for_each_child(&self, n: u64, mut f: impl FnMut(u64, bool, &mut dyn FnMut() -> bool)) {
             for k in 1..=2 {
                 if k <= n {
-                    f(n - k, &mut || n - k != 3);
+                    f(n - k, false, &mut || n - k != 3);
                 }
             }
+        }
+    }
+
+    /// A line from 10 down, one step a move, in which the game is over at 5 (`over` says so
+    /// when `said`) and nothing moves on from there.
+    struct Line {
+        said: bool,
+        expanded: std::sync::Mutex<Vec<u64>>,
+    }
+
+    impl Expand for Line {
+        fn size(&self) -> u64 {
+            64
+        }
+        fn start(&self) -> u64 {
+            10
+        }
+        fn for_each_child(&self, n: u64, mut f: impl FnMut(u64, bool, &mut dyn FnMut() -> bool)) {
+            self.expanded.lock().unwrap().push(n);
+            if n != 5 {
+                f(n - 1, self.said && n == 6, &mut || true);
+            }
+        }
+    }
+
+    #[test]
+    fn a_child_where_the_game_is_over_is_reached_and_never_expanded() {
+        for said in [false, true] {
+            let line = Line { said, expanded: Default::default() };
+            let r = reachable(&line, &|_| {});
+            // 10, 8, 6 with the canonical side to move; 9, 7, 5 flipped.
+            assert_eq!((r.canonical.word(0), r.flipped.word(0)), (0b101_0100_0000, 0b10_1010_0000), "{said}");
+            let mut expanded = line.expanded.into_inner().unwrap();
+            expanded.sort_unstable();
+            let end = if said { 6 } else { 5 };
+            assert_eq!(expanded, (end..=10).collect::<Vec<_>>(), "{said}");
         }
     }
 

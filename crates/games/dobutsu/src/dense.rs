@@ -81,7 +81,7 @@ impl<G: Game> Dense<G> {
     /// reachable entries.
     pub fn surveyed(inner: G, reached: &Reachable, survey: &Survey) -> Dense<G> {
         let mut dense = Dense::new(inner, reached);
-        dense.survey = Some(dense.by_dense_number(|i| survey.get(i)));
+        dense.survey = Some(dense.by_dense_number(|i| survey.reachable_byte(i)));
         dense
     }
 

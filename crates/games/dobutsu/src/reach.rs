@@ -51,10 +51,11 @@ pub struct ReachCounts {
     pub losses: u64,
 }
 
-/// What the enumeration learnt of every index entry, one byte each: whether it is reachable and,
-/// if so, whether the game is over there (and how) or how many distinct entries its moves reach,
-/// leaving out the moves that lose at once (after which the opponent wins in 1: it takes the
-/// lion). The solver's forward pass reads it instead of generating the moves again, over a game
+/// What the enumeration learnt of every index entry it expanded, one byte each: whether the game
+/// is over there (and how) or how many distinct entries its moves reach, leaving out the moves
+/// that lose at once (after which the opponent wins in 1: it takes the lion). The entries
+/// reached only by such moves are not expanded: the closure is told that the game is over
+/// there, and their byte stays [`Survey::UNEXPANDED`]. The solver's forward pass reads it instead of generating the moves again, over a game
 /// that leaves those moves out ([`crate::dense::Dense::surveyed`]): a loss in 2 is the quickest
 /// loss there is, so it only ever decides a position all of whose moves lose at once, which the
 /// survey records as such ([`Survey::ALL_MOVES_LOSE`]).
@@ -62,8 +63,11 @@ pub struct ReachCounts {
 pub struct Survey(Vec<AtomicU8>);
 
 impl Survey {
-    /// An entry no reachable position stands for.
-    pub const NOT_REACHED: u8 = 0;
+    /// An entry not expanded: unreachable, or a terminal win in 1 reached by a move that loses
+    /// at once (as nearly every one is; one the enumeration expands all the same, when it is
+    /// reached by the start of a sweep some other way, gets [`Survey::TERMINAL_WIN`]). Which of
+    /// the two the reachable bitmaps tell: [`Survey::reachable_byte`].
+    pub const UNEXPANDED: u8 = 0;
     /// The most distinct successors a surveyed inner entry records (far above Dobutsu's 38).
     pub const MAX_COUNT: u8 = 251;
     /// A reachable entry where the game goes on but every move loses at once: a loss in 2.
@@ -75,11 +79,20 @@ impl Survey {
     /// A reachable entry where the side to move wins with the next ply.
     pub const TERMINAL_WIN: u8 = 255;
 
-    /// The entry's byte: [`Survey::NOT_REACHED`], a count of distinct successors
+    /// The entry's byte: [`Survey::UNEXPANDED`], a count of distinct successors
     /// (1..=[`Survey::MAX_COUNT`]) or one of the terminal codes.
     #[inline]
     pub fn get(&self, entry: u64) -> u8 {
         self.0[entry as usize].load(Ordering::Relaxed)
+    }
+
+    /// The byte of a reachable entry: an unexpanded one is a terminal win in 1.
+    #[inline]
+    pub fn reachable_byte(&self, entry: u64) -> u8 {
+        match self.get(entry) {
+            Survey::UNEXPANDED => Survey::TERMINAL_WIN,
+            byte => byte,
+        }
     }
 
     /// What a byte of the survey says, as the solver's forward pass wants it: the node and, for
@@ -87,7 +100,7 @@ impl Survey {
     #[inline]
     pub fn node(byte: u8) -> (Node, usize) {
         match byte {
-            Survey::NOT_REACHED => (Node::Illegal, 0),
+            Survey::UNEXPANDED => (Node::Illegal, 0),
             Survey::TERMINAL_WIN => (Node::Terminal(Value::Win(Dtm(1))), 0),
             Survey::TERMINAL_LOSS => (Node::Terminal(Value::Loss(Dtm(0))), 0),
             Survey::TERMINAL_DRAW => (Node::Terminal(Value::Draw), 0),
@@ -125,7 +138,7 @@ impl Expand for Enumeration<'_> {
         index::rank(&Position::start())
     }
 
-    fn for_each_child(&self, entry: u64, mut f: impl FnMut(u64, &mut dyn FnMut() -> bool)) {
+    fn for_each_child(&self, entry: u64, mut f: impl FnMut(u64, bool, &mut dyn FnMut() -> bool)) {
         let Some(pos) = index::unrank(entry) else { return };
         if let Some((value, _)) = pos.solver_end(&self.rules) {
             if let Some(survey) = self.survey {
@@ -134,7 +147,7 @@ impl Expand for Enumeration<'_> {
             return;
         }
         let Some(survey) = self.survey else {
-            pos.for_each_move(|mv| f(index::rank(&pos.play_unchecked(mv)), &mut || true));
+            pos.for_each_move(|mv| f(index::rank(&pos.play_unchecked(mv)), false, &mut || true));
             return;
         };
         // The children of the moves that do not lose at once.
@@ -152,11 +165,13 @@ impl Expand for Enumeration<'_> {
                 Move::Step { from, to, .. } => frame.rank(&after, &[from.index(), to.index()]),
                 Move::Drop { to, .. } => frame.rank(&after, &[to.index()]),
             };
-            f(child, &mut || true);
-            // The child's own survey byte will say the same: a terminal win (where the game is
-            // not over before the move, a win at once after it can only be the lion's capture).
+            // After a move that loses at once, the game is over: a terminal win for the opponent
+            // (where the game is not over before the move, a win at once after it can only be
+            // the lion's capture). The closure does not expand the child, so its survey byte
+            // stays [`Survey::UNEXPANDED`] (see there).
             let loses = exposure.loses_at_once(mv);
             debug_assert_eq!(loses, matches!(after.solver_end(&self.rules), Some((Value::Win(_), _))));
+            f(child, loses, &mut || true);
             if !loses {
                 children[n] = child;
                 n += 1;
@@ -184,7 +199,7 @@ pub fn reachable(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Reachable {
 
 /// [`reachable`], and a [`Survey`] of every entry, filled in by the same enumeration.
 pub fn survey(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> (Reachable, Survey) {
-    let survey = Survey((0..SIZE).into_par_iter().map(|_| AtomicU8::new(Survey::NOT_REACHED)).collect());
+    let survey = Survey((0..SIZE).into_par_iter().map(|_| AtomicU8::new(Survey::UNEXPANDED)).collect());
     let r = closure::reachable(&Enumeration { rules: *rules, survey: Some(&survey) }, progress);
     (Reachable { first: r.canonical, second: r.flipped }, survey)
 }

@@ -78,9 +78,10 @@ impl Expand for Enumeration<'_> {
         START
     }
 
+    /// Never says a child is over: a mated or stalemated child is expanded and has no moves.
     #[inline(always)]
-    fn for_each_child(&self, entry: u64, f: impl FnMut(u64, &mut dyn FnMut() -> bool)) {
-        for_each_child(self.0, entry, f);
+    fn for_each_child(&self, entry: u64, mut f: impl FnMut(u64, bool, &mut dyn FnMut() -> bool)) {
+        for_each_child(self.0, entry, |q, allowed| f(q, false, allowed));
     }
 }
 
