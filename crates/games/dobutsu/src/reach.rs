@@ -55,18 +55,18 @@ pub struct ReachCounts {
 /// is over there (and how) or how many distinct entries its moves reach, leaving out the moves
 /// that lose at once (after which the opponent wins in 1: it takes the lion). The entries
 /// reached only by such moves are not expanded: the closure is told that the game is over
-/// there, and their byte stays [`Survey::UNEXPANDED`]. The solver's forward pass reads it instead of generating the moves again, over a game
-/// that leaves those moves out ([`crate::dense::Dense::surveyed`]): a loss in 2 is the quickest
+/// there, and their byte stays [`Survey::UNEXPANDED`]. The solver's forward pass reads the
+/// survey instead of generating the moves again, over a game that leaves those moves out ([`crate::dense::Dense::surveyed`]): a loss in 2 is the quickest
 /// loss there is, so it only ever decides a position all of whose moves lose at once, which the
 /// survey records as such ([`Survey::ALL_MOVES_LOSE`]).
 #[derive(Debug)]
 pub struct Survey(Vec<AtomicU8>);
 
 impl Survey {
-    /// An entry not expanded: unreachable, or a terminal win in 1 reached by a move that loses
-    /// at once (as nearly every one is; one the enumeration expands all the same, when it is
-    /// reached by the start of a sweep some other way, gets [`Survey::TERMINAL_WIN`]). Which of
-    /// the two the reachable bitmaps tell: [`Survey::reachable_byte`].
+    /// An entry not expanded: unreachable, or a terminal win in 1, reached only by moves that
+    /// lose at once (should a sweep expand one all the same, it writes [`Survey::TERMINAL_WIN`],
+    /// which says the same). Which of the two the reachable bitmaps tell:
+    /// [`Survey::reachable_byte`].
     pub const UNEXPANDED: u8 = 0;
     /// The most distinct successors a surveyed inner entry records (far above Dobutsu's 38).
     pub const MAX_COUNT: u8 = 251;
