@@ -846,12 +846,9 @@ fn damaged_tables_are_refused() {
     assert_error(&nana(&["query", "--tablebase", d]), &[d]);
 }
 
-#[test]
-fn a_resealed_wrong_entry_is_an_error_not_a_wrong_answer() {
-    // Change the start's entry (the last one) from draw to "win in 1" and fix both checksums, so
-    // the file opens: the lookup must notice that the value disagrees with the moves' values, and
-    // check-table must find the entry.
-    let (_dir, path, mut bytes) = copy_of("current");
+/// A current-rules table's start entry (the last one), a draw, changed to "win in 1" with both
+/// checksums fixed, so that the file opens.
+fn reseal_the_start_as_a_win_in_1(bytes: &mut [u8]) {
     let last = bytes.len() - 1;
     assert_eq!(bytes[last], 0, "the start is a draw under the current rules (entry 0)");
     bytes[last] = 2;
@@ -859,6 +856,15 @@ fn a_resealed_wrong_entry_is_an_error_not_a_wrong_answer() {
     bytes[176..180].copy_from_slice(&payload_crc.to_le_bytes());
     let header_crc = crc32(&bytes[..252]);
     bytes[252..256].copy_from_slice(&header_crc.to_le_bytes());
+}
+
+#[test]
+fn a_resealed_wrong_entry_is_an_error_not_a_wrong_answer() {
+    // Change the start's entry (the last one) from draw to "win in 1" and fix both checksums, so
+    // the file opens: the lookup must notice that the value disagrees with the moves' values, and
+    // check-table must find the entry.
+    let (_dir, path, mut bytes) = copy_of("current");
+    reseal_the_start_as_a_win_in_1(&mut bytes);
     std::fs::write(&path, &bytes).unwrap();
     let p = path.to_str().unwrap();
     assert_error(&nana(&["query", "--tablebase", p]), &["inconsistent", "3/3/3 b KRBkrb"]);
@@ -1070,6 +1076,33 @@ fn verify_confirms_the_published_results() {
     assert_eq!(run.stdout, *out);
 }
 
+/// `verify --check` re-checks every entry of each claimed table before the claims, and stops at
+/// a table whose entries disagree with the rules although its checksums hold.
+#[test]
+fn verify_check_rechecks_every_entry_first() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(table("current"), dir.path().join("nana-current.tb")).unwrap();
+    std::fs::copy(table("original"), dir.path().join("nana-original.tb")).unwrap();
+    let d = dir.path().to_str().unwrap();
+    let run = nana(&["verify", "--check", "--dir", d]);
+    let out = &run.success().stdout;
+    for file in ["nana-current.tb", "nana-original.tb"] {
+        let line =
+            out.lines().find(|l| l.contains(file)).unwrap_or_else(|| panic!("{file} not checked: {out}"));
+        assert!(line.contains(": all 18609858 entries consistent with the forward rules"), "{line}");
+    }
+    assert_eq!(out.lines().filter(|l| l.starts_with("CONFIRMED")).count(), 2, "{out}");
+    let path = dir.path().join("nana-current.tb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    reseal_the_start_as_a_win_in_1(&mut bytes);
+    std::fs::write(&path, &bytes).unwrap();
+    let run = nana(&["verify", "--check", "--dir", d]);
+    assert_no_panic(&run);
+    assert_eq!(run.code, Some(1), "{run:#?}");
+    assert!(run.stderr.contains("check failed") && run.stderr.contains("win in 1"), "{run:#?}");
+    assert!(!run.stdout.contains("CONFIRMED"), "no claim is confirmed over a table that fails: {run:#?}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // 9. check-table
 // ---------------------------------------------------------------------------------------------
@@ -1200,7 +1233,7 @@ fn version_and_help() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Issue 10, behaviour: threads, streaming batches, bad bytes, undo, early checks, short echoes,
+// 10. Behaviour: threads, streaming batches, bad bytes, undo, early checks, short echoes,
 // the tablebase folder, killed solves
 // ---------------------------------------------------------------------------------------------
 
@@ -1689,26 +1722,16 @@ fn serve_without_tables_and_no_solve_names_the_missing_files() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// --game dobutsu (a Dobutsu solve takes minutes: the tests that need a table share the solved
-// tables the Dobutsu crate's whole-game test leaves behind)
+// --game dobutsu (a Dobutsu solve takes minutes: the tests that need a table share the test
+// run's, from `nana-fixture`)
 // ---------------------------------------------------------------------------------------------
 
-/// The Tanaka table in `CARGO_TARGET_TMPDIR/dobutsu-tables`, where the Dobutsu crate's
-/// whole-game test leaves the tables it checked (and `tests/results_doc.rs` reads them); when it
-/// is not there, `nana --game dobutsu solve` makes it first (minutes), once per test binary.
+/// The Tanaka table of the test run (`nana-fixture`: solved once per run, by the first test
+/// binary that needs it).
 fn dobutsu_table() -> &'static str {
     static TABLE: OnceLock<PathBuf> = OnceLock::new();
     TABLE
-        .get_or_init(|| {
-            let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("dobutsu-tables");
-            let path = dir.join("dobutsu-tanaka.tb");
-            if !path.exists() {
-                std::fs::create_dir_all(&dir).expect("the test's temporary folder");
-                let out = dir.to_str().expect("temp paths are UTF-8");
-                nana(&["--game", "dobutsu", "solve", "--rules", "tanaka", "--out", out]).success();
-            }
-            path
-        })
+        .get_or_init(|| nana_fixture::path(dobutsu_shogi::Rules::TANAKA))
         .to_str()
         .expect("temp paths are UTF-8")
 }

@@ -406,7 +406,7 @@ fn backward<G: Game, E: Code, C: Cell>(
         // One pass beyond what the encoding holds is run to see whether it decides anything;
         // what it marks is thrown away with the error.
         let next = if next_dtm <= E::MAX_DTM as usize { E::decided(next_dtm as u16) } else { E::ILLEGAL };
-        let losses = dtm % 2 == 0;
+        let losses = dtm.is_multiple_of(2);
         // Reversed edges cost the same for every entry: a few chunks a thread. The game's
         // predecessors cost more in some parts of the index than in others: more, smaller
         // chunks keep the threads busy to the end.

@@ -112,7 +112,7 @@ impl Entry {
             255 => None,
             b => {
                 let d = (b - 1) as u16;
-                if d % 2 == 0 {
+                if d.is_multiple_of(2) {
                     Some(Value::Loss(Dtm(d)))
                 } else {
                     Some(Value::Win(Dtm(d)))

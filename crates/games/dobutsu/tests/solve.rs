@@ -1,23 +1,24 @@
-//! The whole of Dobutsu shogi solved, as the tablebase is made (the test profile is
-//! optimised: this takes minutes), and checked by paths that share nothing with the solve's
-//! survey and retro-moves:
+//! The whole of Dobutsu shogi solved, as the tablebase is made (the test run's fixture,
+//! `nana-fixture`, solves it once per run: minutes), and checked by paths that share nothing with
+//! the solve's survey and retro-moves:
 //!
-//! - the engine's independent check of every reachable entry against its successors, under
-//!   Tanaka's reading and, on the same entries, under the safe-try reading (the two readings
-//!   value every reachable position alike, as `docs/DOBUTSU.md` explains);
+//! - the engine's independent check of every reachable entry against its successors under the
+//!   safe-try reading of the try (the two readings value every reachable position alike, as
+//!   `docs/DOBUTSU.md` explains: the fixture's safe-try table is Tanaka's entries, taken only
+//!   once that check accepts them);
 //! - symmetry: a position, its mirror image and its colour flip (the same position seen by the
 //!   other player) all rank to the entry, and each one's moves, generated on its own board,
 //!   give the entry's value back;
-//! - the reachable positions and their values, counted as Tanaka counts them.
+//! - the table's counts and the start's value against Tanaka's.
 //!
-//! The checked tables are kept in `CARGO_TARGET_TMPDIR/dobutsu-tables`, where the explorer's
-//! tests load them instead of solving again.
+//! The same check under Tanaka's reading runs in the README's main job (`nana verify --solve
+//! --check --all-games`), and the reachable positions are counted as Tanaka counts them by
+//! `nana --game dobutsu verify` in `tests/results_doc.rs` and the main job.
 
 use dobutsu_shogi::claims::{CLAIMS, TANAKA_COUNTS};
 use dobutsu_shogi::index::{rank, unrank, SIZE};
-use dobutsu_shogi::{reach, Position, Rules};
+use dobutsu_shogi::{Position, Rules};
 use nana_engine::{Dtm, EntryWidth, Value};
-use nana_probe::table::{write, Table, TableGame};
 use rayon::prelude::*;
 
 /// The value the moves of `pos`, generated on its own board, call for, from the table.
@@ -45,20 +46,19 @@ fn value_from_moves(pos: &Position, rules: &Rules, entries: &[u8]) -> Value {
 #[test]
 fn dobutsu_solved_and_checked() {
     let rules = Rules::TANAKA;
-    let start = std::time::Instant::now();
-    let solution = rules.solve(&nana_engine::NoProgress).expect("Dobutsu solves");
-    eprintln!("solved in {:.1} s", start.elapsed().as_secs_f64());
-    let entries = &solution.entries;
+    let table = nana_fixture::table(rules);
+    let entries = table.entries();
     assert_eq!(entries.len() as u64, SIZE);
 
-    // The independent check, under both readings of the try.
-    for reading in Rules::all() {
-        let start = std::time::Instant::now();
-        if let Err(e) = reading.check(entries, EntryWidth::One, &|_| {}) {
-            panic!("the check under {} finds: {e}", reading.describe());
-        }
-        eprintln!("checked under {} in {:.1} s", reading.describe(), start.elapsed().as_secs_f64());
-    }
+    // The table's counts and the start's value: exactly the reachable entries are used.
+    let stats = table.stats();
+    let t = TANAKA_COUNTS;
+    assert_eq!((stats.legal(), u64::from(stats.max_dtm)), (t.reachable, t.longest_win));
+    assert_eq!(EntryWidth::One.value(entries, rank(&Position::start())), Some(CLAIMS[0].value));
+
+    // The independent check under the safe-try reading (the fixture's, once per run).
+    let safe_try = nana_fixture::table_checked_from(Rules::SAFE_TRY, &table);
+    assert!(safe_try.entries() == entries, "the safe-try table is Tanaka's entries");
 
     // Symmetry, over every 101st used entry.
     let checked: u64 = (0..SIZE / 101)
@@ -76,23 +76,4 @@ fn dobutsu_solved_and_checked() {
         })
         .sum();
     assert!(checked > 2_000_000, "only {checked} entries looked at");
-
-    // Tanaka's counts, and the start's value.
-    let reached = reach::reachable(&rules, &|_| {});
-    let c = reach::count(&rules, &reached, Some((entries, EntryWidth::One)));
-    let counted = (c.positions, c.non_terminal, c.wins, c.draws, c.losses, c.max_moves);
-    let t = TANAKA_COUNTS;
-    assert_eq!(counted, (t.reachable, t.non_terminal, t.wins, t.draws, t.losses, t.most_moves));
-    assert_eq!(u64::from(solution.stats.max_dtm), t.longest_win);
-    assert_eq!(solution.stats.legal(), t.reachable, "exactly the reachable entries are used");
-    let claim = &CLAIMS[0];
-    assert_eq!(EntryWidth::One.value(entries, rank(&Position::start())), Some(claim.value));
-
-    // Keep both rule sets' tables for the explorer's tests.
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("dobutsu-tables");
-    std::fs::create_dir_all(&dir).expect("the test's temporary folder");
-    for reading in Rules::all() {
-        let path = write(&reading, &dir, &solution).expect("the table is written");
-        Table::open(reading, &path).expect("the table just written opens");
-    }
 }

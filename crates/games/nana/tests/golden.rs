@@ -13,7 +13,7 @@
 
 use std::fmt::Write as _;
 
-use nana_engine::{solve, Entry, NoProgress, Solution, Value};
+use nana_engine::{Entry, Stats, Value};
 use nana_shogi::index::SIZE;
 use nana_shogi::probe::Probe;
 use nana_shogi::{fen, NanaGame, Position, Rules};
@@ -37,13 +37,12 @@ fn options(rules: &Rules) -> String {
     format!("drop-stalemate:{} hand-stalemate:{}", on_off(rules.drop_stalemate), on_off(rules.hand_stalemate))
 }
 
-fn tablebase_row(rules: &Rules, s: &Solution) -> String {
-    let st = &s.stats;
+fn tablebase_row(rules: &Rules, entries: &[u8], st: &Stats) -> String {
     format!(
         "{},{},{:08x},{},{},{},{},{}",
         rules.variant.name(),
         options(rules),
-        crc32fast::hash(&s.entries),
+        crc32fast::hash(entries),
         st.wins,
         st.losses,
         st.draws,
@@ -58,8 +57,8 @@ fn position_row(rules: &Rules, pos: &Position, v: Value) -> String {
 }
 
 /// The positions of one combination that the golden file keeps.
-fn chosen_positions(rules: &Rules, s: &Solution) -> Vec<Position> {
-    let probe = Probe::new(*rules, &s.entries).unwrap();
+fn chosen_positions(rules: &Rules, entries: &[u8], stats: &Stats) -> Vec<Position> {
+    let probe = Probe::new(*rules, entries).unwrap();
     let start = Position::start();
     let mut chosen = vec![start];
     chosen.extend(start.legal_moves(rules).into_iter().map(|mv| start.play_unchecked(mv)));
@@ -71,23 +70,25 @@ fn chosen_positions(rules: &Rules, s: &Solution) -> Vec<Position> {
     }
     // The longest wins and losses: the first three entries of each of the two longest distances.
     let game = NanaGame::new(*rules);
-    let top = s.stats.max_dtm;
+    let top = stats.max_dtm;
     for dtm in [top, top - 1] {
         let byte = Entry::decided(dtm).0;
-        let found = s.entries.iter().enumerate().filter(|&(_, &b)| b == byte).take(3);
+        let found = entries.iter().enumerate().filter(|&(_, &b)| b == byte).take(3);
         chosen.extend(found.map(|(i, _)| game.position(i as u64).unwrap()));
     }
     // Random legal positions, half of them with White to move.
     let mut rng = XorShift(0x5eed_0f9a_1de4);
     while chosen.len() < 70 {
         if let Some(p) = game.position(rng.next() % SIZE) {
-            chosen.push(if rng.next() % 2 == 0 { p } else { p.flip() });
+            chosen.push(if rng.next().is_multiple_of(2) { p } else { p.flip() });
         }
     }
     chosen
 }
 
-/// Solves every combination once, as `nana solve` does ([`NanaGame::solver`]), and checks (or, with `NANA_BLESS=1`, writes) both files.
+/// Every combination's table, solved as `nana solve` solves it (the test run's fixture, which
+/// writes and reads it back as a file), checked against (or, with `NANA_BLESS=1`, written to)
+/// both files.
 #[test]
 fn solutions_match_the_golden_data() {
     let bless = std::env::var_os("NANA_BLESS").is_some();
@@ -96,11 +97,12 @@ fn solutions_match_the_golden_data() {
     positions.push_str("rules,options,position,category,dtm\n");
     let golden_positions = if bless { String::new() } else { read(POSITIONS) };
     for rules in Rules::all() {
-        let s = solve(&NanaGame::solver(rules), &NoProgress).unwrap();
-        writeln!(tablebases, "{}", tablebase_row(&rules, &s)).unwrap();
-        let probe = Probe::new(rules, &s.entries).unwrap();
+        let table = nana_fixture::table(rules);
+        let (entries, stats) = (table.entries(), table.stats());
+        writeln!(tablebases, "{}", tablebase_row(&rules, entries, &stats)).unwrap();
+        let probe = Probe::new(rules, entries).unwrap();
         if bless {
-            for pos in chosen_positions(&rules, &s) {
+            for pos in chosen_positions(&rules, entries, &stats) {
                 writeln!(positions, "{}", position_row(&rules, &pos, probe.value(&pos).unwrap())).unwrap();
             }
             continue;

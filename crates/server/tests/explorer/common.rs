@@ -1,13 +1,12 @@
-//! What the explorer's tests share: Nana's two rule sets solved once per test binary, Dobutsu's
-//! solved once and kept between runs, requests to the router in process, and a server on a
-//! loopback port.
+//! What the explorer's tests share: the tables of Nana's and Dobutsu's rule sets (from the test
+//! run's fixture, `nana-fixture`: each solved once per run), requests to the router in process,
+//! and a server on a loopback port.
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use axum::body::Body;
 use axum::http::{HeaderMap, Request, StatusCode};
-use nana_engine::NoProgress;
 use nana_probe::table::Table;
 use nana_server::{Registry, DOBUTSU, DOBUTSU_RULE_SETS, NANA, NANA_RULE_SETS};
 use nana_shogi::Rules;
@@ -15,14 +14,11 @@ use tower::ServiceExt;
 
 type Tables = Vec<(&'static str, Arc<Table<Rules>>)>;
 
-/// The solved tables, by rule set name.
+/// Nana's tables, by rule set name.
 pub fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| {
-        NANA_RULE_SETS
-            .iter()
-            .map(|&(name, rules)| (name, Arc::new(Table::solve(rules, &NoProgress).expect("Nana solves"))))
-            .collect()
+        NANA_RULE_SETS.iter().map(|&(name, rules)| (name, Arc::new(nana_fixture::table(rules)))).collect()
     })
 }
 
@@ -131,67 +127,16 @@ impl Drop for Server {
 
 type DobutsuTables = Vec<(&'static str, Arc<Table<dobutsu_shogi::Rules>>)>;
 
-/// Dobutsu's two rule sets, real tables shared by the whole test binary, kept in
-/// `CARGO_TARGET_TMPDIR/dobutsu-tables` between runs (where the Dobutsu crate's whole-game test,
-/// `dobutsu_solved_and_checked`, also leaves the tables it checked): each file is loaded when
-/// it is there and valid (the loader checks its header and checksums). Otherwise Tanaka's rules
-/// are solved (minutes), and
-/// the safe-try table is Tanaka's entries once the engine's independent check
-/// (`TableGame::check`: every reachable entry against its successors under the safe-try rules,
-/// nothing stored elsewhere) accepts them as the safe-try solution — DOBUTSU.md finds every
-/// reachable position valued the same under both readings — or, should it refuse them, solved.
-/// One solve per fresh target folder, not two.
+/// Dobutsu's two rule sets: Tanaka's table, and the safe-try table, which holds Tanaka's entries
+/// once the safe-try rules' independent check accepts them (docs/DOBUTSU.md: the two readings
+/// value every reachable position alike). One solve per test run.
 pub fn dobutsu_tables() -> &'static DobutsuTables {
     use dobutsu_shogi::Rules;
-    use nana_probe::table::TableGame;
     static TABLES: OnceLock<DobutsuTables> = OnceLock::new();
     TABLES.get_or_init(|| {
-        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("dobutsu-tables");
-        std::fs::create_dir_all(&dir).expect("the test's temporary folder");
-        let saved = |rules: Rules, solution: &nana_engine::Solution| {
-            let path = nana_probe::table::write(&rules, &dir, solution).expect("writes the Dobutsu table");
-            Arc::new(Table::open(rules, &path).expect("the table just written opens"))
-        };
-        let open = |rules: Rules| {
-            let path = dir.join(rules.file_name());
-            match Table::open(rules, &path) {
-                Ok(table) => Some(Arc::new(table)),
-                Err(e) if path.exists() => {
-                    eprintln!("{e}; making it again");
-                    None
-                }
-                Err(_) => None,
-            }
-        };
-        let solve = |rules: Rules| {
-            let start = std::time::Instant::now();
-            let solution = rules.solve(&NoProgress).expect("Dobutsu solves");
-            eprintln!("solved Dobutsu ({}) in {:.1} s", rules.describe(), start.elapsed().as_secs_f64());
-            saved(rules, &solution)
-        };
-        let tanaka = open(Rules::TANAKA).unwrap_or_else(|| solve(Rules::TANAKA));
-        let safe_try = open(Rules::SAFE_TRY).unwrap_or_else(|| {
-            let start = std::time::Instant::now();
-            match Rules::SAFE_TRY.check(tanaka.entries(), tanaka.width(), &|_| {}) {
-                Ok(()) => {
-                    eprintln!(
-                        "Tanaka's Dobutsu table checked as the safe-try solution in {:.1} s",
-                        start.elapsed().as_secs_f64()
-                    );
-                    let solution = nana_engine::Solution {
-                        entries: tanaka.entries().to_vec(),
-                        width: tanaka.width(),
-                        stats: tanaka.stats(),
-                    };
-                    saved(Rules::SAFE_TRY, &solution)
-                }
-                Err(e) => {
-                    eprintln!("Tanaka's Dobutsu table is not the safe-try solution ({e}): solving it");
-                    solve(Rules::SAFE_TRY)
-                }
-            }
-        });
-        let tables = vec![("tanaka", tanaka), ("safe-try", safe_try)];
+        let tanaka = nana_fixture::table(Rules::TANAKA);
+        let safe_try = nana_fixture::table_checked_from(Rules::SAFE_TRY, &tanaka);
+        let tables = vec![("tanaka", Arc::new(tanaka)), ("safe-try", Arc::new(safe_try))];
         let names: Vec<&str> = tables.iter().map(|(n, _)| *n).collect();
         let expected: Vec<&str> = DOBUTSU_RULE_SETS.iter().map(|(n, _)| *n).collect();
         assert_eq!(names, expected, "the fixture covers every Dobutsu rule set");
