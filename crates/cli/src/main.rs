@@ -77,7 +77,11 @@ enum Command<G: CliGame> {
         /// Regenerate the tablebases the claims are about into --dir first.
         #[arg(long)]
         solve: bool,
-        /// Every game in turn, not only --game's (the main job: `nana verify --solve --all-games`).
+        /// Re-check every entry of each table the claims are about against the rules first, as
+        /// `check-table` does (the tables must be files in --dir).
+        #[arg(long)]
+        check: bool,
+        /// Every game in turn, not only --game's (the main job: `nana verify --solve --check --all-games`).
         #[arg(long, conflicts_with = "game")]
         all_games: bool,
     },
@@ -131,12 +135,12 @@ fn run<G: CliGame>(cli: Cli<G>) -> Result<(), String> {
         Command::Solve { rules, out } => {
             commands::solve::run::<G>(&G::rule_sets(&rules), &out.unwrap_or(tb_dir))
         }
-        Command::Verify { dir, solve, all_games } => {
-            let dir = dir.unwrap_or(tb_dir);
+        Command::Verify { dir, solve, check, all_games } => {
+            let (dir, steps) = (dir.unwrap_or(tb_dir), commands::verify::Steps { solve, check });
             if all_games {
-                commands::verify::run_all(&dir, solve)
+                commands::verify::run_all(&dir, steps)
             } else {
-                commands::verify::run::<G>(&dir, solve)
+                commands::verify::run::<G>(&dir, steps)
             }
         }
         Command::Results { dir } => commands::results::run::<G>(&dir.unwrap_or(tb_dir)),

@@ -2,15 +2,26 @@
 
 use std::path::Path;
 
+use nana_probe::table::TableGame;
+
 use crate::games::{dobutsu::Dobutsu, nana::Nana, CliGame};
 use crate::table;
 
+/// What `verify` does before it confirms the claims.
+#[derive(Debug, Clone, Copy)]
+pub struct Steps {
+    /// Solve the claimed rule sets and write their tables (`--solve`).
+    pub solve: bool,
+    /// Re-check every entry of each claimed table against the rules (`--check`).
+    pub check: bool,
+}
+
 /// `verify` of one game.
-type Verify = fn(&Path, bool) -> Result<(), String>;
+type Verify = fn(&Path, Steps) -> Result<(), String>;
 
 /// Every game in turn, each under a heading; the claims of every game are checked even when
 /// one fails.
-pub fn run_all(dir: &Path, solve: bool) -> Result<(), String> {
+pub fn run_all(dir: &Path, steps: Steps) -> Result<(), String> {
     let games: [(&str, Verify); 2] = [("nana", run::<Nana>), ("dobutsu", run::<Dobutsu>)];
     let mut failed = Vec::new();
     for (i, (name, verify)) in games.into_iter().enumerate() {
@@ -18,7 +29,7 @@ pub fn run_all(dir: &Path, solve: bool) -> Result<(), String> {
             println!();
         }
         println!("== {name} ==");
-        if let Err(e) = verify(dir, solve) {
+        if let Err(e) = verify(dir, steps) {
             eprintln!("error: {name}: {e}");
             failed.push(name);
         }
@@ -30,10 +41,17 @@ pub fn run_all(dir: &Path, solve: bool) -> Result<(), String> {
     }
 }
 
-/// `verify` for one game (with `--solve`: its claimed rule sets solved and written first).
-pub fn run<G: CliGame>(dir: &Path, solve: bool) -> Result<(), String> {
-    if solve {
+/// `verify` for one game (with `--solve`: its claimed rule sets solved and written first; with
+/// `--check`: their files re-checked entry by entry, as `check-table` does).
+pub fn run<G: CliGame>(dir: &Path, steps: Steps) -> Result<(), String> {
+    if steps.solve {
         super::solve::run::<G>(&G::claimed_rule_sets(), dir)?;
+        println!();
+    }
+    if steps.check {
+        for rules in G::claimed_rule_sets() {
+            super::check::run::<G>(&dir.join(rules.file_name()))?;
+        }
         println!();
     }
     check::<G>(dir)

@@ -1,0 +1,94 @@
+//! `cargo xtask test [ARGS]`: the project's one test command. It installs what the tests need
+//! and the machine lacks, then runs `cargo test --workspace [ARGS]`.
+//!
+//! What the tests need beyond the Rust toolchain: Node.js with npm and Chromium, for the
+//! explorer's browser test (which installs its pinned npm packages itself). Where a program is
+//! missing, its Debian package is installed with `apt-get` (as root, else through `sudo -n`);
+//! where that is impossible, the command stops and says what to install.
+
+use std::env;
+use std::path::Path;
+use std::process::{Command, ExitCode};
+
+/// A program the tests run, and the Debian package that provides it.
+const TOOLS: [(&str, &str); 3] = [("node", "nodejs"), ("npm", "npm"), ("chromium", "chromium")];
+
+const USAGE: &str = "usage: cargo xtask test [ARGS for cargo test]";
+
+fn main() -> ExitCode {
+    let mut args = env::args().skip(1);
+    match args.next().as_deref() {
+        Some("test") => match test(args.collect()) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Some("-h" | "--help") => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        other => {
+            eprintln!("error: unknown task {:?}\n{USAGE}", other.unwrap_or(""));
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn test(args: Vec<String>) -> Result<ExitCode, String> {
+    install_missing()?;
+    let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = Command::new(cargo)
+        .args(["test", "--workspace"])
+        .args(&args)
+        .status()
+        .map_err(|e| format!("cargo test could not start: {e}"))?;
+    Ok(if status.success() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// Installs the Debian packages of the programs not on the `PATH`.
+fn install_missing() -> Result<(), String> {
+    let missing: Vec<&str> =
+        TOOLS.iter().filter(|(program, _)| !on_path(program)).map(|&(_, package)| package).collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let install = format!("apt-get install -y {}", missing.join(" "));
+    eprintln!("xtask: the tests need {}: {install}", missing.join(", "));
+    let installed = as_root(&["apt-get", "update", "-q"])
+        && as_root(&[["apt-get", "install", "-y", "-q"].as_slice(), &missing].concat());
+    if !installed {
+        return Err(format!(
+            "could not install {}: run `{install}` as root, then this command again",
+            missing.join(", ")
+        ));
+    }
+    match TOOLS.iter().find(|(program, _)| !on_path(program)) {
+        Some((program, package)) => Err(format!("`{program}` is still missing after installing {package}")),
+        None => Ok(()),
+    }
+}
+
+/// Runs `args` as root: directly when this process is root, else through `sudo -n` (which fails
+/// rather than ask for a password). Whether it ran and succeeded.
+fn as_root(args: &[&str]) -> bool {
+    let root = Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout == b"0\n");
+    let mut command = if root { Command::new(args[0]) } else { Command::new("sudo") };
+    if !root {
+        command.args(["-n", args[0]]);
+    }
+    command.args(&args[1..]).env("DEBIAN_FRONTEND", "noninteractive").status().is_ok_and(|s| s.success())
+}
+
+/// Whether `program` is an executable file in a folder of the `PATH`.
+fn on_path(program: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(path) = env::var_os("PATH") else { return false };
+    env::split_paths(&path).any(|dir| {
+        Path::new(&dir)
+            .join(program)
+            .metadata()
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    })
+}
