@@ -11,6 +11,7 @@
 //! Heavy: it runs in the test profile, which the workspace builds with opt-level 3.
 
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use nana_engine::Game;
 use nana_shogi::index::{mirror_entry, unrank, MAIN, SIZE, START};
@@ -61,13 +62,72 @@ fn position(mut k: u64, rules: &Rules) -> Position {
     Position::from_setup(&setup, rules.variant).expect("a key of a legal position")
 }
 
+/// A set of position keys, split into shards by a hash of the key so that a level's new keys
+/// are inserted into the shards in parallel.
+struct Seen(Vec<HashSet<u64, BuildHasherDefault<Mix>>>);
+
+/// The shards of [`Seen`].
+const SHARDS: usize = 64;
+
+/// A hash of a key: a multiplication by an odd constant, its high bits folded down (a set's
+/// answers do not depend on its hash, only its speed does).
+#[derive(Default)]
+struct Mix(u64);
+
+impl Hasher for Mix {
+    fn finish(&self) -> u64 {
+        self.0 ^ self.0 >> 29
+    }
+    fn write(&mut self, _: &[u8]) {
+        unreachable!("only u64 keys are hashed")
+    }
+    fn write_u64(&mut self, k: u64) {
+        self.0 = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+impl Seen {
+    fn shard(k: u64) -> usize {
+        (k.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> 58) as usize
+    }
+
+    fn contains(&self, k: u64) -> bool {
+        self.0[Seen::shard(k)].contains(&k)
+    }
+
+    fn len(&self) -> usize {
+        self.0.iter().map(HashSet::len).sum()
+    }
+
+    fn keys(&self) -> impl ParallelIterator<Item = u64> + '_ {
+        self.0.par_iter().flat_map_iter(|set| set.iter().copied())
+    }
+
+    /// Inserts `keys` (distinct), returning those that were not in the set.
+    fn insert_new(&mut self, keys: Vec<u64>) -> Vec<u64> {
+        let mut groups = vec![Vec::new(); SHARDS];
+        for k in keys {
+            groups[Seen::shard(k)].push(k);
+        }
+        self.0
+            .par_iter_mut()
+            .zip(groups)
+            .map(|(set, group)| group.into_iter().filter(|&k| set.insert(k)).collect::<Vec<u64>>())
+            .flatten_iter()
+            .collect()
+    }
+}
+
 /// Every position reachable from the start, level by level: the children of a level are
-/// generated in parallel, sorted, and those not seen before form the next level.
-fn breadth_first(rules: &Rules) -> HashSet<u64> {
+/// generated in parallel, deduplicated, and those not seen before form the next level.
+fn breadth_first(rules: &Rules) -> Seen {
     let start = key(&Position::start());
-    let mut seen: HashSet<u64> = HashSet::with_capacity(40_000_000);
-    seen.insert(start);
-    let mut level = vec![start];
+    let mut seen = Seen(
+        (0..SHARDS)
+            .map(|_| HashSet::with_capacity_and_hasher(40_000_000 / SHARDS, Default::default()))
+            .collect(),
+    );
+    let mut level = seen.insert_new(vec![start]);
     while !level.is_empty() {
         let mut children: Vec<u64> = level
             .par_iter()
@@ -82,8 +142,7 @@ fn breadth_first(rules: &Rules) -> HashSet<u64> {
             .collect();
         children.par_sort_unstable();
         children.dedup();
-        children.retain(|k| seen.insert(*k));
-        level = children;
+        level = seen.insert_new(children);
     }
     seen
 }
@@ -103,8 +162,7 @@ fn enumeration_equals_a_plain_search_over_positions() {
         let seen = breadth_first(&rules);
 
         // Every position found by the search is in the enumeration.
-        let missing: Vec<u64> =
-            seen.par_iter().copied().filter(|&k| !r.contains(&position(k, &rules))).collect();
+        let missing: Vec<u64> = seen.keys().filter(|&k| !r.contains(&position(k, &rules))).collect();
         let show =
             |ks: &[u64]| ks.iter().take(5).map(|&k| position(k, &rules).to_string()).collect::<Vec<_>>();
         assert!(
@@ -127,14 +185,14 @@ fn enumeration_equals_a_plain_search_over_positions() {
                     let pos = if side == Color::White { canonical.flip() } else { canonical };
                     // A folded entry stands for the mirror image too.
                     let both = positions_per_entry(i) == 2;
-                    !seen.contains(&key(&pos)) || (both && !seen.contains(&key(&pos.mirror())))
+                    !seen.contains(key(&pos)) || (both && !seen.contains(key(&pos.mirror())))
                 })
             })
             .count();
         assert_eq!(extra, 0, "{}: entries the search did not reach", rules.short_name());
 
         let by_side =
-            |side: Color| seen.iter().filter(|&&k| (k & 1 == 1) == (side == Color::White)).count() as u64;
+            |side: Color| seen.keys().filter(|&k| (k & 1 == 1) == (side == Color::White)).count() as u64;
         let c = r.counts();
         assert_eq!(c.positions(), seen.len() as u64, "{}", rules.short_name());
         assert_eq!((c.black_positions, c.white_positions), (by_side(Color::Black), by_side(Color::White)));

@@ -1,7 +1,7 @@
 //! The page end to end in headless Chromium: a server on a loopback port over Nana's and
 //! Dobutsu's solved tables, driven by `tests/browser/explorer.mjs` (playwright-core). Needs Node.js and Chromium,
 //! and installs the pinned npm packages of `tests/browser` on first use; without Node.js or
-//! Chromium the test fails and says how to install them.
+//! Chromium the test fails and says how to install them (`cargo xtask test` installs them).
 //!
 //! The screenshots land in `target/explorer-screenshots/`; with `NANA_UPDATE_SCREENSHOTS=1`
 //! they are also copied to `docs/explorer/`, the pictures of docs/EXPLORER.md.
@@ -15,7 +15,7 @@ fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("the workspace")
 }
 
-const INSTALL: &str = "install the browser test's tools: `apt-get install -y nodejs npm chromium` \
+const INSTALL: &str = "run the tests with `cargo xtask test`, which installs them, or install the browser test's tools: `apt-get install -y nodejs npm chromium` \
      (Debian; or set CHROMIUM to a Chromium binary) and `npm ci --prefix tests/browser`";
 
 /// The width and height of a PNG, after checking its signature.
@@ -41,7 +41,7 @@ fn the_page_plays_edits_and_shows_statistics_in_chromium() {
         std::env::var_os("CHROMIUM").map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
     assert!(chromium.exists(), "no Chromium at {}: {INSTALL}", chromium.display());
     // The npm packages are pinned by tests/browser/package-lock.json: install them on first use,
-    // so that `cargo test --workspace` stays the one test command.
+    // so that the test command needs nothing else.
     if !root.join("tests/browser/node_modules/playwright-core").is_dir() {
         let npm = Command::new("npm")
             .args(["ci", "--prefix", "tests/browser", "--no-audit", "--no-fund"])

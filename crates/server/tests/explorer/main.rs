@@ -1,7 +1,6 @@
-//! The explorer's tests, in one binary so that Nana's two rule sets are solved once for all
-//! of them, and Dobutsu's tables made once (and kept in `CARGO_TARGET_TMPDIR`): the API and its
-//! errors for both games, a fuzz of requests, a load test on loopback and the page in a headless
-//! browser.
+//! The explorer's tests, in one binary over the test run's tables of both games (`nana-fixture`):
+//! the API and its errors for both games, a fuzz of requests, a load test on loopback and the
+//! page in a headless browser.
 
 mod api;
 mod browser;
