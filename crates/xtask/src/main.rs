@@ -47,27 +47,28 @@ fn test(args: Vec<String>) -> Result<ExitCode, String> {
     Ok(if status.success() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
-/// Installs the Debian packages of the programs not on the `PATH`.
+/// Installs the Debian package of each program not on the `PATH`, one at a time and in order:
+/// a Node.js package that brings npm with it (NodeSource's) conflicts with Debian's npm, which is
+/// installed only where npm is still missing after Node.js.
 fn install_missing() -> Result<(), String> {
-    let missing: Vec<&str> =
-        TOOLS.iter().filter(|(program, _)| !on_path(program)).map(|&(_, package)| package).collect();
-    if missing.is_empty() {
-        return Ok(());
+    let mut updated = false;
+    for (program, package) in TOOLS {
+        if on_path(program) {
+            continue;
+        }
+        let install = format!("apt-get install -y {package}");
+        eprintln!("xtask: the tests need `{program}`: {install}");
+        updated = updated || as_root(&["apt-get", "update", "-q"]);
+        if !(updated && as_root(&["apt-get", "install", "-y", "-q", package])) {
+            return Err(format!(
+                "could not install {package}: run `{install}` as root, then this command again"
+            ));
+        }
+        if !on_path(program) {
+            return Err(format!("`{program}` is still missing after installing {package}"));
+        }
     }
-    let install = format!("apt-get install -y {}", missing.join(" "));
-    eprintln!("xtask: the tests need {}: {install}", missing.join(", "));
-    let installed = as_root(&["apt-get", "update", "-q"])
-        && as_root(&[["apt-get", "install", "-y", "-q"].as_slice(), &missing].concat());
-    if !installed {
-        return Err(format!(
-            "could not install {}: run `{install}` as root, then this command again",
-            missing.join(", ")
-        ));
-    }
-    match TOOLS.iter().find(|(program, _)| !on_path(program)) {
-        Some((program, package)) => Err(format!("`{program}` is still missing after installing {package}")),
-        None => Ok(()),
-    }
+    Ok(())
 }
 
 /// Runs `args` as root: directly when this process is root, else through `sudo -n` (which fails
