@@ -794,7 +794,7 @@ fn damaged_tables_are_refused() {
         assert_error(&nana_stdin(&["play", "--tablebase", p], "quit\n"), needles);
     };
     // Damage that a new table cures comes with the command that makes one.
-    let hint = "regenerate it with `nana solve`";
+    let hint = "regenerate it with `nana --game nana solve --rules current`";
     // Truncated payload.
     std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
     check(&[p, "truncated", hint]);
@@ -1139,6 +1139,8 @@ fn query_without_a_table_solves_in_memory() {
         "{run:#?}"
     );
     assert!(run.stderr.contains("in memory"), "{run:#?}");
+    // The hint names the command that writes this very table.
+    assert!(run.stderr.contains("Run `nana --game nana solve --rules original` to keep one."), "{run:#?}");
     let q = run.json();
     assert_eq!(q["category"], "win");
     assert_eq!(q["dtm"], 31);
@@ -1706,9 +1708,18 @@ fn serve_answers_the_api_and_stops_on_ctrl_c() {
 /// game's by default, only --game's when it is given, each with the command that makes it.
 #[test]
 fn serve_without_tables_and_no_solve_names_the_missing_files() {
-    let nana_files = ["tablebase/nana-current.tb", "tablebase/nana-original.tb", "`nana --game nana solve`"];
-    let dobutsu_files =
-        ["tablebase/dobutsu-tanaka.tb", "tablebase/dobutsu-safe-try.tb", "`nana --game dobutsu solve`"];
+    let nana_files = [
+        "tablebase/nana-current.tb",
+        "tablebase/nana-original.tb",
+        "`nana --game nana solve --rules current`",
+        "`nana --game nana solve --rules original`",
+    ];
+    let dobutsu_files = [
+        "tablebase/dobutsu-tanaka.tb",
+        "tablebase/dobutsu-safe-try.tb",
+        "`nana --game dobutsu solve --rules tanaka`",
+        "`nana --game dobutsu solve --rules safe-try`",
+    ];
     let run = nana(&["serve", "--port", "0", "--no-solve"]);
     assert_error(&run, &[nana_files.as_slice(), dobutsu_files.as_slice()].concat());
     let run = nana(&["--game", "nana", "serve", "--port", "0", "--no-solve"]);
@@ -1734,6 +1745,41 @@ fn dobutsu_table() -> &'static str {
         .get_or_init(|| nana_fixture::path(dobutsu_shogi::Rules::TANAKA))
         .to_str()
         .expect("temp paths are UTF-8")
+}
+
+/// A table of one game given to a command of the other is refused with the game and rule set
+/// the file holds and those asked for, whichever command reads it.
+#[test]
+fn a_table_of_another_game_is_named_for_what_it_is() {
+    let dobutsu = dobutsu_table();
+    let holds =
+        "the table is of dobutsu-shogi with rules \"tanaka, a try wins unless the lion is captured at once\"";
+    let asked = "but nana-shogi with rules \"current, drop-stalemate on, hand-stalemate on\" was asked for";
+    for run in [
+        nana(&["query", "--tablebase", dobutsu]),
+        nana(&["stats", "--tablebase", dobutsu]),
+        nana_stdin(&["play", "--tablebase", dobutsu], "quit\n"),
+        nana(&["check-table", dobutsu]),
+    ] {
+        assert_error(&run, &[dobutsu, holds, asked]);
+    }
+    let nana_table = table("current");
+    let holds = "the table is of nana-shogi with rules \"current, drop-stalemate on, hand-stalemate on\"";
+    let asked = "but dobutsu-shogi with rules \"tanaka, a try wins unless the lion is captured at once\" was asked for";
+    for run in [
+        nana(&["--game", "dobutsu", "query", "--tablebase", nana_table]),
+        nana(&["--game", "dobutsu", "check-table", nana_table]),
+    ] {
+        assert_error(&run, &[nana_table, holds, asked]);
+    }
+}
+
+/// A missing file is named once, by the I/O error that names it.
+#[test]
+fn a_missing_table_is_named_once() {
+    let run = nana(&["query", "--tablebase", "/nonexistent/x.tb"]);
+    assert_error(&run, &["I/O error on /nonexistent/x.tb: No such file"]);
+    assert_eq!(run.stderr.matches("/nonexistent/x.tb").count(), 1, "{run:#?}");
 }
 
 /// Fairy-Stockfish's perft from the start (its reading of the try), and the start's moves in

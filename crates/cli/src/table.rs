@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use nana_engine::Solution;
+use nana_front::{solve_command, Game};
 pub use nana_probe::table::Table;
 use nana_probe::table::{TableError, TableGame};
 
@@ -13,11 +14,11 @@ use crate::progress::Bars;
 /// Where `solve` writes and every other command looks.
 pub const DEFAULT_DIR: &str = "tablebase";
 
-/// A table error for the user: the probe layer names the problem, and when making the table
-/// again cures it we say how.
-fn user_error(e: TableError) -> String {
+/// A table error of `rules` for the user: the probe layer names the problem, and when making
+/// the table again cures it we say with which command.
+fn user_error<G: Game>(rules: &G::Rules, e: TableError) -> String {
     if e.needs_regeneration() {
-        format!("{e}; regenerate it with `nana solve`")
+        format!("{e}; regenerate it with `{}`", solve_command::<G>(rules))
     } else {
         e.to_string()
     }
@@ -50,38 +51,44 @@ pub fn check_writable(dir: &Path) -> Result<(), String> {
 }
 
 /// Writes a solution atomically to its file in `dir`.
-pub fn write<G: TableGame>(dir: &Path, game: &G, solution: &Solution) -> Result<PathBuf, String> {
-    nana_probe::table::write(game, dir, solution).map_err(user_error)
+pub fn write<G: Game>(dir: &Path, rules: &G::Rules, solution: &Solution) -> Result<PathBuf, String> {
+    nana_probe::table::write(rules, dir, solution).map_err(|e| user_error::<G>(rules, e))
 }
 
-/// Opens a tablebase and checks that it was built for `game`'s rules.
-pub fn open<G: TableGame>(path: &Path, game: G) -> Result<Table<G>, String> {
-    Table::open(game, path).map_err(user_error)
+/// Opens a tablebase and checks that it was built for `rules`.
+pub fn open<G: Game>(path: &Path, rules: G::Rules) -> Result<Table<G::Rules>, String> {
+    Table::open(rules, path).map_err(|e| user_error::<G>(&rules, e))
 }
 
 /// Opens a tablebase of the game built with any of its rule sets.
-pub fn open_any<G: TableGame>(path: &Path) -> Result<Table<G>, String> {
-    Table::open_any(path).map_err(user_error)
+pub fn open_any<G: Game>(path: &Path) -> Result<Table<G::Rules>, String> {
+    let like = G::RULE_SETS[0].rules;
+    Table::open_any(&like, path).map_err(|e| user_error::<G>(&like, e))
 }
 
 /// The table for `game`: the file given, else its file in `dir` if it exists, else a fresh
 /// in-memory solve (announced on stderr, with progress bars).
-pub fn load_or_solve<G: TableGame>(game: G, explicit: Option<&Path>, dir: &Path) -> Result<Table<G>, String> {
+pub fn load_or_solve<G: Game>(
+    game: G::Rules,
+    explicit: Option<&Path>,
+    dir: &Path,
+) -> Result<Table<G::Rules>, String> {
     let bars = Bars::new(game.rule_set_name());
     let start = Instant::now();
     let mut solved = false;
     if explicit.is_none() && !dir.join(game.file_name()).exists() {
         crate::pool::start()?;
     }
-    let table = Table::load_or_solve(game, explicit, dir, &bars, |game, path| {
+    let table = Table::load_or_solve(game, explicit, dir, &bars, |rules, path| {
         solved = true;
         eprintln!(
-            "note: no tablebase at {}; solving {} in memory. Run `nana solve` to keep one.",
+            "note: no tablebase at {}; solving {} in memory. Run `{}` to keep one.",
             path.display(),
-            game.describe()
+            rules.describe(),
+            solve_command::<G>(rules)
         );
     })
-    .map_err(user_error)?;
+    .map_err(|e| user_error::<G>(&game, e))?;
     if solved {
         eprintln!("note: solved in {:.1} s", start.elapsed().as_secs_f64());
     }
@@ -95,12 +102,17 @@ mod tests {
 
     #[test]
     fn only_errors_a_new_table_cures_carry_the_solve_hint() {
+        use dobutsu_shogi::{Dobutsu, Rules};
         let path = PathBuf::from("t.tb");
         let error = TablebaseError::PayloadChecksum { expected: 1, actual: 2 };
-        let hinted = user_error(TableError::File { path: path.clone(), error });
+        let hinted = user_error::<Dobutsu>(&Rules::SAFE_TRY, TableError::File { path: path.clone(), error });
         assert!(hinted.starts_with("t.tb: the file is corrupted"), "{hinted}");
-        assert!(hinted.ends_with("; regenerate it with `nana solve`"), "{hinted}");
-        let plain = user_error(TableError::File { path, error: TablebaseError::BadMagic });
+        assert!(
+            hinted.ends_with("; regenerate it with `nana --game dobutsu solve --rules safe-try`"),
+            "{hinted}"
+        );
+        let error = TablebaseError::BadMagic;
+        let plain = user_error::<Dobutsu>(&Rules::SAFE_TRY, TableError::File { path, error });
         assert_eq!(plain, "t.tb: not a tablebase file (bad magic bytes)");
     }
 }

@@ -27,7 +27,7 @@
 //!
 //! ```
 //! use nana_engine::{Dtm, EntryWidth, Value};
-//! use nana_probe::{Ending, Probe, ProbeGame, Terminal};
+//! use nana_probe::{Ending, InputError, Probe, ProbeGame, Terminal};
 //!
 //! /// Take-away: take one or two of `n` stones; who cannot move has lost.
 //! struct TakeAway;
@@ -36,6 +36,7 @@
 //! impl ProbeGame for TakeAway {
 //!     type Position = u64;
 //!     type Move = u64;
+//!     type ParseError = InputError;
 //!     const ENDINGS: &'static [Ending] = &[EMPTY];
 //!     const TERMINAL_VALUES: &'static [Value] = &[Value::Loss(Dtm(0))];
 //!     fn size(&self) -> u64 { 4 }
@@ -51,12 +52,12 @@
 //!     fn position_string(&self, n: &u64) -> String { n.to_string() }
 //!     fn unindex(&self, i: u64) -> Option<u64> { (i < 4).then_some(i) }
 //!     fn start(&self) -> u64 { 3 }
-//!     fn parse_position(&self, s: &str) -> Result<u64, String> {
-//!         s.parse().ok().filter(|n| *n < 4).ok_or(format!("not 0 to 3 stones: {s}"))
+//!     fn parse_position(&self, s: &str) -> Result<u64, InputError> {
+//!         s.parse().ok().filter(|n| *n < 4).ok_or(InputError(format!("not 0 to 3 stones: {s}")))
 //!     }
-//!     fn parse_move(&self, n: &u64, s: &str) -> Result<u64, String> {
+//!     fn parse_move(&self, n: &u64, s: &str) -> Result<u64, InputError> {
 //!         s.strip_prefix('-').and_then(|t| t.parse().ok()).filter(|t| (1..=2).contains(t) && t <= n)
-//!             .ok_or(format!("not a legal move: {s}"))
+//!             .ok_or(InputError(format!("not a legal move: {s}")))
 //!     }
 //!     fn play(&self, n: &u64, take: u64) -> u64 { n - take }
 //! }
@@ -104,12 +105,28 @@ pub struct Terminal {
     pub ending: Ending,
 }
 
+/// An input error in words: the [`ProbeGame::ParseError`] of a game whose errors are sentences
+/// (a test double, a toy game).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputError(pub String);
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for InputError {}
+
 /// What the probe needs to know of a game's rules.
 pub trait ProbeGame {
     /// A position, with the side to move.
     type Position: Clone;
     /// A move, as [`ProbeGame::for_each_move`] gives it.
     type Move: Copy;
+    /// Why a position or move string could not be read: one line that names the input and the
+    /// problem.
+    type ParseError: std::error::Error + Send + Sync + 'static;
 
     /// Every way the game can end, in the order of preference among moves of equal value: a
     /// move that ends the game the first way comes before one that ends it the second way
@@ -156,12 +173,12 @@ pub trait ProbeGame {
     fn start(&self) -> Self::Position;
 
     /// Reads a position in the game's string form ([`ProbeGame::position_string`], and any
-    /// other form the game accepts); the error is one line that names the problem.
-    fn parse_position(&self, input: &str) -> Result<Self::Position, String>;
+    /// other form the game accepts).
+    fn parse_position(&self, input: &str) -> Result<Self::Position, Self::ParseError>;
 
-    /// Reads a legal move of a position in any notation the game accepts; the error is one
-    /// line that names the problem (including "the game is over").
-    fn parse_move(&self, pos: &Self::Position, input: &str) -> Result<Self::Move, String>;
+    /// Reads a legal move of a position in any notation the game accepts; the error says so
+    /// where the game is over.
+    fn parse_move(&self, pos: &Self::Position, input: &str) -> Result<Self::Move, Self::ParseError>;
 
     /// The position after a legal move.
     fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position;
@@ -246,8 +263,31 @@ impl<P, M> RankedMove<P, M> {
 /// The ranked moves of a game's position.
 pub type Ranked<G> = RankedMove<<G as ProbeGame>::Position, <G as ProbeGame>::Move>;
 
-/// A move of a line with the position it is played from (which its notation may need).
-type Ply<G> = (<G as ProbeGame>::Position, <G as ProbeGame>::Move);
+/// A move of a line: the position it is played from (which its notation may need) and the move
+/// with the value it leads to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ply<P, M> {
+    pub from: P,
+    pub ranked: RankedMove<P, M>,
+}
+
+/// A ply of a game's line.
+pub type LinePly<G> = Ply<<G as ProbeGame>::Position, <G as ProbeGame>::Move>;
+
+/// Everything the answer about a position is made of: its value, its moves ranked best first
+/// and its mainline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Analysis<P, M> {
+    /// For the side to move.
+    pub value: Value,
+    /// Every legal move, best first ([`Probe::ranked_moves`]).
+    pub moves: Vec<RankedMove<P, M>>,
+    /// The principal variation ([`Probe::walk`]).
+    pub mainline: Vec<Ply<P, M>>,
+}
+
+/// The analysis of a game's position.
+pub type GameAnalysis<G> = Analysis<<G as ProbeGame>::Position, <G as ProbeGame>::Move>;
 
 /// A solution of one game, ready for lookups.
 #[derive(Debug, Clone, Copy)]
@@ -355,20 +395,32 @@ impl<'a, G: ProbeGame> Probe<'a, G> {
     /// The principal variation: best moves to the end of the game for a won or lost position;
     /// for a draw, a drawing line of at most `draw_plies` moves.
     pub fn mainline(&self, pos: &G::Position, draw_plies: usize) -> Result<Vec<G::Move>, ProbeError> {
-        Ok(self.walk(pos, draw_plies)?.into_iter().map(|(_, mv)| mv).collect())
+        Ok(self.walk(pos, draw_plies)?.into_iter().map(|ply| ply.ranked.mv).collect())
     }
 
-    /// The mainline, each move with the position it is played from.
-    fn walk(&self, pos: &G::Position, draw_plies: usize) -> Result<Vec<Ply<G>>, ProbeError> {
+    /// The mainline ([`Probe::mainline`]), each move with the position it is played from and the
+    /// value it leads to.
+    pub fn walk(&self, pos: &G::Position, draw_plies: usize) -> Result<Vec<LinePly<G>>, ProbeError> {
         let mut line = Vec::new();
         let mut pos = pos.clone();
         let drawn = self.value(&pos)? == Value::Draw;
         // A decided line ends by itself: the checked distance shrinks every ply.
         while !drawn || line.len() < draw_plies {
             let Some(best) = self.best_move(&pos)? else { break };
-            line.push((std::mem::replace(&mut pos, best.child), best.mv));
+            let next = best.child.clone();
+            line.push(Ply { from: std::mem::replace(&mut pos, next), ranked: best });
         }
         Ok(line)
+    }
+
+    /// The value, the ranked moves and the mainline of a position (a drawing line of at most
+    /// `draw_plies` moves for a draw): what [`Probe::answer`] is made of, for a front end that
+    /// shows more than the answer.
+    pub fn analyse(&self, pos: &G::Position, draw_plies: usize) -> Result<GameAnalysis<G>, ProbeError> {
+        let value = self.value(pos)?;
+        let moves = self.ranked_moves(pos)?;
+        let mainline = self.walk(pos, draw_plies)?;
+        Ok(Analysis { value, moves, mainline })
     }
 
     /// What a batch line says about a position: its value, how the game ended there if it did,
@@ -382,11 +434,14 @@ impl<'a, G: ProbeGame> Probe<'a, G> {
     /// The full answer about a position: its summary, every move ranked best first and the
     /// mainline (a drawing line of at most `draw_plies` moves for a draw).
     pub fn answer(&self, pos: &G::Position, draw_plies: usize) -> Result<Answer, ProbeError> {
-        let value = self.value(pos)?;
-        let moves = self.ranked_moves(pos)?;
-        let mainline = self.walk(pos, draw_plies)?;
-        Ok(Answer {
-            position: self.summarise(pos, value, &moves),
+        Ok(self.answer_of(pos, &self.analyse(pos, draw_plies)?))
+    }
+
+    /// The answer about a position from its analysis ([`Probe::analyse`]).
+    pub fn answer_of(&self, pos: &G::Position, analysis: &GameAnalysis<G>) -> Answer {
+        let Analysis { value, moves, mainline } = analysis;
+        Answer {
+            position: self.summarise(pos, *value, moves),
             moves: moves
                 .iter()
                 .map(|m| MoveAnswer {
@@ -397,8 +452,11 @@ impl<'a, G: ProbeGame> Probe<'a, G> {
                     endings: Endings { all: G::ENDINGS, ending: m.ending },
                 })
                 .collect(),
-            mainline: mainline.iter().map(|(from, mv)| self.game.machine_notation(from, *mv)).collect(),
-        })
+            mainline: mainline
+                .iter()
+                .map(|ply| self.game.machine_notation(&ply.from, ply.ranked.mv))
+                .collect(),
+        }
     }
 
     fn summarise(&self, pos: &G::Position, value: Value, moves: &[Ranked<G>]) -> Summary {

@@ -39,9 +39,10 @@ pub trait TableGame: ProbeGame + Sized {
     /// ids, index layout, entry width and encoding, and the number of entries.
     fn expected(&self) -> Expected<'static>;
 
-    /// The rule set that a header says its table was built with; an error that names the field
-    /// when the header names none of this game's rule sets.
-    fn from_header(header: &Header) -> Result<Self, String>;
+    /// The rule set that a header of this game says its table was built with; an error that
+    /// names the field when the header names none of this game's rule sets. (A header of
+    /// another game is refused before: [`TableError::OtherGame`].)
+    fn from_header(header: &Header) -> Result<Self, RulesError>;
 
     /// Solves the rule set in memory, in entries of the width that [`TableGame::expected`]
     /// names.
@@ -111,6 +112,40 @@ pub fn assert_header_round_trip<G: TableGame + PartialEq + fmt::Debug>(rule_sets
     }
 }
 
+/// Why a header of a game's table names none of its rule sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RulesError {
+    /// A rule set id the game does not know.
+    RuleSetId(u32),
+    /// Option bits the game does not know.
+    OptionBits(u32),
+}
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RulesError::RuleSetId(id) => write!(f, "unknown rule set id {id} in the header"),
+            RulesError::OptionBits(bits) => write!(f, "unknown rule option bits {bits:#x} in the header"),
+        }
+    }
+}
+
+impl std::error::Error for RulesError {}
+
+/// A game and a rule set in words, as a header names them (`dobutsu-shogi`, `tanaka, a try
+/// wins unless the lion is captured at once`) or as they were asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Identity {
+    pub game: String,
+    pub rules: String,
+}
+
+impl fmt::Display for Identity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} with rules \"{}\"", self.game, self.rules)
+    }
+}
+
 /// Why a table could not be written, opened or made.
 #[derive(Debug)]
 pub enum TableError {
@@ -119,9 +154,11 @@ pub enum TableError {
     /// A folder was given where a file was expected.
     IsDirectory(PathBuf),
     /// The header names rules this game does not know.
-    UnknownRules { path: PathBuf, reason: String },
-    /// The table was built for other rules than the ones asked for.
-    OtherRules { path: PathBuf, found: String, asked: String },
+    UnknownRules { path: PathBuf, error: RulesError },
+    /// The table is of another game than the one asked for.
+    OtherGame { path: PathBuf, found: Identity, asked: Identity },
+    /// The table was built for other rules of the game than the ones asked for.
+    OtherRules { path: PathBuf, found: Identity, asked: Identity },
     /// The solve failed.
     Solve(SolveError),
 }
@@ -137,15 +174,23 @@ impl TableError {
 impl fmt::Display for TableError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            // An I/O error names its path already.
+            TableError::File { path: _, error: error @ TablebaseError::Io { .. } } => write!(f, "{error}"),
             TableError::File { path, error } => write!(f, "{}: {error}", path.display()),
             TableError::IsDirectory(path) => {
                 write!(f, "{}: is a directory, not a tablebase file", path.display())
             }
-            TableError::UnknownRules { path, reason } => write!(f, "{}: {reason}", path.display()),
+            TableError::UnknownRules { path, error } => write!(f, "{}: {error}", path.display()),
+            TableError::OtherGame { path, found, asked } => {
+                write!(f, "{}: the table is of {found}, but {asked} was asked for", path.display())
+            }
             TableError::OtherRules { path, found, asked } => write!(
                 f,
-                "{}: the table was built with rules \"{found}\", but \"{asked}\" were asked for",
-                path.display()
+                "{}: the table was built with rules \"{}\" of {}, but rules \"{}\" were asked for",
+                path.display(),
+                found.rules,
+                found.game,
+                asked.rules
             ),
             TableError::Solve(e) => write!(f, "{e}"),
         }
@@ -193,34 +238,43 @@ impl<G: TableGame> Table<G> {
     /// entry encoding and size this build reads.
     pub fn open(game: G, path: &Path) -> Result<Table<G>, TableError> {
         let tb = open_file(path)?;
-        let built = G::from_header(tb.header());
+        let built = Table::<G>::rules_of(&tb, path, &game)?;
         let expected = game.expected();
-        let same_rules = tb.header().game == expected.game
-            && tb.header().rule_set_id == expected.rule_set_id
-            && tb.header().option_bits == expected.option_bits;
-        if !same_rules {
-            let found = match built {
-                Ok(rules) => rules.describe(),
-                Err(reason) => {
-                    let h = tb.header();
-                    if h.game == expected.game {
-                        reason
-                    } else {
-                        format!("{} {}, {}", h.game, h.rule_set, h.options)
-                    }
-                }
-            };
-            return Err(TableError::OtherRules { path: path.to_path_buf(), found, asked: game.describe() });
+        if (tb.header().rule_set_id, tb.header().option_bits) != (expected.rule_set_id, expected.option_bits)
+        {
+            let found = Identity { game: expected.game.to_string(), rules: built.describe() };
+            let asked = Identity { game: expected.game.to_string(), rules: game.describe() };
+            return Err(TableError::OtherRules { path: path.to_path_buf(), found, asked });
         }
         Table::checked(game, tb, path)
     }
 
-    /// Opens a table of this game built with any of its rule sets.
-    pub fn open_any(path: &Path) -> Result<Table<G>, TableError> {
+    /// Opens a table of this game (`like` is any of its rule sets) built with any of its rule
+    /// sets.
+    pub fn open_any(like: &G, path: &Path) -> Result<Table<G>, TableError> {
         let tb = open_file(path)?;
-        let game = G::from_header(tb.header())
-            .map_err(|reason| TableError::UnknownRules { path: path.to_path_buf(), reason })?;
+        let game = Table::<G>::rules_of(&tb, path, like)?;
         Table::checked(game, tb, path)
+    }
+
+    /// The rule set a table of `like`'s game was built with; an error for a table of another
+    /// game, or one whose header names no rule set of it.
+    fn rules_of(tb: &Tablebase, path: &Path, like: &G) -> Result<G, TableError> {
+        let h = tb.header();
+        let expected = like.expected();
+        if h.game != expected.game {
+            let rules = if h.options.is_empty() {
+                h.rule_set.clone()
+            } else {
+                format!("{}, {}", h.rule_set, h.options)
+            };
+            return Err(TableError::OtherGame {
+                path: path.to_path_buf(),
+                found: Identity { game: h.game.clone(), rules },
+                asked: Identity { game: expected.game.to_string(), rules: like.describe() },
+            });
+        }
+        G::from_header(h).map_err(|error| TableError::UnknownRules { path: path.to_path_buf(), error })
     }
 
     fn checked(game: G, tb: Tablebase, path: &Path) -> Result<Table<G>, TableError> {

@@ -3,7 +3,7 @@
 //! unused entries and the JSON answer.
 
 use nana_engine::{check_with, solve_with, Dtm, EntryWidth, Game, NoProgress, Node, Value};
-use nana_probe::{Ending, Probe, ProbeError, ProbeGame, Terminal};
+use nana_probe::{Ending, InputError, Probe, ProbeError, ProbeGame, Terminal};
 
 use Value::{Draw, Loss, Win};
 
@@ -39,6 +39,7 @@ impl Race {
 impl ProbeGame for Race {
     type Position = u64;
     type Move = &'static str;
+    type ParseError = InputError;
     // Overshooting is preferred, to show that the preference comes before the notation order.
     const ENDINGS: &'static [Ending] = &[OVERSHOOT, EXACT, TRY];
     const TERMINAL_VALUES: &'static [Value] = &[Loss(Dtm(0)), Win(Dtm(1))];
@@ -78,13 +79,13 @@ impl ProbeGame for Race {
     fn start(&self) -> u64 {
         0
     }
-    fn parse_position(&self, input: &str) -> Result<u64, String> {
+    fn parse_position(&self, input: &str) -> Result<u64, InputError> {
         let c = input.strip_prefix("at ").and_then(|c| c.parse().ok()).filter(|&c| c < 11);
-        c.ok_or_else(|| format!("not a counter: {input}"))
+        c.ok_or_else(|| InputError(format!("not a counter: {input}")))
     }
-    fn parse_move(&self, c: &u64, input: &str) -> Result<&'static str, String> {
+    fn parse_move(&self, c: &u64, input: &str) -> Result<&'static str, InputError> {
         let found = self.moves(*c).into_iter().find(|&(mv, _)| mv == input);
-        found.map(|(mv, _)| mv).ok_or_else(|| format!("not a legal move at {c}: {input}"))
+        found.map(|(mv, _)| mv).ok_or_else(|| InputError(format!("not a legal move at {c}: {input}")))
     }
     fn play(&self, c: &u64, mv: &'static str) -> u64 {
         self.moves(*c).into_iter().find(|&(m, _)| m == mv).expect("a legal move").1
@@ -359,12 +360,13 @@ struct Rated(EntryWidth);
 
 mod table {
     use super::*;
-    use nana_probe::table::{self, Source, Table, TableError, TableGame};
+    use nana_probe::table::{self, RulesError, Source, Table, TableError, TableGame};
     use nana_tablebase::{Encoding, Expected, Header, TablebaseError};
 
     impl ProbeGame for Rated {
         type Position = u64;
         type Move = &'static str;
+        type ParseError = InputError;
         const ENDINGS: &'static [Ending] = Race::ENDINGS;
         const TERMINAL_VALUES: &'static [Value] = Race::TERMINAL_VALUES;
         fn size(&self) -> u64 {
@@ -394,10 +396,10 @@ mod table {
         fn start(&self) -> u64 {
             Race.start()
         }
-        fn parse_position(&self, input: &str) -> Result<u64, String> {
+        fn parse_position(&self, input: &str) -> Result<u64, InputError> {
             Race.parse_position(input)
         }
-        fn parse_move(&self, c: &u64, input: &str) -> Result<&'static str, String> {
+        fn parse_move(&self, c: &u64, input: &str) -> Result<&'static str, InputError> {
             Race.parse_move(c, input)
         }
         fn play(&self, c: &u64, mv: &'static str) -> u64 {
@@ -426,11 +428,12 @@ mod table {
                 entries: 12,
             }
         }
-        fn from_header(header: &Header) -> Result<Rated, String> {
+        fn from_header(header: &Header) -> Result<Rated, RulesError> {
             match (header.rule_set_id, header.option_bits) {
                 (0, 1) => Ok(Rated(EntryWidth::One)),
                 (0, 2) => Ok(Rated(EntryWidth::Two)),
-                (id, bits) => Err(format!("unknown race rules {id}/{bits}")),
+                (0, bits) => Err(RulesError::OptionBits(bits)),
+                (id, _) => Err(RulesError::RuleSetId(id)),
             }
         }
         fn solve(
@@ -471,7 +474,7 @@ mod table {
             assert_eq!(opened.stats(), solution.stats);
             assert_eq!(opened.probe().value(&0).unwrap(), Win(Dtm(3)));
             game.check(opened.entries(), opened.width(), &|_| {}).unwrap();
-            assert_eq!(Table::<Rated>::open_any(&path).unwrap().game(), &game);
+            assert_eq!(Table::<Rated>::open_any(&Rated(EntryWidth::One), &path).unwrap().game(), &game);
 
             let announced = std::cell::Cell::new(false);
             let found = Table::load_or_solve(game, None, dir.path(), &NoProgress, |_, _| announced.set(true))

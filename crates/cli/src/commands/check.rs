@@ -1,17 +1,19 @@
 //! `nana check-table`: every entry of a table re-checked against the rules.
 
+use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
 use nana_probe::table::TableGame;
 
-use crate::games::CliGame;
+use crate::out::outln;
 use crate::progress::bar;
 use crate::table;
+use nana_front::Game;
 
-pub fn run<G: CliGame>(file: &Path) -> Result<(), String> {
+pub fn run<G: Game>(file: &Path, out: &mut dyn Write) -> Result<(), String> {
     let start = Instant::now();
-    let table = table::open_any::<G::Rules>(file)?;
+    let table = table::open_any::<G>(file)?;
     crate::pool::start()?;
     let entries = table.entries();
     let width = table.width();
@@ -22,7 +24,8 @@ pub fn run<G: CliGame>(file: &Path) -> Result<(), String> {
         .check(entries, width, &|n| progress.inc(n))
         .map_err(|e| format!("{}: check failed: {e}", file.display()))?;
     progress.finish_and_clear();
-    println!(
+    outln!(
+        out,
         "{}: all {count} entries consistent with the forward rules ({}), {:.2} s",
         file.display(),
         table.game().describe(),

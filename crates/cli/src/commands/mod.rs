@@ -1,4 +1,4 @@
-//! One module per subcommand, each generic over the game ([`crate::games::CliGame`]).
+//! One module per subcommand, each generic over the game ([`crate::games::Game`]).
 
 pub mod check;
 pub mod moves;
@@ -13,15 +13,15 @@ pub mod verify;
 
 use nana_probe::ProbeGame;
 
-use crate::games::CliGame;
+use nana_front::Game;
 
 /// The position given (in the game's string form), or the start.
-pub fn position<G: CliGame>(
+pub fn position<G: Game>(
     rules: &G::Rules,
     input: Option<&str>,
 ) -> Result<<G::Rules as ProbeGame>::Position, String> {
     match input {
         None => Ok(rules.start()),
-        Some(s) => rules.parse_position(s),
+        Some(s) => rules.parse_position(s).map_err(|e| e.to_string()),
     }
 }

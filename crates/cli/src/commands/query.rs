@@ -10,18 +10,20 @@ use nana_probe::table::TableGame;
 use nana_probe::{Probe, ProbeGame, Summary};
 use serde::Serialize;
 
-use crate::games::{describe, CliGame};
+use crate::flags::RuleFlags;
+use crate::out::{out, outln};
 use crate::table;
+use nana_front::{describe, Game};
 
 #[derive(Debug, Args)]
-pub struct QueryArgs<G: CliGame> {
+pub struct QueryArgs<G: Game> {
     #[command(flatten)]
-    pub rules: G::RuleArgs,
+    pub rules: RuleFlags<G>,
     /// Tablebase file (default: the rule set's file in the tablebase folder, else solved in
     /// memory).
     #[arg(long)]
     pub tablebase: Option<PathBuf>,
-    /// Position string, e.g. "3/3/3 b KRBkrb 1" for Nana (default: the start).
+    /// Position string (default: the start); the help shows one of the game's.
     pub position: Option<String>,
     /// Moves to play from the position first (in any notation the game reads).
     #[arg(long, num_args = 1..)]
@@ -47,8 +49,8 @@ struct JsonError<'a> {
 /// How many plies of a drawing line to show.
 const DRAW_LINE: usize = 10;
 
-pub fn run<G: CliGame>(args: &QueryArgs<G>, dir: &Path) -> Result<(), String> {
-    let rules = G::rules(&args.rules);
+pub fn run<G: Game>(args: &QueryArgs<G>, dir: &Path, out: &mut dyn Write) -> Result<(), String> {
+    let rules = args.rules.rules;
     // Read the input before loading (or solving) a table, so that a typo fails at once.
     let mut pos = super::position::<G>(&rules, args.position.as_deref())?;
     for (i, m) in args.moves.iter().enumerate() {
@@ -57,38 +59,40 @@ pub fn run<G: CliGame>(args: &QueryArgs<G>, dir: &Path) -> Result<(), String> {
             .map_err(|e| format!("--moves, move {} of {}: {e}", i + 1, args.moves.len()))?;
         pos = rules.play(&pos, mv);
     }
-    let table = table::load_or_solve(rules, args.tablebase.as_deref(), dir)?;
+    let table = table::load_or_solve::<G>(rules, args.tablebase.as_deref(), dir)?;
     let probe = table.probe();
     if let Some(batch) = &args.batch {
-        return run_batch(&probe, batch);
+        return run_batch(&probe, batch, out);
     }
     let e = |e: nana_probe::ProbeError| e.to_string();
     if args.json {
         let answer = probe.answer(&pos, DRAW_LINE).map_err(e)?;
-        println!("{}", serde_json::to_string(&answer).map_err(|e| e.to_string())?);
+        outln!(out, "{}", serde_json::to_string(&answer).map_err(|e| e.to_string())?);
         return Ok(());
     }
     let value = probe.value(&pos).map_err(e)?;
     let moves = probe.ranked_moves(&pos).map_err(e)?;
     let mainline = probe.mainline(&pos, DRAW_LINE).map_err(e)?;
-    print!("{}", G::diagram(&pos));
-    println!("position: {pos}");
-    println!("rules: {} ({})", rules.describe(), table.origin());
+    out!(out, "{}", G::diagram(&pos));
+    outln!(out, "position: {pos}");
+    outln!(out, "rules: {} ({})", rules.describe(), table.origin());
     let side = G::SIDES[G::side_to_move(&pos)];
-    println!("value: {} for {side}", describe::<G>(&rules, value));
+    outln!(out, "value: {} for {side}", describe::<G>(&rules, value));
     if let Some(over) = G::game_over(&rules, &pos) {
-        println!("{over}");
+        outln!(out, "{over}");
         return Ok(());
     }
     let best = &moves[0];
-    println!(
+    outln!(
+        out,
         "best move: {} ({})",
         rules.machine_notation(&pos, best.mv),
         rules.human_notation(&pos, best.mv)
     );
-    println!("moves:");
+    outln!(out, "moves:");
     for m in &moves {
-        println!(
+        outln!(
+            out,
             "  {:<6} {:<10} {}",
             rules.machine_notation(&pos, m.mv),
             rules.human_notation(&pos, m.mv),
@@ -96,11 +100,11 @@ pub fn run<G: CliGame>(args: &QueryArgs<G>, dir: &Path) -> Result<(), String> {
         );
     }
     let label = if value == Value::Draw { "drawing line" } else { "principal variation" };
-    println!("{label}: {}", human_line(&rules, &pos, &mainline));
+    outln!(out, "{label}: {}", human_line(&rules, &pos, &mainline));
     Ok(())
 }
 
-fn run_batch<R: ProbeGame>(probe: &Probe<'_, R>, source: &str) -> Result<(), String> {
+fn run_batch<R: ProbeGame>(probe: &Probe<'_, R>, source: &str, out: &mut dyn Write) -> Result<(), String> {
     // Standard input may be a program feeding one position at a time and waiting for each
     // answer: flush every line. A file is read to its end anyway: buffer.
     let interactive = source == "-";
@@ -110,8 +114,7 @@ fn run_batch<R: ProbeGame>(probe: &Probe<'_, R>, source: &str) -> Result<(), Str
         let f = std::fs::File::open(source).map_err(|e| format!("{source}: {e}"))?;
         Box::new(std::io::BufReader::new(f))
     };
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = std::io::BufWriter::new(out);
     let mut bytes = Vec::new();
     for number in 1.. {
         bytes.clear();
@@ -139,16 +142,16 @@ fn run_batch<R: ProbeGame>(probe: &Probe<'_, R>, source: &str) -> Result<(), Str
             }
         }
         .map_err(|e| e.to_string())?;
-        writeln!(out, "{json}").map_err(|e| e.to_string())?;
+        writeln!(out, "{json}").map_err(crate::out::error)?;
         if interactive {
-            out.flush().map_err(|e| e.to_string())?;
+            out.flush().map_err(crate::out::error)?;
         }
     }
-    out.flush().map_err(|e| e.to_string())
+    out.flush().map_err(crate::out::error)
 }
 
 fn batch_line<R: ProbeGame>(probe: &Probe<'_, R>, input: &str) -> Result<Summary, String> {
-    let pos = probe.game().parse_position(input)?;
+    let pos = probe.game().parse_position(input).map_err(|e| e.to_string())?;
     probe.summary(&pos).map_err(|e| e.to_string())
 }
 

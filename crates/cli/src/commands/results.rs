@@ -1,13 +1,17 @@
 //! `nana results`: the generated part of the game's results document (docs/RESULTS.md for
 //! Nana), printed as Markdown from the solutions; a test compares the two.
 
+use std::io::Write;
 use std::path::Path;
 
-use crate::games::CliGame;
+use nana_front::Game;
 
-pub fn run<G: CliGame>(dir: &Path) -> Result<(), String> {
+use crate::out::out;
+
+pub fn run<G: Game>(dir: &Path, out: &mut dyn Write) -> Result<(), String> {
     // Everything is loaded (or solved) and computed before the first line is printed, so that
     // a damaged table gives its error alone.
-    print!("{}", G::results(dir)?);
+    let text = G::results(&mut |rules| crate::table::load_or_solve::<G>(rules, None, dir))?;
+    out!(out, "{text}");
     Ok(())
 }

@@ -1,27 +1,30 @@
 //! `nana solve`: solve rule sets and write their tables.
 
+use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
 use nana_probe::table::TableGame;
 
-use crate::games::CliGame;
+use crate::out::outln;
 use crate::table;
+use nana_front::Game;
 
-pub fn run<G: CliGame>(rule_sets: &[G::Rules], out: &Path) -> Result<(), String> {
-    table::check_writable(out)?;
+pub fn run<G: Game>(rule_sets: &[G::Rules], dir: &Path, out: &mut dyn Write) -> Result<(), String> {
+    table::check_writable(dir)?;
     let all = Instant::now();
     for rules in rule_sets {
         let start = Instant::now();
         let (solution, phases) = table::solve(rules)?;
         let solved = start.elapsed();
-        let path = table::write(out, rules, &solution)?;
+        let path = table::write::<G>(dir, rules, &solution)?;
         let s = &solution.stats;
-        println!("{}", rules.describe());
-        println!("  positions (index entries): {} legal, {} unused", s.legal(), s.illegal);
-        println!("  wins {}, losses {}, draws {}", s.wins, s.losses, s.draws);
-        println!("  longest distance to {}: {} plies", G::WIN_NAME, s.max_dtm);
-        println!(
+        outln!(out, "{}", rules.describe());
+        outln!(out, "  positions (index entries): {} legal, {} unused", s.legal(), s.illegal);
+        outln!(out, "  wins {}, losses {}, draws {}", s.wins, s.losses, s.draws);
+        outln!(out, "  longest distance to {}: {} plies", G::WIN_NAME, s.max_dtm);
+        outln!(
+            out,
             "  solved in {:.2} s, written in {:.2} s to {}",
             solved.as_secs_f64(),
             (start.elapsed() - solved).as_secs_f64(),
@@ -29,11 +32,11 @@ pub fn run<G: CliGame>(rule_sets: &[G::Rules], out: &Path) -> Result<(), String>
         );
         let phases: Vec<String> =
             phases.iter().map(|(p, t)| format!("{p} {:.2} s", t.as_secs_f64())).collect();
-        println!("  phases: {}", phases.join(", "));
+        outln!(out, "  phases: {}", phases.join(", "));
     }
-    println!("total time: {:.2} s", all.elapsed().as_secs_f64());
+    outln!(out, "total time: {:.2} s", all.elapsed().as_secs_f64());
     if let Some(kib) = peak_rss_kib() {
-        println!("peak memory (RSS): {} MiB", kib / 1024);
+        outln!(out, "peak memory (RSS): {} MiB", kib / 1024);
     }
     Ok(())
 }

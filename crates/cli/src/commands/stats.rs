@@ -1,22 +1,29 @@
 //! `nana stats`: the index size, the states reachable from the start, and a table's counts.
 
+use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
 use nana_probe::table::TableGame;
 use nana_probe::ProbeGame;
 
-use crate::games::CliGame;
+use crate::out::outln;
 use crate::progress::bar;
 use crate::table;
+use nana_front::Game;
 
-pub fn run<G: CliGame>(rules: &G::Rules, tablebase: Option<&Path>, dir: &Path) -> Result<(), String> {
+pub fn run<G: Game>(
+    rules: &G::Rules,
+    tablebase: Option<&Path>,
+    dir: &Path,
+    out: &mut dyn Write,
+) -> Result<(), String> {
     // Open and probe the table before printing anything, so that a missing or damaged table is
     // one error line, not an error after half the output (and not after the enumeration).
     let default = dir.join(rules.file_name());
     let path = tablebase.unwrap_or(&default);
     let table = if tablebase.is_some() || path.exists() {
-        let t = table::open(path, *rules)?;
+        let t = table::open::<G>(path, *rules)?;
         let start = t.probe().value(&rules.start()).map_err(|e| e.to_string())?;
         Some((t, start))
     } else {
@@ -31,16 +38,17 @@ pub fn run<G: CliGame>(rules: &G::Rules, tablebase: Option<&Path>, dir: &Path) -
         progress.inc(n);
     });
     progress.finish_and_clear();
-    println!("rules: {}", rules.describe());
+    outln!(out, "rules: {}", rules.describe());
     for line in lines {
-        println!("{line}");
+        outln!(out, "{line}");
     }
-    println!("time: {:.2} s", start.elapsed().as_secs_f64());
+    outln!(out, "time: {:.2} s", start.elapsed().as_secs_f64());
 
     if let Some((t, start_value)) = table {
         let s = t.stats();
-        println!("tablebase: {}", t.origin());
-        println!(
+        outln!(out, "tablebase: {}", t.origin());
+        outln!(
+            out,
             "entries: wins {}, losses {}, draws {}, unused {}; longest {} {} plies",
             s.wins,
             s.losses,
@@ -49,7 +57,7 @@ pub fn run<G: CliGame>(rules: &G::Rules, tablebase: Option<&Path>, dir: &Path) -
             G::WIN_NAME,
             s.max_dtm
         );
-        println!("start: {start_value}");
+        outln!(out, "start: {start_value}");
     }
     Ok(())
 }

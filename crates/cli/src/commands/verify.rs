@@ -1,10 +1,13 @@
 //! `nana verify`: the published results, checked against our own solution.
 
+use std::io::Write;
 use std::path::Path;
 
+use nana_front::Game;
 use nana_probe::table::TableGame;
 
-use crate::games::{dobutsu::Dobutsu, nana::Nana, CliGame};
+use crate::games::Registered;
+use crate::out::{out, outln};
 use crate::table;
 
 /// What `verify` does before it confirms the claims.
@@ -16,20 +19,22 @@ pub struct Steps {
     pub check: bool,
 }
 
-/// `verify` of one game.
-type Verify = fn(&Path, Steps) -> Result<(), String>;
-
 /// Every game in turn, each under a heading; the claims of every game are checked even when
 /// one fails.
-pub fn run_all(dir: &Path, steps: Steps) -> Result<(), String> {
-    let games: [(&str, Verify); 2] = [("nana", run::<Nana>), ("dobutsu", run::<Dobutsu>)];
+pub fn run_all(
+    games: &[&dyn Registered],
+    dir: &Path,
+    steps: Steps,
+    out: &mut dyn Write,
+) -> Result<(), String> {
     let mut failed = Vec::new();
-    for (i, (name, verify)) in games.into_iter().enumerate() {
+    for (i, game) in games.iter().enumerate() {
+        let name = game.name();
         if i > 0 {
-            println!();
+            outln!(out);
         }
-        println!("== {name} ==");
-        if let Err(e) = verify(dir, steps) {
+        outln!(out, "== {name} ==");
+        if let Err(e) = game.verify(dir, steps, out) {
             eprintln!("error: {name}: {e}");
             failed.push(name);
         }
@@ -43,29 +48,29 @@ pub fn run_all(dir: &Path, steps: Steps) -> Result<(), String> {
 
 /// `verify` for one game (with `--solve`: its claimed rule sets solved and written first; with
 /// `--check`: their files re-checked entry by entry, as `check-table` does).
-pub fn run<G: CliGame>(dir: &Path, steps: Steps) -> Result<(), String> {
+pub fn run<G: Game>(dir: &Path, steps: Steps, out: &mut dyn Write) -> Result<(), String> {
     if steps.solve {
-        super::solve::run::<G>(&G::claimed_rule_sets(), dir)?;
-        println!();
+        super::solve::run::<G>(&G::claimed_rule_sets(), dir, out)?;
+        outln!(out);
     }
     if steps.check {
         for rules in G::claimed_rule_sets() {
-            super::check::run::<G>(&dir.join(rules.file_name()))?;
+            super::check::run::<G>(&dir.join(rules.file_name()), out)?;
         }
-        println!();
+        outln!(out);
     }
-    check::<G>(dir)
+    check::<G>(dir, out)
 }
 
-fn check<G: CliGame>(dir: &Path) -> Result<(), String> {
+fn check<G: Game>(dir: &Path, out: &mut dyn Write) -> Result<(), String> {
     // Load (and check) every table before printing anything, so that a damaged file gives the
     // error alone, not half a report followed by it.
     let tables = G::claimed_rule_sets()
         .into_iter()
-        .map(|rules| table::load_or_solve(rules, None, dir))
+        .map(|rules| table::load_or_solve::<G>(rules, None, dir))
         .collect::<Result<Vec<_>, _>>()?;
     let report = G::verify(&tables)?;
-    print!("{}\n{}", report.table, report.summary);
+    out!(out, "{}\n{}", report.table, report.summary);
     if report.failed > 0 {
         return Err(format!(
             "{} of {} published claims not confirmed (see docs/RESULTS.md for the analysis)",

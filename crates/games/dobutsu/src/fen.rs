@@ -25,7 +25,7 @@ pub struct ParseError {
 }
 
 impl ParseError {
-    fn new(input: &str, reason: impl Into<String>) -> ParseError {
+    pub(crate) fn new(input: &str, reason: impl Into<String>) -> ParseError {
         let mut shown: String = input.chars().take(60).collect();
         if input.chars().count() > 60 {
             shown.push('…');

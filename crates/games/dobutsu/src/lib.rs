@@ -16,6 +16,7 @@
 pub mod claims;
 pub mod dense;
 pub mod fen;
+pub mod front;
 pub mod game;
 pub mod index;
 mod position;
@@ -24,6 +25,7 @@ pub mod reach;
 pub mod tablebase;
 mod types;
 
+pub use front::Dobutsu;
 pub use game::DobutsuGame;
 pub use position::{diagram, End, Exposure, IllegalMove, Move, Outcome, Position, PositionError, Setup};
 pub use types::{Piece, Role, Rules, Side, Square, TryRule};

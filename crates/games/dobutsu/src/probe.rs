@@ -9,7 +9,7 @@
 use nana_engine::{Dtm, Value};
 pub use nana_probe::{Answer, Ending, MoveAnswer, ProbeError, ProbeGame, Summary, Terminal};
 
-use crate::fen;
+use crate::fen::{self, ParseError};
 use crate::index::{self, SIZE};
 use crate::position::{End, Move, Position};
 use crate::types::{Role, Rules};
@@ -35,6 +35,7 @@ fn ending(end: End) -> Ending {
 impl ProbeGame for Rules {
     type Position = Position;
     type Move = Move;
+    type ParseError = ParseError;
 
     const ENDINGS: &'static [Ending] = &[LION_CAPTURED, TRY, BOTH_TRIES];
 
@@ -91,26 +92,24 @@ impl ProbeGame for Rules {
 
     /// Fairy-Stockfish's FEN; a position with a captured lion is refused (the game is over
     /// there, and the table holds positions with both lions).
-    fn parse_position(&self, input: &str) -> Result<Position, String> {
-        let pos = fen::parse_position(input).map_err(|e| e.to_string())?;
+    fn parse_position(&self, input: &str) -> Result<Position, ParseError> {
+        let pos = fen::parse_position(input)?;
         if pos.lion(crate::Side::First).is_none() || pos.lion(crate::Side::Second).is_none() {
-            let shown: String = input.chars().take(60).collect();
-            return Err(format!("\"{shown}\": a lion is captured, the game is over"));
+            return Err(ParseError::new(input, "a lion is captured, the game is over"));
         }
         Ok(pos)
     }
 
-    fn parse_move(&self, pos: &Position, input: &str) -> Result<Move, String> {
+    fn parse_move(&self, pos: &Position, input: &str) -> Result<Move, ParseError> {
         if let Some((_, end)) = pos.solver_end(self) {
-            let shown: String = input.chars().take(60).collect();
             let why = match end {
                 End::LionCaptured => "the side to move captures the lion",
                 End::Try => "a lion has completed a try",
                 End::BothTries => "both lions have completed a try",
             };
-            return Err(format!("\"{shown}\": the game is over ({why})"));
+            return Err(ParseError::new(input, format!("the game is over ({why})")));
         }
-        fen::parse_move(pos, self, input).map_err(|e| e.to_string())
+        fen::parse_move(pos, self, input)
     }
 
     fn play(&self, pos: &Position, mv: Move) -> Position {

@@ -2,7 +2,7 @@
 //! game and rule set a table was built for.
 
 use nana_engine::{CheckError, Entry, EntryWidth, Problem, Progress, Solution, SolveError, Stats};
-use nana_probe::table::TableGame;
+use nana_probe::table::{RulesError, TableGame};
 use nana_tablebase::{Encoding, Expected, Header};
 use rayon::prelude::*;
 
@@ -48,17 +48,14 @@ impl TableGame for Rules {
         }
     }
 
-    fn from_header(header: &Header) -> Result<Rules, String> {
-        if header.game != GAME {
-            return Err(format!("the table is of the game \"{}\", not {GAME}", header.game));
-        }
+    fn from_header(header: &Header) -> Result<Rules, RulesError> {
         let rules = match header.rule_set_id {
             0 => Rules::TANAKA,
             1 => Rules::SAFE_TRY,
-            v => return Err(format!("unknown Dobutsu rule set id {v} in the header")),
+            v => return Err(RulesError::RuleSetId(v)),
         };
         if header.option_bits != 0 {
-            return Err(format!("unknown rule option bits {:#x} in the header", header.option_bits));
+            return Err(RulesError::OptionBits(header.option_bits));
         }
         Ok(rules)
     }

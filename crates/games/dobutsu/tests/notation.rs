@@ -69,7 +69,7 @@ fn bad_positions_are_one_line_errors() {
     }
     // The probe refuses a position with a captured lion.
     let e = Rules::TANAKA.parse_position("3/1L1/3/3[LGGEECC] b").unwrap_err();
-    assert!(e.contains("lion"), "{e}");
+    assert!(e.to_string().contains("lion"), "{e}");
 }
 
 #[test]
@@ -84,5 +84,5 @@ fn bad_moves_are_one_line_errors() {
     // The probe's reader says when the game is over.
     let over = fen::parse_position("3/1l1/1L1/3[GGEECC] w").unwrap();
     let e = rules.parse_move(&over, "b2b3").unwrap_err();
-    assert!(e.contains("game is over"), "{e}");
+    assert!(e.to_string().contains("game is over"), "{e}");
 }

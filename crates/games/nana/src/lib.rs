@@ -15,6 +15,7 @@ mod attacks;
 pub mod claims;
 mod diagram;
 pub mod fen;
+pub mod front;
 pub mod game;
 pub mod hodges;
 pub mod index;
@@ -26,6 +27,7 @@ mod types;
 pub mod usi;
 
 pub use diagram::diagram;
+pub use front::Nana;
 pub use game::NanaGame;
 pub use position::{IllegalMove, Move, Position, PositionError, Setup};
 pub use types::{Color, Cube, Piece, Role, Rules, Square, Variant};

@@ -2,6 +2,7 @@
 //! gives the value of a position, its legal moves ranked by the values they lead to, the
 //! principal variation and the JSON answer. A rule set is the game: `Probe::new(rules, entries)`.
 
+use std::fmt;
 use std::ops::ControlFlow;
 
 use nana_engine::{Dtm, Value};
@@ -9,13 +10,38 @@ pub use nana_probe::{Answer, Ending, MoveAnswer, ProbeError, ProbeGame, Summary,
 
 use crate::index::{self, SIZE};
 use crate::position::{Move, Position};
-use crate::types::Rules;
+use crate::types::{Color, Rules};
 use crate::{fen, hodges, usi};
 
 /// The side to move is in check and has no legal move: it has lost.
 pub const CHECKMATE: Ending = Ending::new("checkmate");
 /// The side to move is not in check and has no legal move: it has lost too.
 pub const STALEMATE: Ending = Ending::new("stalemate");
+
+/// Why a position or move string could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InputError {
+    /// Not a legal position.
+    Position(fen::ParseError),
+    /// Not a legal move of the position.
+    Move(usi::ParseMoveError),
+    /// A move given where the game is over: `side` has no legal move and has lost.
+    Over { error: usi::ParseMoveError, side: Color, ending: Ending },
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InputError::Position(e) => write!(f, "{e}"),
+            InputError::Move(e) => write!(f, "{e}"),
+            InputError::Over { error, side, ending } => {
+                write!(f, "{error} ({} has no legal move ({}) and has lost)", side.name(), ending.name)
+            }
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
 
 /// A solution of one rule set, ready for lookups.
 pub type Probe<'a> = nana_probe::Probe<'a, Rules>;
@@ -26,6 +52,7 @@ pub type RankedMove = nana_probe::RankedMove<Position, Move>;
 impl ProbeGame for Rules {
     type Position = Position;
     type Move = Move;
+    type ParseError = InputError;
 
     /// A move that mates comes before one that stalemates, at equal value.
     const ENDINGS: &'static [Ending] = &[CHECKMATE, STALEMATE];
@@ -78,20 +105,16 @@ impl ProbeGame for Rules {
         Position::start()
     }
 
-    fn parse_position(&self, input: &str) -> Result<Position, String> {
-        fen::parse_position(input, self.variant).map_err(|e| e.to_string())
+    fn parse_position(&self, input: &str) -> Result<Position, InputError> {
+        fen::parse_position(input, self.variant).map_err(InputError::Position)
     }
 
     /// A move in either notation (USI-like or Hodges style); on a position where the game is
     /// over, the error says so.
-    fn parse_move(&self, pos: &Position, input: &str) -> Result<Move, String> {
-        crate::parse_move(pos, self, input).map_err(|e| match self.terminal(pos) {
-            Some(t) => format!(
-                "{e} ({} has no legal move ({}) and has lost)",
-                pos.side_to_move().name(),
-                t.ending.name
-            ),
-            None => e.to_string(),
+    fn parse_move(&self, pos: &Position, input: &str) -> Result<Move, InputError> {
+        crate::parse_move(pos, self, input).map_err(|error| match self.terminal(pos) {
+            Some(t) => InputError::Over { error, side: pos.side_to_move(), ending: t.ending },
+            None => InputError::Move(error),
         })
     }
 

@@ -3,7 +3,7 @@
 //! these fields without knowing what they mean; this module is where they get their meaning.
 
 use nana_engine::{CheckError, EntryWidth, Progress, Solution, SolveError};
-use nana_probe::table::TableGame;
+use nana_probe::table::{RulesError, TableGame};
 use nana_tablebase::{Encoding, Expected, Header};
 
 use crate::index;
@@ -62,15 +62,15 @@ impl TableGame for Rules {
         }
     }
 
-    fn from_header(header: &Header) -> Result<Rules, String> {
+    fn from_header(header: &Header) -> Result<Rules, RulesError> {
         let variant = match header.rule_set_id {
             0 => Variant::Current,
             1 => Variant::Original,
-            v => return Err(format!("unknown rule set id {v} in the header")),
+            v => return Err(RulesError::RuleSetId(v)),
         };
         let bits = header.option_bits;
         if bits > 3 {
-            return Err(format!("unknown rule option bits {bits:#x} in the header"));
+            return Err(RulesError::OptionBits(bits));
         }
         Ok(Rules { variant, drop_stalemate: bits & 1 != 0, hand_stalemate: bits & 2 != 0 })
     }

@@ -6,9 +6,11 @@ use std::sync::Arc;
 
 use crate::common::{dobutsu, get};
 use axum::http::StatusCode;
+use dobutsu_shogi::Dobutsu;
 use dobutsu_shogi::Rules;
+use nana_front::Game;
 use nana_probe::ProbeGame;
-use nana_server::{add_dobutsu, Explorer, Missing, Registry, DOBUTSU, DRAW_LINE};
+use nana_server::{add_game, Explorer, Missing, Registry, DRAW_LINE};
 use serde_json::{json, Value};
 
 const START: &str = "gle/1c1/1C1/ELG[-] w 0 1";
@@ -230,10 +232,16 @@ fn dobutsu_tables_load_from_their_files_and_missing_ones_are_named() {
     let dir = tempfile::tempdir().unwrap();
     let no_progress = |_: &str| -> Box<dyn nana_engine::Progress> { Box::new(nana_engine::NoProgress) };
     let mut registry = Registry::new();
-    let err =
-        add_dobutsu(&mut registry, dir.path(), Missing::Refuse, &no_progress, &mut |_, _| panic!("no solve"))
-            .unwrap_err();
-    for file in ["dobutsu-tanaka.tb", "dobutsu-safe-try.tb", "`nana --game dobutsu solve`"] {
+    let err = add_game::<Dobutsu>(&mut registry, dir.path(), Missing::Refuse, &no_progress, &mut |_, _| {
+        panic!("no solve")
+    })
+    .unwrap_err();
+    for file in [
+        "dobutsu-tanaka.tb",
+        "dobutsu-safe-try.tb",
+        "`nana --game dobutsu solve --rules tanaka`",
+        "`nana --game dobutsu solve --rules safe-try`",
+    ] {
         assert!(err.contains(&dir.path().join(file).display().to_string()) || err.contains(file), "{err}");
     }
     // The shared tables are files already: link them in.
@@ -244,10 +252,12 @@ fn dobutsu_tables_load_from_their_files_and_missing_ones_are_named() {
             .or_else(|_| std::fs::copy(source.join(file), dir.path().join(file)).map(|_| ()))
             .unwrap();
     }
-    add_dobutsu(&mut registry, dir.path(), Missing::Refuse, &no_progress, &mut |_, _| panic!("no solve"))
-        .unwrap();
+    add_game::<Dobutsu>(&mut registry, dir.path(), Missing::Refuse, &no_progress, &mut |_, _| {
+        panic!("no solve")
+    })
+    .unwrap();
     let registry = Arc::new(registry);
-    let from_file = registry.get(DOBUTSU, "tanaka").unwrap().answer(None).unwrap();
+    let from_file = registry.get(Dobutsu::NAME, "tanaka").unwrap().answer(None).unwrap();
     assert_eq!(from_file, dobutsu("tanaka").answer(None).unwrap());
     assert_eq!(
         registry.games()[0].rule_sets[0].origin,

@@ -1,98 +1,41 @@
-//! Nana shogi on the command line: its rule flags, the published claims and the results
-//! document.
+//! Nana shogi in the front ends: its name and rule flags, its board view in the explorer
+//! ([`view`]), the published claims with their verdicts and the results document.
 
 mod results;
+mod view;
 
-use std::path::Path;
-
-use clap::{Args, ValueEnum};
 use nana_engine::Value;
+use nana_front::{Game, Load, Report, RuleOption, RuleSet};
 use nana_probe::table::Table;
-use nana_shogi::claims::CLAIMS;
-use nana_shogi::{hodges, index, reach, usi, Position, Rules, Variant};
 
-use super::{CliGame, Report};
+use crate::claims::CLAIMS;
+use crate::{hodges, index, reach, usi, Position, Rules};
 
-/// Nana shogi.
-#[derive(Debug)]
+/// Nana shogi, as the front ends list it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Nana;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Switch {
-    On,
-    Off,
-}
-
-impl Switch {
-    fn on(self) -> bool {
-        self == Switch::On
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum VariantArg {
-    /// Version 3.0: short rook.
-    Current,
-    /// Version 2.1: unlimited rook.
-    Original,
-}
-
-/// The rule flags every command takes.
-#[derive(Debug, Clone, Args)]
-pub struct RuleArgs {
-    /// Rule set.
-    #[arg(long = "rules", value_enum, default_value = "current")]
-    pub variant: VariantArg,
-    /// R1: a drop may not stalemate.
-    #[arg(long, value_enum, default_value = "on")]
-    pub drop_stalemate: Switch,
-    /// R2S: a player with pieces in hand may not stalemate.
-    #[arg(long, value_enum, default_value = "on")]
-    pub hand_stalemate: Switch,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SolveVariant {
-    Current,
-    Original,
-    Both,
-}
-
-/// The rule flags of `solve`, where `--rules both` is the default.
-#[derive(Debug, Clone, Args)]
-pub struct SolveRuleArgs {
-    /// Rule set(s) to solve.
-    #[arg(long = "rules", value_enum, default_value = "both")]
-    pub variant: SolveVariant,
-    /// R1: a drop may not stalemate.
-    #[arg(long, value_enum, default_value = "on")]
-    pub drop_stalemate: Switch,
-    /// R2S: a player with pieces in hand may not stalemate.
-    #[arg(long, value_enum, default_value = "on")]
-    pub hand_stalemate: Switch,
-}
-
-impl CliGame for Nana {
+impl Game for Nana {
     type Rules = Rules;
-    type RuleArgs = RuleArgs;
-    type SolveArgs = SolveRuleArgs;
 
-    fn rules(args: &RuleArgs) -> Rules {
-        let variant = match args.variant {
-            VariantArg::Current => Variant::Current,
-            VariantArg::Original => Variant::Original,
-        };
-        Rules { variant, drop_stalemate: args.drop_stalemate.on(), hand_stalemate: args.hand_stalemate.on() }
-    }
+    const NAME: &'static str = "nana";
+    const ABOUT: &'static str = "Nana shogi (3×3, cube pieces)";
+    const RULE_SETS: &'static [RuleSet<Rules>] = &[
+        RuleSet { name: "current", help: "Version 3.0: short rook.", rules: Rules::CURRENT },
+        RuleSet { name: "original", help: "Version 2.1: unlimited rook.", rules: Rules::ORIGINAL },
+    ];
+    const OPTIONS: &'static [RuleOption] = &[
+        RuleOption { name: "drop-stalemate", help: "R1: a drop may not stalemate.", default: true },
+        RuleOption {
+            name: "hand-stalemate",
+            help: "R2S: a player with pieces in hand may not stalemate.",
+            default: true,
+        },
+    ];
+    const SOLVE_ALL: bool = true;
 
-    fn rule_sets(args: &SolveRuleArgs) -> Vec<Rules> {
-        let variants = match args.variant {
-            SolveVariant::Current => vec![Variant::Current],
-            SolveVariant::Original => vec![Variant::Original],
-            SolveVariant::Both => Variant::ALL.to_vec(),
-        };
-        let (drop_stalemate, hand_stalemate) = (args.drop_stalemate.on(), args.hand_stalemate.on());
-        variants.into_iter().map(|variant| Rules { variant, drop_stalemate, hand_stalemate }).collect()
+    fn with_options(rules: Rules, options: &[bool]) -> Rules {
+        Rules { variant: rules.variant, drop_stalemate: options[0], hand_stalemate: options[1] }
     }
 
     fn claimed_rule_sets() -> Vec<Rules> {
@@ -107,6 +50,8 @@ impl CliGame for Nana {
 
     const MOVE_HELP: &'static str = "USI-like 2c2b, T*1a or Hodges B-2b=TG";
 
+    const EXAMPLE_POSITION: &'static str = "3/3/3 b KRBkrb 1";
+
     const LOST: &'static str = "loss (no legal move)";
 
     const WIN_NAME: &'static str = "mate";
@@ -117,11 +62,11 @@ impl CliGame for Nana {
     }
 
     fn diagram(pos: &Position) -> String {
-        nana_shogi::diagram(pos)
+        crate::diagram(pos)
     }
 
     fn perft(rules: &Rules, pos: &Position, depth: u32) -> u64 {
-        nana_shogi::perft(pos, rules, depth)
+        crate::perft(pos, rules, depth)
     }
 
     fn perft_children(rules: &Rules, pos: &Position) -> Vec<Position> {
@@ -146,8 +91,8 @@ impl CliGame for Nana {
         report(tables)
     }
 
-    fn results(dir: &Path) -> Result<String, String> {
-        results::generate(dir)
+    fn results(load: Load<'_, Rules>) -> Result<String, String> {
+        results::generate(load)
     }
 }
 
@@ -162,7 +107,7 @@ fn show(v: Value, plies_before: u16) -> String {
 }
 
 /// A line of moves in Hodges style, numbered by ply.
-fn hodges_line(pos: &Position, rules: &Rules, line: &[nana_shogi::Move]) -> String {
+fn hodges_line(pos: &Position, rules: &Rules, line: &[crate::Move]) -> String {
     let mut pos = *pos;
     let mut out = Vec::new();
     for (i, &mv) in line.iter().enumerate() {

@@ -1,23 +1,12 @@
 //! Dobutsu shogi in the explorer: its board view (the animals with the dots of their steps), the
-//! squares of its moves, its editor palette, its words (a lion captured, a try) and the
-//! registry of its two rule sets.
+//! squares of its moves, its editor palette and its words (a lion captured, a try).
 
-use std::path::Path;
-
-use dobutsu_shogi::probe::{BOTH_TRIES, LION_CAPTURED, TRY};
-use dobutsu_shogi::{Move, Piece, Position, Role, Rules, Side, Square};
-use nana_engine::Progress;
-
-use crate::view::{
+use nana_front::{
     Board, EndingWords, Explorable, Hand, HandPiece, MoveSquares, Palette, PieceView, SquareView, Words,
 };
-use crate::{add_rule_sets, Missing, Registry};
 
-/// The game's name in URLs.
-pub const GAME: &str = "dobutsu";
-
-/// The rule sets the explorer serves, by their names in URLs (the names of `--rules`).
-pub const RULE_SETS: [(&str, Rules); 2] = [("tanaka", Rules::TANAKA), ("safe-try", Rules::SAFE_TRY)];
+use crate::probe::{BOTH_TRIES, LION_CAPTURED, TRY};
+use crate::{Move, Piece, Position, Role, Rules, Side, Square};
 
 /// Where a role steps, seen from its owner (`[0, 1]`: forward).
 fn steps(role: Role) -> Vec<[i8; 2]> {
@@ -136,29 +125,18 @@ impl Explorable for Rules {
     }
 }
 
-/// Adds Dobutsu's rule sets ([`RULE_SETS`]) to `registry`, as [`crate::add_nana`] does Nana's:
-/// from their files in `dir` (`dobutsu-tanaka.tb`, `dobutsu-safe-try.tb`), a missing one solved
-/// in memory (minutes) or refused as `missing` says.
-pub fn add_dobutsu(
-    registry: &mut Registry,
-    dir: &Path,
-    missing: Missing,
-    progress: &dyn Fn(&str) -> Box<dyn Progress>,
-    announce: &mut dyn FnMut(&str, &Path),
-) -> Result<(), String> {
-    add_rule_sets(registry, GAME, &RULE_SETS, dir, missing, progress, announce)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::view::{assert_explorable, sample_positions};
+    use crate::front::Dobutsu;
+    use nana_front::testing::{assert_explorable, sample_positions};
+    use nana_front::{Game, RuleSet};
     use nana_probe::table::TableGame;
     use nana_probe::ProbeGame;
 
     #[test]
     fn the_names_are_the_rule_sets_own() {
-        for (name, rules) in RULE_SETS {
+        for &RuleSet { name, rules, .. } in Dobutsu::RULE_SETS {
             assert_eq!(rules.rule_set_name(), name);
             assert_eq!(Rules::from_name(name), Ok(rules));
         }
@@ -169,7 +147,7 @@ mod tests {
     /// spelling (a hen, `+C`; two of a kind held) and drops.
     #[test]
     fn the_board_view_and_move_squares_agree_with_the_position() {
-        for (_, rules) in RULE_SETS {
+        for &RuleSet { rules, .. } in Dobutsu::RULE_SETS {
             let all = sample_positions(&rules, 100_003);
             assert!(all.len() > 5000, "{}", all.len());
             let explored = assert_explorable(&rules, &all, 4000);

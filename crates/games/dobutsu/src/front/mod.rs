@@ -1,77 +1,38 @@
-//! Dobutsu shogi on the command line: its rule flags, Tanaka's published figures and the
-//! results section.
+//! Dobutsu shogi in the front ends: its name and rule sets, its board view in the explorer
+//! ([`view`]), Tanaka's published figures with their verdicts and the results section.
 
-use std::path::Path;
+mod view;
 
-use clap::{Args, ValueEnum};
-use dobutsu_shogi::claims::{CLAIMS, TANAKA_COUNTS};
-use dobutsu_shogi::{index, reach, Position, Rules};
 use nana_engine::Value;
+use nana_front::{grouped, Game, Load, Report, RuleSet};
 use nana_probe::table::{Table, TableGame};
 use nana_probe::ProbeGame;
 
-use super::{grouped, CliGame, Report};
+use crate::claims::{CLAIMS, TANAKA_COUNTS};
+use crate::{index, reach, Position, Rules};
 
-/// Dobutsu shogi.
-#[derive(Debug)]
+/// Dobutsu shogi, as the front ends list it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Dobutsu;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum RuleSetArg {
-    /// Tanaka (2009): a try wins unless the lion is captured at once.
-    Tanaka,
-    /// Fairy-Stockfish: a try wins at once onto a square the opponent does not attack.
-    SafeTry,
-}
-
-impl RuleSetArg {
-    fn rules(self) -> Rules {
-        match self {
-            RuleSetArg::Tanaka => Rules::TANAKA,
-            RuleSetArg::SafeTry => Rules::SAFE_TRY,
-        }
-    }
-}
-
-/// The rule flags every command takes.
-#[derive(Debug, Clone, Args)]
-pub struct RuleArgs {
-    /// Rule set: how a try (the lion reaching the far rank) ends the game.
-    #[arg(long = "rules", value_enum, default_value = "tanaka")]
-    pub rules: RuleSetArg,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SolveRuleSet {
-    Tanaka,
-    SafeTry,
-    Both,
-}
-
-/// The rule flags of `solve`.
-#[derive(Debug, Clone, Args)]
-pub struct SolveArgs {
-    /// Rule set(s) to solve.
-    #[arg(long = "rules", value_enum, default_value = "tanaka")]
-    pub rules: SolveRuleSet,
-}
-
-impl CliGame for Dobutsu {
+impl Game for Dobutsu {
     type Rules = Rules;
-    type RuleArgs = RuleArgs;
-    type SolveArgs = SolveArgs;
 
-    fn rules(args: &RuleArgs) -> Rules {
-        args.rules.rules()
-    }
-
-    fn rule_sets(args: &SolveArgs) -> Vec<Rules> {
-        match args.rules {
-            SolveRuleSet::Tanaka => vec![Rules::TANAKA],
-            SolveRuleSet::SafeTry => vec![Rules::SAFE_TRY],
-            SolveRuleSet::Both => Rules::all().to_vec(),
-        }
-    }
+    const NAME: &'static str = "dobutsu";
+    const ABOUT: &'static str = "Dobutsu shogi (3×4, lions, giraffes, elephants, chicks)";
+    const RULE_SETS: &'static [RuleSet<Rules>] = &[
+        RuleSet {
+            name: "tanaka",
+            help: "Tanaka (2009): a try wins unless the lion is captured at once.",
+            rules: Rules::TANAKA,
+        },
+        RuleSet {
+            name: "safe-try",
+            help: "Fairy-Stockfish: a try wins at once onto a square the opponent does not attack.",
+            rules: Rules::SAFE_TRY,
+        },
+    ];
+    const RULES_HELP: &'static str = "Rule set: how a try (the lion reaching the far rank) ends the game.";
 
     fn claimed_rule_sets() -> Vec<Rules> {
         CLAIMS.iter().map(|c| c.rules).collect()
@@ -80,10 +41,12 @@ impl CliGame for Dobutsu {
     const SIDES: [&'static str; 2] = ["first", "second"];
 
     fn side_to_move(pos: &Position) -> usize {
-        usize::from(pos.side_to_move() != dobutsu_shogi::Side::First)
+        usize::from(pos.side_to_move() != crate::Side::First)
     }
 
     const MOVE_HELP: &'static str = "Fairy-Stockfish style b2b3, b3b4+, C@b3";
+
+    const EXAMPLE_POSITION: &'static str = "gle/1c1/1C1/ELG[-] w 0 1";
 
     /// Where the rules give a loss in 0, the opponent's lion has completed a try (the line after
     /// it says so); the side to move capturing the lion is a win in 1.
@@ -102,12 +65,12 @@ impl CliGame for Dobutsu {
     }
 
     fn diagram(pos: &Position) -> String {
-        dobutsu_shogi::diagram(pos)
+        crate::diagram(pos)
     }
 
     /// Fairy-Stockfish's count: moves are generated until a lion is captured or a try has won.
     fn perft(rules: &Rules, pos: &Position, depth: u32) -> u64 {
-        dobutsu_shogi::perft(pos, rules, depth)
+        crate::perft(pos, rules, depth)
     }
 
     fn perft_children(rules: &Rules, pos: &Position) -> Vec<Position> {
@@ -136,11 +99,8 @@ impl CliGame for Dobutsu {
         report(tables)
     }
 
-    fn results(dir: &Path) -> Result<String, String> {
-        let tables = Self::claimed_rule_sets()
-            .into_iter()
-            .map(|rules| crate::table::load_or_solve(rules, None, dir))
-            .collect::<Result<Vec<_>, _>>()?;
+    fn results(load: Load<'_, Rules>) -> Result<String, String> {
+        let tables = Self::claimed_rule_sets().into_iter().map(load).collect::<Result<Vec<_>, _>>()?;
         let r = report(&tables)?;
         Ok(format!(
             "## Dobutsu shogi\n\n`nana verify --game dobutsu`:\n\n{}\n```text\n{}```\n",

@@ -3,20 +3,19 @@
 //! compares them).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
 
 use nana_engine::Value;
-use nana_shogi::{index, reach, usi, Position, Rules, Variant};
+use nana_front::{grouped, Load};
+use nana_probe::table::Table;
 
 use super::{report, show};
-use crate::games::grouped;
-use crate::table::{self, Table};
+use crate::{index, reach, usi, Position, Rules, Variant};
 
-pub fn generate(dir: &Path) -> Result<String, String> {
+/// The document's tables, from the tables of every rule set and option combination.
+pub fn generate(load: Load<'_, Rules>) -> Result<String, String> {
     // Everything is loaded (or solved) and computed before the first line is printed, so that
     // a damaged table gives its error alone.
-    let tables =
-        Rules::all().map(|rules| table::load_or_solve(rules, None, dir)).collect::<Result<Vec<_>, _>>()?;
+    let tables = Rules::all().map(&mut *load).collect::<Result<Vec<_>, _>>()?;
     let claims = report(&tables)?;
     let combinations = combinations_table(&tables)?;
     let identical = identical_tables(&tables);

@@ -7,10 +7,11 @@ use crate::common::{get, registry, request, table};
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
 use nana_engine::{EntryWidth, Stats};
+use nana_front::Game;
 use nana_probe::table::Table;
 use nana_probe::{ProbeError, ProbeGame};
-use nana_server::{add_nana, Explorer, Missing, Registry, DRAW_LINE, NANA, NANA_RULE_SETS};
-use nana_shogi::Rules;
+use nana_server::{add_game, Explorer, Missing, Registry, DRAW_LINE};
+use nana_shogi::{Nana, Rules};
 use serde_json::{json, Value};
 
 const START: &str = "3/3/3 b KRBkrb";
@@ -291,7 +292,7 @@ async fn a_position_outside_the_table_is_404() {
         Err(ProbeError::Unused { index: rules.index(&outside), meaning: rules.unused_entry() })
     );
     let mut r = Registry::new();
-    r.add(NANA, "original", Box::new(holed));
+    r.add(Nana::NAME, "original", Box::new(holed));
     let registry = Arc::new(r);
     for uri in [
         "/api/nana/original?position=R1K/2B/2k_b_Rb",
@@ -321,14 +322,15 @@ fn tables_load_from_their_files_and_missing_ones_are_named() {
     let dir = tempfile::tempdir().unwrap();
     let no_progress = |_: &str| -> Box<dyn nana_engine::Progress> { Box::new(nana_engine::NoProgress) };
     let mut registry = Registry::new();
-    let err =
-        add_nana(&mut registry, dir.path(), Missing::Refuse, &no_progress, &mut |_, _| panic!("no solve"))
-            .unwrap_err();
+    let err = add_game::<Nana>(&mut registry, dir.path(), Missing::Refuse, &no_progress, &mut |_, _| {
+        panic!("no solve")
+    })
+    .unwrap_err();
     for file in ["nana-current.tb", "nana-original.tb"] {
         assert!(err.contains(&dir.path().join(file).display().to_string()), "{err}");
     }
     assert!(registry.games().is_empty());
-    for &(name, rules) in &NANA_RULE_SETS {
+    for &nana_front::RuleSet { name, rules, .. } in Nana::RULE_SETS {
         let solved = table(name);
         let solution = nana_engine::Solution {
             entries: solved.entries().to_vec(),
@@ -337,12 +339,14 @@ fn tables_load_from_their_files_and_missing_ones_are_named() {
         };
         nana_probe::table::write(&rules, dir.path(), &solution).unwrap();
     }
-    add_nana(&mut registry, dir.path(), Missing::Refuse, &no_progress, &mut |_, _| panic!("no solve"))
-        .unwrap();
+    add_game::<Nana>(&mut registry, dir.path(), Missing::Refuse, &no_progress, &mut |_, _| {
+        panic!("no solve")
+    })
+    .unwrap();
     let games = registry.games();
     assert_eq!(games[0].rule_sets[1].origin, dir.path().join("nana-original.tb").display().to_string());
-    for &(name, _) in &NANA_RULE_SETS {
-        let from_file = registry.get(NANA, name).unwrap().answer(Some("R1K/2B/2k_b_Rb")).unwrap();
+    for &nana_front::RuleSet { name, .. } in Nana::RULE_SETS {
+        let from_file = registry.get(Nana::NAME, name).unwrap().answer(Some("R1K/2B/2k_b_Rb")).unwrap();
         assert_eq!(from_file, table(name).answer(Some("R1K/2B/2k_b_Rb")).unwrap(), "{name}");
     }
 }

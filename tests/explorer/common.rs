@@ -7,9 +7,11 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use axum::body::Body;
 use axum::http::{HeaderMap, Request, StatusCode};
+use dobutsu_shogi::Dobutsu;
+use nana_front::Game;
 use nana_probe::table::Table;
-use nana_server::{Registry, DOBUTSU, DOBUTSU_RULE_SETS, NANA, NANA_RULE_SETS};
-use nana_shogi::Rules;
+use nana_server::Registry;
+use nana_shogi::{Nana, Rules};
 use tower::ServiceExt;
 
 type Tables = Vec<(&'static str, Arc<Table<Rules>>)>;
@@ -18,7 +20,7 @@ type Tables = Vec<(&'static str, Arc<Table<Rules>>)>;
 pub fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| {
-        NANA_RULE_SETS.iter().map(|&(name, rules)| (name, Arc::new(nana_fixture::table(rules)))).collect()
+        Nana::RULE_SETS.iter().map(|r| (r.name, Arc::new(nana_fixture::table(r.rules)))).collect()
     })
 }
 
@@ -33,10 +35,10 @@ pub fn registry() -> Arc<Registry> {
         .get_or_init(|| {
             let mut r = Registry::new();
             for (name, table) in tables() {
-                r.add(NANA, name, Box::new(table.clone()));
+                r.add(Nana::NAME, name, Box::new(table.clone()));
             }
             for (name, table) in dobutsu_tables() {
-                r.add(DOBUTSU, name, Box::new(table.clone()));
+                r.add(Dobutsu::NAME, name, Box::new(table.clone()));
             }
             Arc::new(r)
         })
@@ -138,7 +140,7 @@ pub fn dobutsu_tables() -> &'static DobutsuTables {
         let safe_try = nana_fixture::table_checked_from(Rules::SAFE_TRY, &tanaka);
         let tables = vec![("tanaka", Arc::new(tanaka)), ("safe-try", Arc::new(safe_try))];
         let names: Vec<&str> = tables.iter().map(|(n, _)| *n).collect();
-        let expected: Vec<&str> = DOBUTSU_RULE_SETS.iter().map(|(n, _)| *n).collect();
+        let expected: Vec<&str> = Dobutsu::RULE_SETS.iter().map(|r| r.name).collect();
         assert_eq!(names, expected, "the fixture covers every Dobutsu rule set");
         tables
     })

@@ -1,19 +1,12 @@
 //! Nana shogi in the explorer: its board view (cubes showing their face), the squares of its
-//! moves, its editor palette, and the registry of its two rule sets.
+//! moves, its editor palette and its words.
 
-use std::path::Path;
-
-use nana_engine::Progress;
-use nana_shogi::probe::{CHECKMATE, STALEMATE};
-use nana_shogi::{Color, Cube, Move, Piece, Position, Role, Rules, Square};
-
-use crate::view::{
+use nana_front::{
     Board, EndingWords, Explorable, Hand, HandPiece, MoveSquares, Palette, PieceView, SquareView, Words,
 };
-use crate::{add_rule_sets, Missing, Registry};
 
-/// The game's name in URLs.
-pub const GAME: &str = "nana";
+use crate::probe::{CHECKMATE, STALEMATE};
+use crate::{Color, Cube, Move, Piece, Position, Role, Rules, Square};
 
 fn kind(role: Role) -> &'static str {
     match role.cube() {
@@ -138,34 +131,17 @@ impl Explorable for Rules {
     }
 }
 
-/// The rule sets the explorer serves, by their names in URLs, with default options.
-pub const RULE_SETS: [(&str, Rules); 2] = [("current", Rules::CURRENT), ("original", Rules::ORIGINAL)];
-
-/// Adds Nana's rule sets ([`RULE_SETS`]) to `registry`, each from its file in `dir`
-/// (`nana-current.tb`, `nana-original.tb`, memory-mapped), solving a missing one in memory or
-/// refusing to start as `missing` says (naming every missing file). `progress` makes the
-/// progress report of a rule set's solve from its name (`current`); `announce` is called before
-/// a solve with the rule set and options in words and the path looked for.
-pub fn add_nana(
-    registry: &mut Registry,
-    dir: &Path,
-    missing: Missing,
-    progress: &dyn Fn(&str) -> Box<dyn Progress>,
-    announce: &mut dyn FnMut(&str, &Path),
-) -> Result<(), String> {
-    add_rule_sets(registry, GAME, &RULE_SETS, dir, missing, progress, announce)
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::view::{assert_explorable, sample_positions};
+    use crate::front::Nana;
+    use nana_front::testing::{assert_explorable, sample_positions};
+    use nana_front::Game;
 
     /// The board view is the position and a move's squares name the piece moved
     /// ([`assert_explorable`]), in both rule sets, drops among the moves.
     #[test]
     fn the_board_view_and_move_squares_agree_with_the_position() {
-        for (_, rules) in RULE_SETS {
+        for &nana_front::RuleSet { rules, .. } in Nana::RULE_SETS {
             let all = sample_positions(&rules, 20_011);
             assert!(all.len() > 1000, "{}", all.len());
             let explored = assert_explorable(&rules, &all, 3000);

@@ -1,0 +1,230 @@
+//! `nana`: solve small shogi variants and use the solutions. Thin glue over the games, the
+//! engine, the tablebase files and the explorer; see `nana --help`.
+//!
+//! The command line names no game: it is generic over the front layer's [`Game`], and the games
+//! it is built with are one list, [`games::GAMES`]. [`main`] picks the game from `--game` before
+//! the arguments are parsed, so that each game parses its own rule flags.
+
+pub mod commands;
+mod flags;
+pub mod games;
+mod out;
+mod pool;
+mod progress;
+mod table;
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::builder::{PossibleValue, PossibleValuesParser};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use nana_front::Game;
+
+use flags::{RuleFlags, SolveFlags};
+use games::Registered;
+
+/// Strong solutions of small shogi variants: rules, tablebases, queries, perfect
+/// play.
+#[derive(Debug, Parser)]
+#[command(name = "nana", version, about, propagate_version = true)]
+struct Cli<G: Game> {
+    /// The game [default: the first listed; `serve`: every game]. Each game has its own rule flags (see `nana --game G COMMAND --help`).
+    #[arg(long, global = true)]
+    game: Option<String>,
+    /// Worker threads for the commands that solve or enumerate, 1 to 256 (default: one per core).
+    #[arg(long, global = true, value_parser = clap::value_parser!(u16).range(1..=pool::MAX_THREADS))]
+    threads: Option<u16>,
+    /// Folder of the tablebases, read and written by every command [default: tablebase].
+    #[arg(long, global = true, value_name = "DIR", env = "NANA_TABLEBASE_DIR")]
+    tablebase_dir: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command<G>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command<G: Game> {
+    /// List the legal moves of a position (machine notation<TAB>human notation).
+    Moves {
+        #[command(flatten)]
+        rules: RuleFlags<G>,
+        /// Position string (default: the start).
+        #[arg(long)]
+        position: Option<String>,
+    },
+    /// Count the leaf nodes of the legal-move tree, for every depth from 1 to DEPTH (`perft 0`:
+    /// the position itself, one node).
+    Perft {
+        #[command(flatten)]
+        rules: RuleFlags<G>,
+        /// Position string (default: the start).
+        #[arg(long)]
+        position: Option<String>,
+        depth: u32,
+    },
+    /// Index size and the states reachable from the start.
+    Stats {
+        #[command(flatten)]
+        rules: RuleFlags<G>,
+        /// Also print the solution's counts from this tablebase (or the default one, if present).
+        #[arg(long)]
+        tablebase: Option<PathBuf>,
+    },
+    /// Solve and write tablebases.
+    Solve {
+        #[command(flatten)]
+        rules: SolveFlags<G>,
+        /// Output directory (default: --tablebase-dir).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
+    /// Confirm the published results about the game.
+    Verify {
+        /// Where to look for tablebases (default: --tablebase-dir); solved in memory when none is found.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+        /// Regenerate the tablebases the claims are about into --dir first.
+        #[arg(long)]
+        solve: bool,
+        /// Re-check every entry of each table the claims are about against the rules first, as
+        /// `check-table` does (the tables must be files in --dir).
+        #[arg(long)]
+        check: bool,
+        /// Every game in turn, not only --game's (the main job: `nana verify --solve --check --all-games`).
+        #[arg(long, conflicts_with = "game")]
+        all_games: bool,
+    },
+    /// Print the generated tables of the game's results document (Markdown; docs/RESULTS.md).
+    Results {
+        /// Where to look for tablebases (default: --tablebase-dir); each one missing is solved in memory.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
+    /// Re-check every entry of a tablebase against its successors with the forward rules.
+    CheckTable { file: PathBuf },
+    /// Look up a position: value, ranked moves, best move, principal variation.
+    Query(commands::query::QueryArgs<G>),
+    /// Play against perfect play in the terminal.
+    Play(commands::play::PlayArgs<G>),
+    /// Serve the tablebase explorer: a web page and an HTTP JSON API over every game's tables,
+    /// or only the game --game names (docs/EXPLORER.md).
+    ///
+    /// Every rule set of the games served is loaded from its file in --tablebase-dir; a missing
+    /// one is solved at start (seconds to minutes per rule set, docs/EXPLORER.md) unless
+    /// --no-solve is given. `nana --game G serve` serves the game G alone.
+    Serve {
+        /// Port to listen on (0: any free port, printed at start).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Address to listen on (`0.0.0.0` for every interface).
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: std::net::IpAddr,
+        /// Refuse to start when a table is missing (naming every missing file), instead of
+        /// solving it at start.
+        #[arg(long)]
+        no_solve: bool,
+    },
+}
+
+fn run<G: Game>(cli: Cli<G>, games: &[&dyn Registered], out: &mut dyn Write) -> Result<(), String> {
+    // The pool itself is started by the work that uses it (`pool::start`).
+    pool::set_threads(cli.threads);
+    let tb_dir = cli.tablebase_dir.unwrap_or_else(|| table::DEFAULT_DIR.into());
+    match cli.command {
+        Command::Moves { rules, position } => {
+            commands::moves::run::<G>(&rules.rules, position.as_deref(), out)
+        }
+        Command::Perft { rules, position, depth } => {
+            commands::perft::run::<G>(&rules.rules, position.as_deref(), depth, out)
+        }
+        Command::Stats { rules, tablebase } => {
+            commands::stats::run::<G>(&rules.rules, tablebase.as_deref(), &tb_dir, out)
+        }
+        Command::Solve { rules, out: dir } => {
+            commands::solve::run::<G>(&rules.rule_sets, &dir.unwrap_or(tb_dir), out)
+        }
+        Command::Verify { dir, solve, check, all_games } => {
+            let (dir, steps) = (dir.unwrap_or(tb_dir), commands::verify::Steps { solve, check });
+            if all_games {
+                commands::verify::run_all(games, &dir, steps, out)
+            } else {
+                commands::verify::run::<G>(&dir, steps, out)
+            }
+        }
+        Command::Results { dir } => commands::results::run::<G>(&dir.unwrap_or(tb_dir), out),
+        Command::CheckTable { file } => commands::check::run::<G>(&file, out),
+        Command::Query(args) => commands::query::run(&args, &tb_dir, out),
+        Command::Play(args) => commands::play::run(&args, &tb_dir, out),
+        // The explorer serves every game, or only the one --game names.
+        Command::Serve { port, bind, no_solve } => {
+            let served: Vec<&dyn Registered> = match cli.game {
+                Some(_) => games.iter().copied().filter(|g| g.name() == G::NAME).collect(),
+                None => games.to_vec(),
+            };
+            commands::serve::run(bind, port, no_solve, &served, &tb_dir)
+        }
+    }
+}
+
+/// Parses the arguments as the command line of `G` (one of `games`) and runs the command,
+/// writing its output to `out`.
+pub fn parse_and_run<G: Game>(
+    args: Vec<OsString>,
+    games: &[&dyn Registered],
+    out: &mut dyn Write,
+) -> ExitCode {
+    let names: Vec<PossibleValue> =
+        games.iter().map(|g| PossibleValue::new(g.name()).help(g.about())).collect();
+    let example = format!("Position string, e.g. \"{}\" (default: the start).", G::EXAMPLE_POSITION);
+    let command = Cli::<G>::command()
+        .mut_arg("game", |a| a.value_parser(PossibleValuesParser::new(names)))
+        .mut_subcommand("query", |c| c.mut_arg("position", |a| a.help(example)));
+    let cli = match command.try_get_matches_from(args).and_then(|m| Cli::<G>::from_arg_matches(&m)) {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e, out),
+    };
+    match run(cli, games, out) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+/// Help and version go to the output (as plain text); a usage error becomes one line on stderr
+/// (clap's message, with its list of possible values if it has one) and exit code 2.
+fn usage_error(e: clap::Error, out: &mut dyn Write) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+        || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    {
+        if e.use_stderr() {
+            let _ = e.print();
+            return ExitCode::from(2);
+        }
+        return match write!(out, "{}", e.render()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("error: {}", out::error(error));
+                ExitCode::FAILURE
+            }
+        };
+    }
+    let rendered = e.render().to_string();
+    let line = rendered
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("For more information") && !l.starts_with("Usage:"))
+        .map(|l| l.trim_start_matches("error: "))
+        .collect::<Vec<_>>()
+        .join(" ");
+    eprintln!("error: {line} (see `nana --help`)");
+    ExitCode::from(2)
+}
+
+/// Runs the `nana` command line over `games` (the first is the default): finds the game
+/// first, then parses the arguments for it and runs the command, writing its output to `out`.
+pub fn main(games: &[&dyn Registered], args: Vec<OsString>, out: &mut dyn Write) -> ExitCode {
+    games::from_args(games, &args).run(args, games, out)
+}

@@ -1,0 +1,239 @@
+//! What every front end shows of a game, supplied by the game itself: the board view, the
+//! editor's palette and the words of the explorer page ([`Explorable`]), and everything the
+//! command line prints or checks beyond the probe layer ([`Game`]): its name, its rule sets and
+//! options, the board diagram, perft as the game's published figures count it, the published
+//! claims with their verdicts and the generated results document.
+//!
+//! The front ends (the command line, the explorer server) name no game: they see a game through
+//! these traits, and the binary lists the games it is built with in one registry. The crate
+//! graph is game → front → probe → engine.
+
+pub mod testing;
+pub mod view;
+
+use std::fmt::{Debug, Display};
+use std::hash::Hash;
+
+use nana_engine::Value;
+use nana_probe::table::Table;
+use nana_probe::ProbeGame;
+
+pub use view::{
+    Board, EndingWords, Explorable, Hand, HandPiece, MoveSquares, Palette, PieceView, SquareView, Words,
+};
+
+/// A named rule set of a game with its options at their defaults: a value of `--rules` and a
+/// rule set the explorer serves under that name in URLs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RuleSet<R: 'static> {
+    /// Its name: `current`, `tanaka`.
+    pub name: &'static str,
+    /// One line for `--help`: `Version 3.0: short rook.`
+    pub help: &'static str,
+    pub rules: R,
+}
+
+/// A rule option switched on or off by a flag of its name (`--drop-stalemate on`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RuleOption {
+    /// The flag's name: `drop-stalemate`.
+    pub name: &'static str,
+    /// One line for `--help`.
+    pub help: &'static str,
+    /// Whether the rule sets of [`Game::RULE_SETS`] have it on.
+    pub default: bool,
+}
+
+/// The rules of a game as the front ends use them: a rule set whose table can be written, opened
+/// and solved ([`TableGame`]), shown by the explorer ([`Explorable`]), whose positions can be
+/// hashed (for repetitions in `play`) and shared between threads (for `perft` and the server).
+pub trait FrontRules:
+    Explorable<Position: Copy + Eq + Hash + Send + Sync + Display, Move: Send + Sync>
+    + Copy
+    + Eq
+    + Debug
+    + Send
+    + Sync
+    + 'static
+{
+}
+
+impl<R> FrontRules for R where
+    R: Explorable<Position: Copy + Eq + Hash + Send + Sync + Display, Move: Send + Sync>
+        + Copy
+        + Eq
+        + Debug
+        + Send
+        + Sync
+        + 'static
+{
+}
+
+/// A position of a game.
+pub type Pos<G> = <<G as Game>::Rules as ProbeGame>::Position;
+
+/// What `verify` prints, in two parts so that `nana results` can set the second in a code block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    /// The Markdown table of the published figures against the solution's.
+    pub table: String,
+    /// The CONFIRMED / NOT CONFIRMED lines.
+    pub summary: String,
+    /// How many claims the solution contradicts.
+    pub failed: usize,
+    /// How many claims there are.
+    pub claims: usize,
+}
+
+/// How a game asks its front end for the table of a rule set (opened from the tablebase folder,
+/// or solved in memory); the error is one line for the user.
+pub type Load<'a, R> = &'a mut dyn FnMut(R) -> Result<Table<R>, String>;
+
+/// A game as the front ends see it. The command line's `--game NAME`, the explorer's URLs and
+/// `verify --all-games` are built from this alone.
+pub trait Game: Debug + Send + Sync + 'static {
+    /// A rule set with its options.
+    type Rules: FrontRules;
+
+    /// Its name in `--game` and in URLs: `nana`, `dobutsu`.
+    const NAME: &'static str;
+    /// In words, for `--game`'s help: `Nana shogi (3×3, cube pieces)`.
+    const ABOUT: &'static str;
+    /// Its named rule sets, the default first; the explorer serves each of them.
+    const RULE_SETS: &'static [RuleSet<Self::Rules>];
+    /// The help of `--rules`.
+    const RULES_HELP: &'static str = "Rule set.";
+    /// Its rule options, each a flag of every command (none for a game without options).
+    const OPTIONS: &'static [RuleOption] = &[];
+    /// Whether `solve` makes every rule set when `--rules` is not given (else the default one).
+    const SOLVE_ALL: bool = false;
+
+    /// `rules` with the options switched as `options` says, in the order of [`Game::OPTIONS`].
+    fn with_options(rules: Self::Rules, options: &[bool]) -> Self::Rules {
+        let _ = options;
+        rules
+    }
+
+    /// The rule sets of the published claims: what `verify --solve` makes and `verify` reads.
+    fn claimed_rule_sets() -> Vec<Self::Rules>;
+
+    /// The names of the two sides, the one that moves first first (`--side` of `play`).
+    const SIDES: [&'static str; 2];
+    /// Which side is to move: 0 for the side that moves first, 1 for the other.
+    fn side_to_move(pos: &Pos<Self>) -> usize;
+    /// How a move is entered, for `play`'s prompt help, e.g. "USI-like 2c2b, T*1a or Hodges
+    /// B-2b=TG".
+    const MOVE_HELP: &'static str;
+    /// The value of a position where the side to move has lost (a loss in 0 plies), e.g.
+    /// `loss (no legal move)`; the line after it says why ([`Game::game_over`]).
+    const LOST: &'static str;
+    /// What a win is called where `solve` and `stats` give the longest one (`longest distance
+    /// to mate: 181 plies`): `mate`, `win`.
+    const WIN_NAME: &'static str;
+    /// Why the game is over at a position, as a sentence (`white has no legal move
+    /// (checkmate) and has lost`); `None` while it goes on.
+    fn game_over(rules: &Self::Rules, pos: &Pos<Self>) -> Option<String>;
+    /// The board as text for a terminal.
+    fn diagram(pos: &Pos<Self>) -> String;
+    /// An example position string for `query`'s help.
+    const EXAMPLE_POSITION: &'static str;
+
+    /// The leaf nodes of the move tree of depth `depth`, as the game's published perft figures
+    /// count them (which may generate moves where the solver sees the game as decided).
+    fn perft(rules: &Self::Rules, pos: &Pos<Self>, depth: u32) -> u64;
+    /// The positions after each move at the root of that tree, for splitting it across threads.
+    fn perft_children(rules: &Self::Rules, pos: &Pos<Self>) -> Vec<Pos<Self>>;
+
+    /// The lines `stats` prints about the index and the states reachable from the start
+    /// (`progress` is called with units of work as they are found and done).
+    fn reachable_stats(rules: &Self::Rules, progress: &(dyn Fn(u64) + Sync)) -> Vec<String>;
+
+    /// The published claims checked against the tables of [`Game::claimed_rule_sets`] (all of
+    /// them given, in any order).
+    fn verify(tables: &[Table<Self::Rules>]) -> Result<Report, String>;
+
+    /// The generated part of the game's results document (Markdown), from the tables `load`
+    /// gives.
+    fn results(load: Load<'_, Self::Rules>) -> Result<String, String>;
+}
+
+/// The rule set named `name` of a game.
+pub fn rule_set<G: Game>(name: &str) -> Option<&'static RuleSet<G::Rules>> {
+    G::RULE_SETS.iter().find(|r| r.name == name)
+}
+
+/// The command that writes the table of `rules`: `nana --game dobutsu solve --rules safe-try`,
+/// with every option that differs from its default.
+pub fn solve_command<G: Game>(rules: &G::Rules) -> String {
+    let n = G::OPTIONS.len();
+    for r in G::RULE_SETS {
+        for flips in 0..1u32 << n {
+            let options: Vec<bool> =
+                G::OPTIONS.iter().enumerate().map(|(i, o)| o.default ^ (flips >> i & 1 == 1)).collect();
+            if G::with_options(r.rules, &options) != *rules {
+                continue;
+            }
+            let mut command = format!("nana --game {} solve --rules {}", G::NAME, r.name);
+            for (o, &on) in G::OPTIONS.iter().zip(&options).filter(|(o, &on)| o.default != on) {
+                command += &format!(" --{} {}", o.name, if on { "on" } else { "off" });
+            }
+            return command;
+        }
+    }
+    format!("nana --game {} solve", G::NAME)
+}
+
+/// `1 ply`, `31 plies`: the explorer's `{plies}`.
+pub fn plies(n: u16) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
+    }
+}
+
+/// A value in the game's words: for Nana `win, mate in 27 plies`, `loss, mated in 4 plies`,
+/// `loss (no legal move)`, `draw`; for Dobutsu `win in 27 plies`, `loss in 4 plies`, `loss (the
+/// game is over)`, `draw`. A win or a loss with plies to go is worded as the explorer words a
+/// move's value ([`Words::move_win`] and `move_loss`), a lost game as [`Game::LOST`] says.
+pub fn describe<G: Game>(rules: &G::Rules, v: Value) -> String {
+    let words = rules.words();
+    match v {
+        Value::Win(d) => words.move_win.replace("{plies}", &plies(d.0)),
+        Value::Loss(d) if d.0 == 0 => G::LOST.to_string(),
+        Value::Loss(d) => words.move_loss.replace("{plies}", &plies(d.0)),
+        Value::Draw => "draw".to_string(),
+    }
+}
+
+/// A count with thousands separators, as the result tables print them: `18,609,858`.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_are_grouped_by_thousands() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1000), "1,000");
+        assert_eq!(grouped(18_609_858), "18,609,858");
+    }
+
+    #[test]
+    fn plies_are_counted_in_words() {
+        assert_eq!(plies(1), "1 ply");
+        assert_eq!(plies(78), "78 plies");
+    }
+}

@@ -1,0 +1,56 @@
+//! What a request asks for: the game and rule set of its path, and the position of its query.
+
+use axum::extract::rejection::{PathRejection, QueryRejection};
+use axum::extract::{Path, Query};
+use nana_probe::ProbeGame;
+
+use crate::error::ApiError;
+
+/// The longest position string read; longer input is refused before parsing.
+pub const MAX_POSITION_LEN: usize = 256;
+
+/// A query string as axum reads it: every key and value, in order.
+pub type QueryPairs = Result<Query<Vec<(String, String)>>, QueryRejection>;
+
+/// A path's game and rule set names as axum reads them.
+pub type Names = Result<Path<(String, String)>, PathRejection>;
+
+/// The query of a position request: `position` at most once.
+pub fn position_param(query: QueryPairs) -> Result<Option<String>, ApiError> {
+    let Query(pairs) =
+        query.map_err(|e| ApiError::BadRequest(format!("malformed query string: {}", e.body_text())))?;
+    let mut found = None;
+    for (key, value) in pairs {
+        if key == "position" {
+            if found.is_some() {
+                return Err(ApiError::BadRequest("`position` given more than once".to_string()));
+            }
+            found = Some(value);
+        }
+    }
+    Ok(found)
+}
+
+/// The game and rule set names of a path.
+pub fn names(path: Names) -> Result<(String, String), ApiError> {
+    path.map(|Path(p)| p).map_err(|e| ApiError::BadRequest(format!("malformed path: {}", e.body_text())))
+}
+
+/// The position a request names in the game's string form, with `_` accepted for spaces; the
+/// start without one.
+pub fn position<G: ProbeGame>(game: &G, position: Option<&str>) -> Result<G::Position, ApiError> {
+    let Some(input) = position else { return Ok(game.start()) };
+    if input.len() > MAX_POSITION_LEN {
+        return Err(ApiError::BadRequest(format!(
+            "position too long: {} bytes, at most {MAX_POSITION_LEN}",
+            input.len()
+        )));
+    }
+    // As Lichess does: underscores for spaces keep URLs readable.
+    let text = input.replace('_', " ");
+    if text.trim().is_empty() {
+        return Err(ApiError::BadRequest("empty position; leave `position` out for the start".to_string()));
+    }
+    // The game's error names the input and the problem.
+    game.parse_position(&text).map_err(|e| ApiError::BadRequest(e.to_string()))
+}

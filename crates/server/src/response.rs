@@ -1,0 +1,98 @@
+//! What the API answers, beyond the probe's [`Answer`]: a mainline with its positions, the
+//! page's view of a position, a table's statistics and the list of games.
+
+use nana_front::{Board, MoveSquares, Palette, Words};
+use nana_probe::Answer;
+use serde::Serialize;
+
+/// One ply of a [`Mainline`]: the move in both notations and the value of the position after
+/// it for the side to move there (as a move of [`Answer`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LinePly {
+    pub usi: String,
+    pub hodges: String,
+    /// The position after the move.
+    pub fen: String,
+    pub category: &'static str,
+    pub dtm: Option<u16>,
+}
+
+/// The principal variation from a position (a drawing line of at most
+/// [`DRAW_LINE`](crate::DRAW_LINE) plies for a draw).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Mainline {
+    pub fen: String,
+    /// For the side to move at `fen`.
+    pub category: &'static str,
+    pub dtm: Option<u16>,
+    pub mainline: Vec<LinePly>,
+}
+
+/// A move of a [`View`], in the order of the answer's moves.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MoveView {
+    pub usi: String,
+    #[serde(flatten)]
+    pub squares: MoveSquares,
+    /// The position the move leads to.
+    pub fen: String,
+}
+
+/// What the page shows of a position.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct View {
+    pub game: String,
+    pub rules: String,
+    /// The rule set and options in words.
+    pub description: String,
+    pub answer: Answer,
+    /// `answer.moves`' squares and the positions they lead to, in the same order.
+    pub moves: Vec<MoveView>,
+    /// The answer's mainline in both notations.
+    pub mainline: Vec<LinePly>,
+    pub board: Board,
+    pub palette: Palette,
+}
+
+/// A position among the longest wins.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LongWin {
+    pub fen: String,
+    pub dtm: u16,
+}
+
+/// A table's statistics, counted from its entries.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TableStats {
+    pub description: String,
+    /// The file, or "solved in memory".
+    pub origin: String,
+    pub entries: u64,
+    pub wins: u64,
+    pub losses: u64,
+    pub draws: u64,
+    /// Index entries that hold no legal position.
+    pub illegal: u64,
+    pub max_dtm: u16,
+    /// `per_dtm[d]`: decided entries at distance `d` plies (wins at odd, losses at even `d`).
+    pub per_dtm: Vec<u64>,
+    /// The longest wins (at most [`LONGEST_WINS`](crate::LONGEST_WINS), longest first), one
+    /// position per index entry.
+    pub longest_wins: Vec<LongWin>,
+}
+
+/// A game and its rule sets, as `GET /api/games` lists them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GameInfo {
+    pub game: String,
+    pub rule_sets: Vec<RuleSetInfo>,
+    /// How the page words the game.
+    pub words: Words,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RuleSetInfo {
+    pub name: String,
+    pub description: String,
+    pub origin: String,
+}

@@ -1,0 +1,129 @@
+//! The routes: each handler reads its request ([`crate::request`]), asks the registry's table
+//! and answers JSON ([`crate::response`]) or the page; one log line per request.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderValue, Method};
+use axum::middleware::{self, Next};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use nana_probe::Answer;
+use tower_http::cors::{Any, CorsLayer};
+
+use crate::error::ApiError;
+use crate::registry::Registry;
+use crate::request::{names, position_param, Names, QueryPairs};
+use crate::response::{GameInfo, Mainline, TableStats, View};
+
+type Shared = Arc<Registry>;
+
+async fn health() -> Json<serde_json::Value> {
+    Json(serde_json::json!({ "status": "ok" }))
+}
+
+async fn games(State(registry): State<Shared>) -> Json<Vec<GameInfo>> {
+    Json(registry.games())
+}
+
+/// Runs work on the blocking pool: the statistics count every entry once. (A lookup is a few
+/// dozen index computations and stays on the async workers.)
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(f).await.map_err(|e| ApiError::Internal(format!("the lookup failed: {e}")))?
+}
+
+async fn answer(
+    State(registry): State<Shared>,
+    path: Names,
+    query: QueryPairs,
+) -> Result<Json<Answer>, ApiError> {
+    let (game, rules) = names(path)?;
+    let position = position_param(query)?;
+    registry.get(&game, &rules)?.answer(position.as_deref()).map(Json)
+}
+
+async fn mainline(
+    State(registry): State<Shared>,
+    path: Names,
+    query: QueryPairs,
+) -> Result<Json<Mainline>, ApiError> {
+    let (game, rules) = names(path)?;
+    let position = position_param(query)?;
+    registry.get(&game, &rules)?.mainline(position.as_deref()).map(Json)
+}
+
+async fn view(
+    State(registry): State<Shared>,
+    path: Names,
+    query: QueryPairs,
+) -> Result<Json<View>, ApiError> {
+    let (game, rules) = names(path)?;
+    let position = position_param(query)?;
+    registry.get(&game, &rules)?.view(&game, &rules, position.as_deref()).map(Json)
+}
+
+async fn stats(State(registry): State<Shared>, path: Names) -> Result<Json<TableStats>, ApiError> {
+    let (game, rules) = names(path)?;
+    registry.get(&game, &rules)?;
+    blocking(move || registry.stats(&game, &rules).cloned()).await.map(Json)
+}
+
+/// The page: one HTML file with its script and style, the only file the server serves.
+const PAGE: &str = include_str!("../assets/explorer.html");
+
+fn page_response() -> Response {
+    ([(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"))], Html(PAGE)).into_response()
+}
+
+async fn index_page() -> Response {
+    page_response()
+}
+
+async fn table_page(State(registry): State<Shared>, path: Names) -> Result<Response, ApiError> {
+    let (game, rules) = names(path)?;
+    registry.get(&game, &rules)?;
+    Ok(page_response())
+}
+
+async fn not_found(request: Request) -> ApiError {
+    ApiError::NoSuchPage(request.uri().path().to_string())
+}
+
+/// One log line per request: method, path, status and time taken.
+async fn log_request(request: Request, next: Next) -> Response {
+    let start = Instant::now();
+    let method = request.method().clone();
+    let uri = request.uri().clone();
+    let response = next.run(request).await;
+    tracing::info!(
+        target: "nana_server",
+        "{method} {uri} {} {}us",
+        response.status().as_u16(),
+        start.elapsed().as_micros()
+    );
+    response
+}
+
+/// The server's routes over `registry`: the API, the page, open CORS for GET, one log line per
+/// request.
+pub fn router(registry: Arc<Registry>) -> Router {
+    let cors = CorsLayer::new().allow_origin(Any).allow_methods([Method::GET]);
+    Router::new()
+        .route("/api/health", get(health))
+        .route("/api/games", get(games))
+        .route("/api/{game}/{rules}", get(answer))
+        .route("/api/{game}/{rules}/mainline", get(mainline))
+        .route("/api/{game}/{rules}/view", get(view))
+        .route("/api/{game}/{rules}/stats", get(stats))
+        .route("/", get(index_page))
+        .route("/{game}/{rules}", get(table_page))
+        .route("/{game}/{rules}/stats", get(table_page))
+        .fallback(not_found)
+        .with_state(registry)
+        .layer(cors)
+        .layer(middleware::from_fn(log_request))
+}

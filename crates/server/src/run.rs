@@ -1,0 +1,65 @@
+//! Running the server: on a listener until a shutdown signal, or in one call with its own
+//! runtime ([`run`]).
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use crate::registry::Registry;
+use crate::routes::router;
+
+/// Serves `router(registry)` on `listener` until `shutdown` completes, then lets the requests
+/// under way finish.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    registry: Arc<Registry>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, router(registry)).with_graceful_shutdown(shutdown).await
+}
+
+/// Completes on Ctrl-C (SIGINT), or on SIGTERM on Unix.
+pub async fn ctrl_c() {
+    let interrupt = async {
+        // Without a signal handler there is nothing to wait for: run until killed.
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    {
+        let terminate = async {
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(mut s) => {
+                    s.recv().await;
+                }
+                Err(_) => std::future::pending::<()>().await,
+            }
+        };
+        tokio::select! { _ = interrupt => {}, _ = terminate => {} }
+    }
+    #[cfg(not(unix))]
+    interrupt.await;
+}
+
+/// `nana serve` in one call, for a caller without an async runtime: starts one, logs requests
+/// to standard error (unless a `tracing` subscriber is installed already), binds `addr`, calls
+/// `listening` with the address bound (port 0 picks one), and serves until Ctrl-C.
+pub fn run(
+    addr: SocketAddr,
+    registry: Arc<Registry>,
+    listening: impl FnOnce(SocketAddr),
+) -> std::io::Result<()> {
+    use std::io::IsTerminal;
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_target(false)
+        .try_init();
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        listening(listener.local_addr()?);
+        serve(listener, registry, ctrl_c()).await
+    })
+}

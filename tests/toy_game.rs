@@ -1,0 +1,396 @@
+//! A third game, added to the command line and the explorer by one registration: take-away, a
+//! test double written here against the front layer's traits alone. It is solved, queried,
+//! checked, verified, served and listed like the games of the `nana` binary, with no other edit
+//! to any crate.
+//!
+//! Take-away: a pile of 0 to 12 stones, the side to move takes one or two; who cannot move has
+//! lost. Positions with a multiple of 3 stones are lost, in as many plies as there are stones
+//! times 2/3: the start (12 stones) is a loss in 8 for the first player.
+
+use std::ffi::OsString;
+use std::fmt;
+use std::path::Path;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use nana_cli::games::{game, Registered, GAMES};
+use nana_engine::{CheckError, Dtm, EntryWidth, Node, Progress, Solution, SolveError, Value};
+use nana_front::{
+    Board, EndingWords, Explorable, Game, Hand, Load, MoveSquares, Palette, PieceView, Report, RuleSet,
+    SquareView, Words,
+};
+use nana_probe::table::{RulesError, Table, TableGame};
+use nana_probe::{Ending, InputError, ProbeGame, Terminal};
+use nana_server::{Missing, Registry};
+use nana_tablebase::{Encoding, Expected, Header};
+use tower::ServiceExt;
+
+const MAX: u8 = 12;
+const EMPTY: Ending = Ending::new("empty");
+
+/// A pile and the side to move (0 moves first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Pile {
+    stones: u8,
+    side: u8,
+}
+
+impl fmt::Display for Pile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.stones, ['a', 'b'][usize::from(self.side)])
+    }
+}
+
+/// The only rule set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Standard;
+
+/// The game as the solver sees it: entry `2 * stones + side`.
+struct Solver;
+
+impl nana_engine::Game for Solver {
+    fn size(&self) -> u64 {
+        2 * (u64::from(MAX) + 1)
+    }
+    fn successors(&self, index: u64, out: &mut Vec<u64>) -> Node {
+        let (stones, side) = (index / 2, index % 2);
+        for take in (1..=2).filter(|&t| t <= stones) {
+            out.push(2 * (stones - take) + (1 - side));
+        }
+        Node::moves_or_loss(stones > 0)
+    }
+    fn predecessors(&self, index: u64, out: &mut Vec<u64>) {
+        let (stones, side) = (index / 2, index % 2);
+        for take in (1..=2).filter(|&t| stones + t <= u64::from(MAX)) {
+            out.push(2 * (stones + take) + (1 - side));
+        }
+    }
+}
+
+impl ProbeGame for Standard {
+    type Position = Pile;
+    type Move = u8;
+    type ParseError = InputError;
+    const ENDINGS: &'static [Ending] = &[EMPTY];
+    const TERMINAL_VALUES: &'static [Value] = &[Value::Loss(Dtm(0))];
+
+    fn size(&self) -> u64 {
+        nana_engine::Game::size(&Solver)
+    }
+    fn index(&self, p: &Pile) -> u64 {
+        2 * u64::from(p.stones) + u64::from(p.side)
+    }
+    fn for_each_move(&self, p: &Pile, mut f: impl FnMut(u8, &Pile)) {
+        for take in (1..=2).filter(|&t| t <= p.stones) {
+            f(take, &Pile { stones: p.stones - take, side: 1 - p.side });
+        }
+    }
+    fn terminal(&self, p: &Pile) -> Option<Terminal> {
+        (p.stones == 0).then_some(Terminal { value: Value::Loss(Dtm(0)), ending: EMPTY })
+    }
+    fn machine_notation(&self, _: &Pile, take: u8) -> String {
+        format!("-{take}")
+    }
+    fn human_notation(&self, _: &Pile, take: u8) -> String {
+        format!("take {take}")
+    }
+    fn position_string(&self, p: &Pile) -> String {
+        p.to_string()
+    }
+    fn unindex(&self, i: u64) -> Option<Pile> {
+        (i < self.size()).then_some(Pile { stones: (i / 2) as u8, side: (i % 2) as u8 })
+    }
+    fn start(&self) -> Pile {
+        Pile { stones: MAX, side: 0 }
+    }
+    fn parse_position(&self, input: &str) -> Result<Pile, InputError> {
+        let bad = || InputError(format!("not a pile of 0 to {MAX} stones and a side a or b: {input}"));
+        let (stones, side) = input.trim().split_once(' ').ok_or_else(bad)?;
+        let stones = stones.parse().ok().filter(|&s| s <= MAX).ok_or_else(bad)?;
+        let side = match side {
+            "a" => 0,
+            "b" => 1,
+            _ => return Err(bad()),
+        };
+        Ok(Pile { stones, side })
+    }
+    fn parse_move(&self, p: &Pile, input: &str) -> Result<u8, InputError> {
+        let take = input.trim().strip_prefix('-').and_then(|t| t.parse().ok());
+        take.filter(|&t| (1..=2).contains(&t) && t <= p.stones)
+            .ok_or_else(|| InputError(format!("not a legal move: {input}")))
+    }
+    fn play(&self, p: &Pile, take: u8) -> Pile {
+        Pile { stones: p.stones - take, side: 1 - p.side }
+    }
+}
+
+impl TableGame for Standard {
+    fn file_name(&self) -> String {
+        "toy-standard.tb".to_string()
+    }
+    fn rule_set_name(&self) -> String {
+        "standard".to_string()
+    }
+    fn options_text(&self) -> String {
+        String::new()
+    }
+    fn expected(&self) -> Expected<'static> {
+        Expected {
+            game: "toy-take-away",
+            rule_set_id: 0,
+            option_bits: 0,
+            layout_version: 1,
+            entry_width: 1,
+            encoding: Encoding::DtmPlies,
+            entries: self.size(),
+        }
+    }
+    fn from_header(header: &Header) -> Result<Standard, RulesError> {
+        match (header.rule_set_id, header.option_bits) {
+            (0, 0) => Ok(Standard),
+            (0, bits) => Err(RulesError::OptionBits(bits)),
+            (id, _) => Err(RulesError::RuleSetId(id)),
+        }
+    }
+    fn solve(&self, progress: &dyn Progress) -> Result<Solution, SolveError> {
+        nana_engine::solve(&Solver, progress)
+    }
+    fn check(
+        &self,
+        entries: &[u8],
+        width: EntryWidth,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<(), CheckError> {
+        nana_engine::check_with(&Solver, entries, width, progress)
+    }
+}
+
+const PLAYERS: [&str; 2] = ["first", "second"];
+
+fn stone() -> PieceView {
+    PieceView { owner: PLAYERS[0], code: 'S', label: "S", name: "stone", kind: "", steps: Vec::new() }
+}
+
+impl Explorable for Standard {
+    fn board(&self, p: &Pile) -> Board {
+        let squares = (0..MAX)
+            .map(|i| SquareView { name: format!("s{}", i + 1), piece: (i < p.stones).then(stone) })
+            .collect();
+        let hands = PLAYERS.iter().map(|&owner| Hand { owner, pieces: Vec::new() }).collect();
+        Board {
+            columns: usize::from(MAX),
+            rows: 1,
+            squares,
+            hands,
+            side_to_move: PLAYERS[usize::from(p.side)],
+        }
+    }
+    fn move_squares(&self, p: &Pile, take: u8) -> MoveSquares {
+        MoveSquares {
+            from: Some(format!("s{}", p.stones)),
+            drop: None,
+            to: format!("s{}", p.stones - take),
+            shows: None,
+        }
+    }
+    fn palette(&self) -> Palette {
+        Palette {
+            pieces: vec![stone()],
+            sides: ['a', 'b'],
+            empty_hands: "",
+            layout: "{board} {side}",
+            hand_counts: false,
+        }
+    }
+    fn words(&self) -> Words {
+        Words {
+            players: PLAYERS,
+            to_move: "{Side} player to move",
+            win: "{Winner} player wins in {plies}",
+            move_win: "win in {plies}",
+            move_loss: "loss in {plies}",
+            distance: "{plies}",
+            endings: vec![EndingWords {
+                ending: EMPTY.name,
+                text: "{Winner} player wins — no stone is left",
+            }],
+        }
+    }
+}
+
+/// Take-away as the front ends list it.
+#[derive(Debug)]
+struct TakeAway;
+
+/// The published claim: the first player loses in 8 plies.
+const CLAIM: Value = Value::Loss(Dtm(8));
+
+impl Game for TakeAway {
+    type Rules = Standard;
+    const NAME: &'static str = "toy";
+    const ABOUT: &'static str = "Take-away (a test double)";
+    const RULE_SETS: &'static [RuleSet<Standard>] =
+        &[RuleSet { name: "standard", help: "Take one or two stones.", rules: Standard }];
+    fn claimed_rule_sets() -> Vec<Standard> {
+        vec![Standard]
+    }
+    const SIDES: [&'static str; 2] = PLAYERS;
+    fn side_to_move(p: &Pile) -> usize {
+        usize::from(p.side)
+    }
+    const MOVE_HELP: &'static str = "-1 or -2";
+    const LOST: &'static str = "loss (no stone left)";
+    const WIN_NAME: &'static str = "win";
+    fn game_over(_: &Standard, p: &Pile) -> Option<String> {
+        (p.stones == 0)
+            .then(|| format!("the {} player has no stone to take and has lost", PLAYERS[usize::from(p.side)]))
+    }
+    fn diagram(p: &Pile) -> String {
+        format!("{}\n", "o".repeat(usize::from(p.stones)))
+    }
+    const EXAMPLE_POSITION: &'static str = "12 a";
+    fn perft(rules: &Standard, p: &Pile, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut n = 0;
+        rules.for_each_move(p, |_, child| n += Self::perft(rules, child, depth - 1));
+        n
+    }
+    fn perft_children(rules: &Standard, p: &Pile) -> Vec<Pile> {
+        let mut children = Vec::new();
+        rules.for_each_move(p, |_, child| children.push(*child));
+        children
+    }
+    fn reachable_stats(_: &Standard, _: &(dyn Fn(u64) + Sync)) -> Vec<String> {
+        vec![format!("index size: {}", Standard.size())]
+    }
+    fn verify(tables: &[Table<Standard>]) -> Result<Report, String> {
+        let start = tables[0].probe().value(&Standard.start()).map_err(|e| e.to_string())?;
+        let ok = start == CLAIM;
+        let verdict = if ok { "CONFIRMED" } else { "NOT CONFIRMED" };
+        Ok(Report {
+            table: format!("| claim | solver |\n|---|---|\n| {CLAIM} | {start} |\n"),
+            summary: format!("{verdict} the first player loses in 8 plies\n"),
+            failed: usize::from(!ok),
+            claims: 1,
+        })
+    }
+    fn results(load: Load<'_, Standard>) -> Result<String, String> {
+        let table = load(Standard)?;
+        Ok(format!("longest loss: {} plies\n", table.stats().max_dtm))
+    }
+}
+
+/// The `nana` binary's games and take-away: the one registration.
+fn games() -> Vec<&'static dyn Registered> {
+    let mut all = GAMES.to_vec();
+    all.push(game::<TakeAway>());
+    all
+}
+
+/// `nana ARGS` in process over [`games`]: the exit code and the output.
+fn nana(args: &[&str]) -> (bool, String) {
+    let args: Vec<OsString> = std::iter::once("nana").chain(args.iter().copied()).map(Into::into).collect();
+    let mut out = Vec::new();
+    let code = nana_cli::main(&games(), args, &mut out);
+    (code == std::process::ExitCode::SUCCESS, String::from_utf8(out).expect("UTF-8 output"))
+}
+
+fn dir_arg(dir: &Path) -> String {
+    dir.to_str().expect("a UTF-8 temporary path").to_string()
+}
+
+#[test]
+fn a_registered_game_is_solved_queried_verified_served_and_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir_arg(dir.path());
+
+    // Listed: `--game` offers it beside the binary's games.
+    let (ok, help) = nana(&["--help"]);
+    assert!(ok);
+    for g in games() {
+        assert!(help.contains(&format!("- {}:", g.name())), "{help}");
+    }
+
+    // Solved and written.
+    let (ok, text) = nana(&["--game", "toy", "solve", "--out", &d]);
+    assert!(ok && text.contains("standard") && text.contains("longest distance to win: 8 plies"), "{text}");
+    assert!(dir.path().join("toy-standard.tb").is_file());
+
+    // Queried from the file, in words and in JSON.
+    let (ok, text) = nana(&["--game", "toy", "--tablebase-dir", &d, "query", "5 b"]);
+    assert!(ok && text.contains("value: win in 3 plies for second"), "{text}");
+    assert!(text.contains("best move: -2 (take 2)"), "{text}");
+    let (ok, json) = nana(&["--game", "toy", "--tablebase-dir", &d, "query", "--json"]);
+    assert!(ok, "{json}");
+    let answer: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!((answer["category"].as_str(), answer["dtm"].as_u64()), (Some("loss"), Some(8)), "{json}");
+    assert_eq!(answer["mainline"].as_array().map(Vec::len), Some(8), "{json}");
+
+    // Checked entry by entry, verified against its claim, its results printed.
+    let table = dir.path().join("toy-standard.tb");
+    let (ok, text) = nana(&["--game", "toy", "check-table", &dir_arg(&table)]);
+    assert!(ok && text.contains("all 26 entries consistent"), "{text}");
+    let (ok, text) = nana(&["--game", "toy", "verify", "--dir", &d]);
+    assert!(ok && text.contains("CONFIRMED the first player loses in 8 plies"), "{text}");
+    let (ok, text) = nana(&["--game", "toy", "results", "--dir", &d]);
+    assert!(ok && text == "longest loss: 8 plies\n", "{text}");
+
+    // Another game's command refuses its table, naming both games.
+    let (ok, _) = nana(&["query", "--tablebase", &dir_arg(&table)]);
+    assert!(!ok);
+    let opened = Table::open(nana_shogi::Rules::CURRENT, &table).unwrap_err().to_string();
+    assert!(
+        opened.contains("the table is of toy-take-away") && opened.contains("but nana-shogi"),
+        "{opened}"
+    );
+
+    // Served: listed by the API and answered, from the file.
+    let mut registry = Registry::new();
+    game::<TakeAway>()
+        .serve(
+            &mut registry,
+            dir.path(),
+            Missing::Refuse,
+            &|_| Box::new(nana_engine::NoProgress),
+            &mut |_, _| panic!("the table is on disk"),
+        )
+        .unwrap();
+    let router = nana_server::router(std::sync::Arc::new(registry));
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let get = |uri: &str| {
+        let request = Request::get(uri).body(Body::empty()).unwrap();
+        let response = runtime.block_on(router.clone().oneshot(request)).unwrap();
+        let status = response.status();
+        let body = runtime.block_on(axum::body::to_bytes(response.into_body(), usize::MAX)).unwrap();
+        (status, serde_json::from_slice::<serde_json::Value>(&body).unwrap())
+    };
+    let (status, games) = get("/api/games");
+    assert_eq!((status, games[0]["game"].as_str()), (StatusCode::OK, Some("toy")), "{games}");
+    let (status, answer) = get("/api/toy/standard?position=4_b");
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(
+        (answer["category"].as_str(), answer["best_move"].as_str()),
+        (Some("win"), Some("-1")),
+        "{answer}"
+    );
+    let (status, view) = get("/api/toy/standard/view");
+    assert_eq!((status, view["board"]["columns"].as_u64()), (StatusCode::OK, Some(12)), "{view}");
+}
+
+/// Every game of the registry is wired in: its command line parses, and the explorer finds (or
+/// misses) its tables by the rule sets it lists, naming the command that writes each one.
+#[test]
+fn every_listed_game_is_wired_in() {
+    let empty = tempfile::tempdir().unwrap();
+    for g in games() {
+        let (ok, text) = nana(&["--game", g.name(), "moves"]);
+        assert!(ok && !text.is_empty(), "{}: {text}", g.name());
+        let missing = g.missing_tables(empty.path());
+        assert!(!missing.is_empty(), "{}", g.name());
+        for m in missing {
+            assert!(m.command.starts_with(&format!("nana --game {} solve --rules ", g.name())), "{m:?}");
+        }
+    }
+}
