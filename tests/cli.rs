@@ -1774,6 +1774,63 @@ fn a_table_of_another_game_is_named_for_what_it_is() {
     }
 }
 
+/// An output that cannot be written (a full disk: `/dev/full`) is one error line and exit 1 for
+/// every command that prints, never a panic.
+#[test]
+fn a_full_output_is_an_error_not_a_panic() {
+    let current = table("current");
+    let commands: [&[&str]; 8] = [
+        &["query", "--tablebase", current],
+        &["query", "--tablebase", current, "--json"],
+        &["moves"],
+        &["perft", "2"],
+        &["stats", "--tablebase", current],
+        &["check-table", current],
+        &["play", "--tablebase", current],
+        &["--help"],
+    ];
+    for args in commands {
+        use std::io::Write as _;
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full");
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nana"))
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(full)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // `play` reads its moves; the others do not read at all.
+        let _ = child.stdin.take().unwrap().write_all(b"quit\n");
+        let out = child.wait_with_output().unwrap();
+        let run = Run {
+            code: out.status.code(),
+            stdout: String::new(),
+            stderr: String::from_utf8(out.stderr).unwrap(),
+        };
+        assert_error(&run, &["cannot write the output: No space left on device"]);
+    }
+}
+
+/// `serve --bind` takes a host name, and a bad one is refused before any table is loaded.
+#[test]
+fn serve_binds_a_host_name() {
+    let run = nana(&["serve", "--bind", "no such host", "--no-solve"]);
+    assert_error(&run, &["--bind no such host"]);
+    // `localhost` resolves: the error is then the missing tables, not the address.
+    let run = nana(&["serve", "--bind", "localhost", "--port", "0", "--no-solve"]);
+    assert_error(&run, &["no tablebase at"]);
+}
+
+/// `solve --out DIR` where a table's file is a folder fails before solving.
+#[test]
+fn solve_refuses_a_folder_in_the_way_before_solving() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("nana-current.tb")).unwrap();
+    let run = nana(&["solve", "--rules", "current", "--out", dir.path().to_str().unwrap()]);
+    // The check before the solve says so (a write after it would fail with the system's words).
+    assert_error(&run, &["nana-current.tb: is a directory, cannot write the table there"]);
+}
+
 /// A missing file is named once, by the I/O error that names it.
 #[test]
 fn a_missing_table_is_named_once() {
@@ -1836,7 +1893,7 @@ fn dobutsu_values_are_worded_for_dobutsu() {
     let query = ["--game", "dobutsu", "query", "--tablebase", dobutsu_table()];
     let start = nana(&query);
     let out = &start.success().stdout;
-    assert!(out.contains("\nvalue: loss in 78 plies for first\n"), "{out}");
+    assert!(out.contains("\nvalue: loss in 78 plies for the first player\n"), "{out}");
     assert!(out.contains("\n  b1a2   L b1-a2    loss in 78 plies\n"), "{out}");
     assert!(out.contains("\n  b2b3   C b2xb3    loss in 76 plies\n"), "{out}");
     // The second player's lion on the first player's home rank, unattacked: a try completed.
@@ -1851,10 +1908,10 @@ fn dobutsu_values_are_worded_for_dobutsu() {
     };
     let (first, second) = (play("first"), play("second"));
     let out = &first.success().stdout;
-    assert!(out.contains("\nevaluation: loss in 78 plies for first\n"), "{out}");
+    assert!(out.contains("\nevaluation: loss in 78 plies for the first player\n"), "{out}");
     assert!(out.contains("hint: b1a2 (L b1-a2), loss in 78 plies\n"), "{out}");
     let out = &second.success().stdout;
-    assert!(out.contains("\nevaluation: win in 77 plies for second\n"), "{out}");
+    assert!(out.contains("\nevaluation: win in 77 plies for the second player\n"), "{out}");
     assert!(out.contains(", win in 77 plies\n"), "{out}");
     // The first player plays its moves of the mainline; the engine answers along it and
     // captures the lion on the 78th ply.

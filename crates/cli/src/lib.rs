@@ -117,9 +117,10 @@ enum Command<G: Game> {
         /// Port to listen on (0: any free port, printed at start).
         #[arg(long, default_value_t = 8080)]
         port: u16,
-        /// Address to listen on (`0.0.0.0` for every interface).
+        /// Address to listen on: an IP address or a host name such as `localhost` (`0.0.0.0`: every
+        /// interface).
         #[arg(long, default_value = "127.0.0.1")]
-        bind: std::net::IpAddr,
+        bind: String,
         /// Refuse to start when a table is missing (naming every missing file), instead of
         /// solving it at start.
         #[arg(long)]
@@ -162,7 +163,7 @@ fn run<G: Game>(cli: Cli<G>, games: &[&dyn Registered], out: &mut dyn Write) -> 
                 Some(_) => games.iter().copied().filter(|g| g.name() == G::NAME).collect(),
                 None => games.to_vec(),
             };
-            commands::serve::run(bind, port, no_solve, &served, &tb_dir)
+            commands::serve::run(&bind, port, no_solve, &served, &tb_dir)
         }
     }
 }

@@ -121,6 +121,11 @@ pub trait Game: Debug + Send + Sync + 'static {
     const SIDES: [&'static str; 2];
     /// Which side is to move: 0 for the side that moves first, 1 for the other.
     fn side_to_move(pos: &Pos<Self>) -> usize;
+    /// A side in a sentence (`value: loss in 78 plies for the first player`): by default its
+    /// name in [`Game::SIDES`].
+    fn side_name(side: usize) -> String {
+        Self::SIDES[side].to_string()
+    }
     /// How a move is entered, for `play`'s prompt help, e.g. "USI-like 2c2b, T*1a or Hodges
     /// B-2b=TG".
     const MOVE_HELP: &'static str;

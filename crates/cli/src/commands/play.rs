@@ -55,7 +55,7 @@ pub fn run<G: Game>(args: &PlayArgs<G>, dir: &Path, out: &mut dyn Write) -> Resu
         out!(out, "{}", G::diagram(&pos));
         let value = probe.value(&pos).map_err(err)?;
         let to_move = G::side_to_move(&pos);
-        outln!(out, "evaluation: {} for {}", describe::<G>(&rules, value), name(to_move));
+        outln!(out, "evaluation: {} for {}", describe::<G>(&rules, value), G::side_name(to_move));
         let moves = probe.ranked_moves(&pos).map_err(err)?;
         if let Some(over) = rules.terminal(&pos) {
             // Why, in the game's words, then what it means for the player.

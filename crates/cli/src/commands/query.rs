@@ -76,7 +76,7 @@ pub fn run<G: Game>(args: &QueryArgs<G>, dir: &Path, out: &mut dyn Write) -> Res
     out!(out, "{}", G::diagram(&pos));
     outln!(out, "position: {pos}");
     outln!(out, "rules: {} ({})", rules.describe(), table.origin());
-    let side = G::SIDES[G::side_to_move(&pos)];
+    let side = G::side_name(G::side_to_move(&pos));
     outln!(out, "value: {} for {side}", describe::<G>(&rules, value));
     if let Some(over) = G::game_over(&rules, &pos) {
         outln!(out, "{over}");

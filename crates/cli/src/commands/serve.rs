@@ -1,7 +1,7 @@
 //! `nana serve`: the tablebase explorer (the HTTP JSON API and its web page) over every game's
 //! tables, or only `--game`'s when it is given; see docs/EXPLORER.md.
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -10,14 +10,24 @@ use nana_server::{missing_message, Missing, Registry};
 use crate::games::Registered;
 use crate::progress::Bars;
 
+/// The address to listen on: an IP address, or a host name such as `localhost` (its first
+/// address).
+fn address(bind: &str, port: u16) -> Result<SocketAddr, String> {
+    let bad = |why: String| format!("--bind {}: {why}", nana_probe::echo::cut(bind));
+    let mut found = (bind, port).to_socket_addrs().map_err(|e| bad(e.to_string()))?;
+    found.next().ok_or_else(|| bad("the name has no address".to_string()))
+}
+
 /// Serves `games` on `bind:port`, their tables from `dir`.
 pub fn run(
-    bind: IpAddr,
+    bind: &str,
     port: u16,
     no_solve: bool,
     games: &[&dyn Registered],
     dir: &Path,
 ) -> Result<(), String> {
+    // A bad address fails at once, before any table is loaded.
+    let addr = address(bind, port)?;
     let missing = if no_solve { Missing::Refuse } else { Missing::Solve };
     if no_solve {
         // Every missing file of every game at once, before anything is loaded.
@@ -42,7 +52,6 @@ pub fn run(
             },
         )?;
     }
-    let addr = SocketAddr::new(bind, port);
     nana_server::run(addr, Arc::new(registry), |addr| {
         eprintln!("listening on http://{addr}/ (Ctrl-C stops)");
     })

@@ -12,6 +12,13 @@ use nana_front::Game;
 
 pub fn run<G: Game>(rule_sets: &[G::Rules], dir: &Path, out: &mut dyn Write) -> Result<(), String> {
     table::check_writable(dir)?;
+    // A folder where a table's file goes would fail the write after the whole solve.
+    for rules in rule_sets {
+        let path = dir.join(rules.file_name());
+        if path.is_dir() {
+            return Err(format!("{}: is a directory, cannot write the table there", path.display()));
+        }
+    }
     let all = Instant::now();
     for rules in rule_sets {
         let start = Instant::now();

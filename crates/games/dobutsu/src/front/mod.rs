@@ -40,6 +40,10 @@ impl Game for Dobutsu {
 
     const SIDES: [&'static str; 2] = ["first", "second"];
 
+    fn side_name(side: usize) -> String {
+        format!("the {} player", Self::SIDES[side])
+    }
+
     fn side_to_move(pos: &Position) -> usize {
         usize::from(pos.side_to_move() != crate::Side::First)
     }
@@ -156,13 +160,14 @@ fn report(tables: &[Table<Rules>]) -> Result<Report, String> {
     let ok = start == claim.value;
     failed += usize::from(!ok);
     out += &format!("| start | {} | {} | {} |\n", show(claim.value), show(start), verdict(ok));
+    // Every row of the table is one of Tanaka's figures: the counts and the start's value.
+    let rows = figures.len() + 1;
     let summary = format!(
-        "{} {} (solver: {})\n{} of {} figures of Tanaka (2009) reproduced\n",
+        "{} {} (solver: {})\n{} of {rows} figures of Tanaka (2009) reproduced\n",
         if ok { "CONFIRMED    " } else { "NOT CONFIRMED" },
         claim.text,
         show(start),
-        figures.iter().filter(|(_, p, m)| p == m).count(),
-        figures.len()
+        rows - failed,
     );
     Ok(Report { table: out, summary, failed, claims: figures.len() + 1 })
 }
