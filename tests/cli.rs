@@ -1729,7 +1729,8 @@ fn serve_without_tables_and_no_solve_names_the_missing_files() {
     assert_error(&run, &dobutsu_files);
     assert!(!run.stderr.contains("nana-"), "{run:#?}");
     assert_usage_error(&nana(&["serve", "--port", "70000"]), &["70000"]);
-    assert_usage_error(&nana(&["serve", "--bind", "not-an-address"]), &["not-an-address"]);
+    // A host name is looked up at start: one that does not resolve is an error before any table.
+    assert_error(&nana(&["serve", "--bind", "not-an-address"]), &["--bind not-an-address"]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1900,7 +1901,7 @@ fn dobutsu_values_are_worded_for_dobutsu() {
     let tried = nana(&[&query[..], &["2e/L2/G2/E1l[Ccg] w 0 1"]].concat());
     let out = &tried.success().stdout;
     let over =
-        "\nvalue: loss (the game is over) for first\nthe game is over (try): the first player has lost\n";
+        "\nvalue: loss (the game is over) for the first player\nthe game is over (try): the first player has lost\n";
     assert!(out.ends_with(over), "{out}");
     let play = |side: &str| {
         let args = ["--game", "dobutsu", "play", "--side", side, "--tablebase", dobutsu_table()];
