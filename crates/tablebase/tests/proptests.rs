@@ -3,9 +3,13 @@
 
 mod common;
 
-use common::{file_bytes, fix_header_crc, ENCODING_AT, ENTRY_WIDTH_AT, RESERVED, VERSION_AT};
+use common::{
+    file_bytes, fix_header_crc, fix_payload_crc, BLOCK_ENTRIES_AT, ENCODING_AT, ENTRIES_AT, ENTRY_WIDTH_AT,
+    LAYOUT_AT, PAYLOAD_LEN_AT, RESERVED, VERSION_AT,
+};
 use nana_tablebase::{
-    validate_bytes, Counts, Encoding, Header, Tablebase, TablebaseError, HEADER_SIZE, MAGIC,
+    validate_bytes, write_with, Counts, Encoding, Header, Layout, Tablebase, TablebaseError, HEADER_SIZE,
+    MAGIC,
 };
 use proptest::prelude::*;
 
@@ -66,7 +70,7 @@ proptest! {
         encoding in 0u32..3,
     ) {
         bytes[..8].copy_from_slice(&MAGIC);
-        bytes[VERSION_AT..VERSION_AT + 4].copy_from_slice(&2u32.to_le_bytes());
+        bytes[VERSION_AT..VERSION_AT + 4].copy_from_slice(&3u32.to_le_bytes());
         bytes[12..16].copy_from_slice(&256u32.to_le_bytes());
         bytes[ENTRY_WIDTH_AT..ENTRY_WIDTH_AT + 4].copy_from_slice(&width.to_le_bytes());
         bytes[ENCODING_AT..ENCODING_AT + 4].copy_from_slice(&encoding.to_le_bytes());
@@ -75,6 +79,68 @@ proptest! {
         }
         fix_header_crc(&mut bytes);
         let _ = validate_bytes(&bytes);
+    }
+
+    /// Random payloads behind a header that passes every check before the
+    /// blocks (the stated length and payload CRC made to match), so that the
+    /// block index and the LZ4 decoder meet arbitrary bytes: never a panic,
+    /// and never a table whose entries do not match the stated checksum.
+    #[test]
+    fn arbitrary_blocks_never_panic(
+        mut bytes in proptest::collection::vec(any::<u8>(), HEADER_SIZE..HEADER_SIZE + 512),
+        width in 1u32..3,
+        entries in 0u64..400,
+        layout in 1u32..4,
+        block_entries in 0u32..40,
+        small_offsets in any::<bool>(),
+    ) {
+        bytes[..8].copy_from_slice(&MAGIC);
+        bytes[VERSION_AT..VERSION_AT + 4].copy_from_slice(&3u32.to_le_bytes());
+        bytes[12..16].copy_from_slice(&256u32.to_le_bytes());
+        bytes[ENTRY_WIDTH_AT..ENTRY_WIDTH_AT + 4].copy_from_slice(&width.to_le_bytes());
+        bytes[ENCODING_AT..ENCODING_AT + 4].copy_from_slice(&1u32.to_le_bytes());
+        bytes[ENTRIES_AT..ENTRIES_AT + 8].copy_from_slice(&entries.to_le_bytes());
+        bytes[32..48].fill(b'g');
+        bytes[48..64].fill(b'r');
+        bytes[72..136].fill(b'o');
+        bytes[LAYOUT_AT..LAYOUT_AT + 4].copy_from_slice(&layout.to_le_bytes());
+        bytes[BLOCK_ENTRIES_AT..BLOCK_ENTRIES_AT + 4].copy_from_slice(&block_entries.to_le_bytes());
+        let payload_len = (bytes.len() - HEADER_SIZE) as u64;
+        bytes[PAYLOAD_LEN_AT..PAYLOAD_LEN_AT + 8].copy_from_slice(&payload_len.to_le_bytes());
+        bytes[RESERVED].fill(0);
+        if small_offsets {
+            // Offsets that are small and increasing reach the decoder more often.
+            for (k, offset) in bytes[HEADER_SIZE..].chunks_exact_mut(8).enumerate().take(8) {
+                offset.copy_from_slice(&(k as u64 * 3).to_le_bytes());
+            }
+        }
+        fix_payload_crc(&mut bytes);
+        if let Ok(table) = Tablebase::from_bytes(bytes) {
+            let all = table.entries();
+            prop_assert_eq!(crc32fast::hash(&all), table.storage().entries_crc);
+            prop_assert_eq!(all.len() as u64, entries * u64::from(width));
+        }
+    }
+
+    /// Any entries in blocks of any size round-trip, one at a time and as a
+    /// whole.
+    #[test]
+    fn compressed_files_round_trip(
+        (header, entries) in arb_header(),
+        block_entries in 1u32..300,
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.tb");
+        write_with(&path, &header, &entries, Layout::Lz4Blocks { block_entries }).unwrap();
+        let table = Tablebase::open(&path).unwrap();
+        prop_assert_eq!(table.header(), &header);
+        prop_assert_eq!(&table.entries()[..], entries.as_slice());
+        let width = header.entry_width as usize;
+        for i in 0..header.entries as usize {
+            let bytes = &entries[i * width..(i + 1) * width];
+            let want = if width == 1 { u16::from(bytes[0]) } else { u16::from_le_bytes([bytes[0], bytes[1]]) };
+            prop_assert_eq!(table.entry(i as u64), Some(want));
+        }
     }
 
     /// Every encodable header with a matching payload validates and decodes
