@@ -298,14 +298,33 @@ impl<G: TableGame> Table<G> {
         &self.source
     }
 
-    /// The entries, in the engine's encoding. A compressed file's are decoded, all of them, the
-    /// first time they are asked for, and kept: lookups do not need them ([`Table::probe`] reads
-    /// the file an entry at a time), passes over the whole table do.
+    /// The entries, in the engine's encoding: [`Table::try_entries`], for a table whose file
+    /// was written by this crate.
+    ///
+    /// # Panics
+    /// Where a compressed file's blocks, each of which matched its checksum when the file was
+    /// opened, do not decode to the entries its header's checksum names (a writer that stored
+    /// what it was not given).
     pub fn entries(&self) -> &[u8] {
+        self.try_entries().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The entries, in the engine's encoding. A compressed file's are decoded, all of them, the
+    /// first time they are asked for, checked against the header's checksum of the entries, and
+    /// kept: lookups do not need them ([`Table::probe`] reads the file an entry at a time),
+    /// passes over the whole table do.
+    pub fn try_entries(&self) -> Result<&[u8], TableError> {
         match &self.source {
-            Source::File(tb) if tb.storage().layout == Layout::Plain => tb.payload(),
-            Source::File(tb) => self.decoded.get_or_init(|| tb.entries().into_owned()),
-            Source::Memory(s) => &s.entries,
+            Source::File(tb) if tb.storage().layout == Layout::Plain => Ok(tb.payload()),
+            Source::File(tb) => {
+                if let Some(entries) = self.decoded.get() {
+                    return Ok(entries);
+                }
+                let path = || tb.path().map_or_else(|| PathBuf::from("(in memory)"), Path::to_path_buf);
+                let entries = tb.entries().map_err(|error| TableError::File { path: path(), error })?;
+                Ok(self.decoded.get_or_init(|| entries.into_owned()))
+            }
+            Source::Memory(s) => Ok(&s.entries),
         }
     }
 

@@ -503,14 +503,15 @@ mod table {
         );
         assert!(!err.needs_regeneration());
 
-        // A flipped payload byte is a damaged file, which a new solve cures.
+        // A flipped byte of the (only) compressed block is a damaged file, which a new solve
+        // cures.
         let path = dir.path().join(Rated(EntryWidth::One).file_name());
         let mut bytes = std::fs::read(&path).unwrap();
         *bytes.last_mut().unwrap() ^= 1;
         std::fs::write(&path, bytes).unwrap();
         let err = Table::open(Rated(EntryWidth::One), &path).unwrap_err();
         assert!(
-            matches!(err, TableError::File { error: TablebaseError::PayloadChecksum { .. }, .. }),
+            matches!(err, TableError::File { error: TablebaseError::BlockChecksum { block: 0, .. }, .. }),
             "{err}"
         );
         assert!(err.needs_regeneration());

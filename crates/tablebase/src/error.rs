@@ -87,6 +87,15 @@ pub enum TablebaseError {
         /// What is wrong with it.
         reason: &'static str,
     },
+    /// A block of a compressed payload does not match its CRC-32.
+    BlockChecksum {
+        /// The block's number, from 0.
+        block: u64,
+        /// CRC-32 stored in the block index.
+        expected: u32,
+        /// CRC-32 computed over the block's stored bytes.
+        actual: u32,
+    },
     /// The entry array a compressed payload decodes to does not match its
     /// CRC-32.
     EntriesChecksum {
@@ -229,6 +238,11 @@ impl fmt::Display for TablebaseError {
             Self::CorruptBlock { block, reason } => {
                 write!(f, "the file is corrupted: compressed block {block}: {reason}")
             }
+            Self::BlockChecksum { block, expected, actual } => write!(
+                f,
+                "the file is corrupted: checksum mismatch in compressed block {block} (stored \
+                 {expected:#010x}, computed {actual:#010x})"
+            ),
             Self::EntriesChecksum { expected, actual } => write!(
                 f,
                 "the file is corrupted: the decoded entries' checksum mismatches (stored \
@@ -305,6 +319,7 @@ impl TablebaseError {
             | Self::UnknownLayout(_)
             | Self::BadLayout(_)
             | Self::CorruptBlock { .. }
+            | Self::BlockChecksum { .. }
             | Self::EntriesChecksum { .. }
             | Self::PayloadChecksum { .. }
             | Self::InvalidText { .. }

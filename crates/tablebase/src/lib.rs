@@ -59,7 +59,7 @@
 //!     entries: 3,
 //! };
 //! let table = Tablebase::open_expecting(&path, &expected)?;
-//! assert_eq!(&table.entries()[..], &[0, 1, 2]);
+//! assert_eq!(&table.entries()?[..], &[0, 1, 2]);
 //! assert_eq!(table.entry(2), Some(2));
 //! // The same bytes held in memory (e.g. fetched by a web page) read the same.
 //! let in_memory = Tablebase::from_bytes(std::fs::read(&path)?)?;

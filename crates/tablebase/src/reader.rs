@@ -17,10 +17,11 @@ use crate::{Expected, Header, Layout, Storage, TablebaseError, HEADER_SIZE};
 ///
 /// Performs every check [`Tablebase::open`] performs: the header checks of
 /// [`Header::decode`], then the exact file length (header plus the payload
-/// length the header states, nothing more), then the payload CRC-32; for a
-/// compressed payload ([`Layout::Lz4Blocks`]) also its block index, the
-/// decoding of every block to exactly its length, and the CRC-32 of the
-/// decoded entries.
+/// length the header states, nothing more), then the checksums: of the whole
+/// payload for [`Layout::Plain`]; of the block index and of every block, each
+/// its own, for [`Layout::Lz4Blocks`]. Nothing is decoded: a compressed
+/// table's decoded entries are checked against their CRC-32 by
+/// [`Tablebase::entries`].
 ///
 /// # Errors
 ///
@@ -47,30 +48,21 @@ fn validate(bytes: &[u8]) -> Result<(Header, Storage, Option<Shape>), TablebaseE
     }
 
     let payload = payload_of(bytes);
-    let actual = crc32fast::hash(payload);
-    if actual != storage.payload_crc {
-        return Err(TablebaseError::PayloadChecksum { expected: storage.payload_crc, actual });
-    }
-    let blocks = blocks_of(&header, &storage, payload)?;
-    if let Some(blocks) = &blocks {
-        blocks.for_each(storage.entries_crc, |_| {})?;
-    }
-    Ok((header, storage, blocks.map(|b| *b.shape())))
-}
-
-/// The checked block index of a compressed payload; `None` for a plain one.
-fn blocks_of<'a>(
-    header: &Header,
-    storage: &Storage,
-    payload: &'a [u8],
-) -> Result<Option<Blocks<'a>>, TablebaseError> {
-    match storage.layout {
-        Layout::Plain => Ok(None),
+    let shape = match storage.layout {
+        Layout::Plain => {
+            let actual = crc32fast::hash(payload);
+            if actual != storage.payload_crc {
+                return Err(TablebaseError::PayloadChecksum { expected: storage.payload_crc, actual });
+            }
+            None
+        }
         Layout::Lz4Blocks { block_entries } => {
             let shape = Shape::new(header.entries, header.entry_width, block_entries)?;
-            Blocks::new(payload, shape).map(Some)
+            Blocks::new(payload, shape, storage.payload_crc)?;
+            Some(shape)
         }
-    }
+    };
+    Ok((header, storage, shape))
 }
 
 /// The bytes after the header (empty if there are none).
@@ -118,12 +110,11 @@ thread_local! {
 /// ([`Tablebase::open`]) or held in memory ([`Tablebase::from_bytes`], for
 /// a server or WebAssembly that has the bytes but no file).
 ///
-/// Construction validates the whole table (see [`validate_bytes`]): a
-/// compressed table is decoded once, block by block, and its entries'
-/// checksum compared. Entries are then read one at a time with
-/// [`Tablebase::entry`] (a compressed table decodes the entry's block, and
-/// each thread keeps its last few blocks) or all at once with
-/// [`Tablebase::entries`]. Whether the table is the one the caller wants is
+/// Construction validates the whole table (see [`validate_bytes`]): every
+/// byte is checked against a checksum, in one sequential read. Entries are
+/// then read one at a time with [`Tablebase::entry`] (a compressed table
+/// decodes the entry's block, and each thread keeps its last few blocks) or
+/// all at once with [`Tablebase::entries`]. Whether the table is the one the caller wants is
 /// a separate question: use [`Tablebase::open_expecting`] or
 /// [`Tablebase::check_expected`] before trusting any entry.
 #[derive(Debug)]
@@ -219,19 +210,33 @@ impl Tablebase {
 
     /// The entry array, `entries × entry_width` bytes: borrowed from the
     /// file for [`Layout::Plain`], decoded (all of it, into memory of that
-    /// size) for a compressed table.
-    #[must_use]
-    pub fn entries(&self) -> Cow<'_, [u8]> {
+    /// size) for a compressed table, whose decoded entries are checked
+    /// against their CRC-32.
+    ///
+    /// # Errors
+    ///
+    /// For a compressed table, [`TablebaseError::CorruptBlock`] if a block
+    /// does not decode to its length, or [`TablebaseError::EntriesChecksum`]
+    /// if the decoded entries do not match their checksum: blocks that
+    /// matched their own checksums when the table was opened, so a writer
+    /// that stored what it was not given.
+    pub fn entries(&self) -> Result<Cow<'_, [u8]>, TablebaseError> {
         match self.blocks() {
-            None => Cow::Borrowed(self.payload()),
+            None => Ok(Cow::Borrowed(self.payload())),
             Some(blocks) => {
                 let mut all = Vec::with_capacity(blocks.shape().total as usize);
-                blocks
-                    .for_each(self.storage.entries_crc, |block| all.extend_from_slice(block))
-                    .expect("a table validated when it was opened");
-                Cow::Owned(all)
+                blocks.for_each(self.storage.entries_crc, |block| all.extend_from_slice(block))?;
+                Ok(Cow::Owned(all))
             }
         }
+    }
+
+    /// Entry `index` as an unsigned integer (a 2-byte entry little-endian),
+    /// or `None` past the last entry, or where its block does not decode
+    /// (see [`Tablebase::try_entry`]).
+    #[must_use]
+    pub fn entry(&self, index: u64) -> Option<u16> {
+        self.try_entry(index).ok().flatten()
     }
 
     /// Entry `index` as an unsigned integer (a 2-byte entry little-endian),
@@ -239,14 +244,19 @@ impl Tablebase {
     ///
     /// A compressed table decodes the block that holds it, unless it is
     /// among the last few blocks this thread decoded.
-    #[must_use]
-    pub fn entry(&self, index: u64) -> Option<u16> {
+    ///
+    /// # Errors
+    ///
+    /// [`TablebaseError::CorruptBlock`] if the block does not decode to its
+    /// length. Its bytes matched their checksum when the table was opened,
+    /// so only a file whose writer stored a block that is not LZ4 meets it.
+    pub fn try_entry(&self, index: u64) -> Result<Option<u16>, TablebaseError> {
         if index >= self.header.entries {
-            return None;
+            return Ok(None);
         }
         let width = self.header.entry_width as usize;
         let Some(blocks) = self.blocks() else {
-            return Some(read_entry(self.payload(), index as usize * width, width));
+            return Ok(Some(read_entry(self.payload(), index as usize * width, width)));
         };
         let shape = blocks.shape();
         let at = index * width as u64;
@@ -254,7 +264,7 @@ impl Tablebase {
         BLOCK_CACHE.with(|cache| {
             let mut cache = cache.borrow_mut();
             if let Some((_, _, block)) = cache.slots.iter().find(|(id, b, _)| (*id, *b) == (self.id, k)) {
-                return Some(read_entry(block, within, width));
+                return Ok(Some(read_entry(block, within, width)));
             }
             let slot = cache.next;
             cache.next = (slot + 1) % CACHED_BLOCKS;
@@ -262,11 +272,11 @@ impl Tablebase {
                 cache.slots.push((0, 0, Vec::new()));
             }
             let (id, number, block) = &mut cache.slots[slot];
-            // Whatever this slot held is replaced: mark it empty until decoded.
+            // Whatever this slot held is replaced: empty until the block decodes.
             *id = 0;
-            blocks.decode(k, block).expect("a table validated when it was opened");
+            blocks.decode(k, block)?;
             (*id, *number) = (self.id, k);
-            Some(read_entry(block, within, width))
+            Ok(Some(read_entry(block, within, width)))
         })
     }
 

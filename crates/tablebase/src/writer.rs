@@ -65,20 +65,20 @@ pub fn write_with(
         return Err(TablebaseError::PayloadLength { len, expected: expected.unwrap_or(u64::MAX) });
     }
     let entries_crc = crc32fast::hash(entries);
-    let compressed = match layout {
-        Layout::Plain => None,
+    // The header's payload checksum: of a plain payload, all of it; of blocks, their index
+    // (every block has its own checksum in the index).
+    let (compressed, payload_crc) = match layout {
+        Layout::Plain => (None, entries_crc),
         Layout::Lz4Blocks { block_entries } => {
             let shape = Shape::new(header.entries, header.entry_width, block_entries)?;
-            Some(blocks::compress(entries, &shape))
+            let payload = blocks::compress(entries, &shape);
+            let index_len = shape.blocks as usize * blocks::RECORD_BYTES;
+            let index_crc = crc32fast::hash(&payload[..index_len]);
+            (Some(payload), index_crc)
         }
     };
     let payload = compressed.as_deref().unwrap_or(entries);
-    let storage = Storage {
-        layout,
-        payload_len: payload.len() as u64,
-        payload_crc: crc32fast::hash(payload),
-        entries_crc,
-    };
+    let storage = Storage { layout, payload_len: payload.len() as u64, payload_crc, entries_crc };
     let header_bytes = header.encode_with(&storage)?;
 
     let file_name = path.file_name().ok_or_else(|| TablebaseError::Io {

@@ -6,7 +6,7 @@ mod common;
 use std::fs;
 
 use common::{
-    dir_entries, expected, file_bytes, fix_header_crc, fix_payload_crc, header, payload, runs, v1_file_bytes,
+    dir_entries, expected, file_bytes, fix_header_crc, header, payload, runs, v1_file_bytes,
     BLOCK_ENTRIES_AT, ENCODING_AT, ENTRIES_AT, ENTRIES_CRC_AT, ENTRY_WIDTH_AT, LAYOUT_AT, PAYLOAD_CRC_AT,
     PAYLOAD_LEN_AT, RESERVED, VERSION_AT,
 };
@@ -34,7 +34,7 @@ fn round_trip(entries: u64, width: u32) {
 
         assert_eq!(table.header(), &header);
         assert_eq!(table.storage().layout, layout);
-        assert_eq!(table.entries(), payload.as_slice(), "{layout}");
+        assert_eq!(table.entries().unwrap(), payload.as_slice(), "{layout}");
         for i in 0..entries {
             let at = (i * u64::from(width)) as usize;
             let want = if width == 1 {
@@ -58,7 +58,7 @@ fn round_trip(entries: u64, width: u32) {
         let in_memory = Tablebase::from_bytes(fs::read(&path).unwrap()).unwrap();
         assert_eq!(in_memory.header(), table.header());
         assert_eq!(in_memory.payload(), table.payload());
-        assert_eq!(in_memory.entries(), table.entries());
+        assert_eq!(in_memory.entries().unwrap(), table.entries().unwrap());
         assert_eq!(in_memory.path(), None);
     }
 }
@@ -460,7 +460,7 @@ fn write_replaces_existing_file() {
 
     let new = Tablebase::open(&path).unwrap();
     assert_eq!(new.header(), &new_header);
-    assert_eq!(new.entries(), new_payload.as_slice());
+    assert_eq!(new.entries().unwrap(), new_payload.as_slice());
     assert_eq!(dir_entries(dir.path()), ["t.tb"]);
 }
 
@@ -478,7 +478,7 @@ fn open_mapping_survives_replacement() {
     write(&path, &header(50, 2), &[0xab; 100]).unwrap();
 
     assert_eq!(old.header(), &header(ENTRIES, 1));
-    assert_eq!(old.entries(), payload(ENTRIES, 1).as_slice());
+    assert_eq!(old.entries().unwrap(), payload(ENTRIES, 1).as_slice());
     assert_eq!(old.entry(ENTRIES - 1), Some(u16::from(payload(ENTRIES, 1)[ENTRIES as usize - 1])));
     assert_eq!(validate_bytes(&fs::read(&path).unwrap()).unwrap(), header(50, 2));
 }
@@ -563,6 +563,7 @@ fn error_messages_are_single_lines() {
         TablebaseError::UnknownLayout(3),
         TablebaseError::BadLayout("the block size is zero"),
         TablebaseError::CorruptBlock { block: 3, reason: "it decodes to the wrong length" },
+        TablebaseError::BlockChecksum { block: 3, expected: 1, actual: 2 },
         TablebaseError::EntriesChecksum { expected: 1, actual: 2 },
         TablebaseError::WrongGame { expected: "a".into(), found: "b".into() },
         TablebaseError::WrongRules {
@@ -644,15 +645,20 @@ fn compressed_fields_are_at_documented_offsets() {
     assert_eq!(u32_at(VERSION_AT), 3);
     assert_eq!((u32_at(LAYOUT_AT), u32_at(BLOCK_ENTRIES_AT)), (2, 64));
     assert_eq!(u32_at(ENTRIES_CRC_AT), crc32fast::hash(&values));
-    assert_eq!(u32_at(PAYLOAD_CRC_AT), crc32fast::hash(&bytes[HEADER_SIZE..]));
     assert_eq!(u64_at(PAYLOAD_LEN_AT), (bytes.len() - HEADER_SIZE) as u64);
-    // 16 blocks: 17 offsets, the first 0, the last the blocks' length.
-    let index_end = HEADER_SIZE + 17 * 8;
-    assert_eq!(u64_at(HEADER_SIZE), 0);
-    assert_eq!(u64_at(index_end - 8), (bytes.len() - index_end) as u64);
-    // Block 0 is an LZ4 block of its 128 bytes.
-    let first = &bytes[index_end..index_end + u64_at(HEADER_SIZE + 8) as usize];
+    // 16 blocks: 16 records of 12 bytes (the block's end, its CRC-32), the index's CRC-32 in
+    // the header, the last end the blocks' length.
+    let index_end = HEADER_SIZE + 16 * 12;
+    assert_eq!(u32_at(PAYLOAD_CRC_AT), crc32fast::hash(&bytes[HEADER_SIZE..index_end]));
+    assert_eq!(u64_at(index_end - 12), (bytes.len() - index_end) as u64);
+    // Block 0 is an LZ4 block of its 128 bytes, with its CRC-32; block 1 follows it.
+    let first = &bytes[index_end..index_end + u64_at(HEADER_SIZE) as usize];
+    assert_eq!(u32_at(HEADER_SIZE + 8), crc32fast::hash(first));
     assert_eq!(lz4_flex::block::decompress(first, 128).unwrap(), &values[..128]);
+    let second =
+        &bytes[index_end + u64_at(HEADER_SIZE) as usize..index_end + u64_at(HEADER_SIZE + 12) as usize];
+    assert_eq!(u32_at(HEADER_SIZE + 20), crc32fast::hash(second));
+    assert_eq!(lz4_flex::block::decompress(second, 128).unwrap(), &values[128..256]);
     assert!(bytes.len() < HEADER_SIZE + values.len() / 2, "{} bytes for {}", bytes.len(), values.len());
 }
 
@@ -674,46 +680,93 @@ fn every_truncated_length_of_a_compressed_file_is_truncated() {
     }
 }
 
+/// Recomputes every block's CRC-32 in the index of a compressed file of
+/// `blocks` blocks, then the index's and the header's, so that the checks
+/// behind the checksums are the ones that meet a deliberate edit.
+fn fix_block_crcs(bytes: &mut [u8], blocks: usize) {
+    let index_end = HEADER_SIZE + blocks * 12;
+    let mut start = index_end;
+    for k in 0..blocks {
+        let at = HEADER_SIZE + k * 12;
+        let end = index_end + u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
+        let crc = crc32fast::hash(&bytes[start..end]);
+        bytes[at + 8..at + 12].copy_from_slice(&crc.to_le_bytes());
+        start = end;
+    }
+    let crc = crc32fast::hash(&bytes[HEADER_SIZE..index_end]);
+    bytes[PAYLOAD_CRC_AT..PAYLOAD_CRC_AT + 4].copy_from_slice(&crc.to_le_bytes());
+    fix_header_crc(bytes);
+}
+
+/// A flipped bit anywhere in a compressed file is refused on open: in the
+/// header by the header's checks, in the index by the index's checksum, in a
+/// block by that block's own checksum, which names the block.
 #[test]
 fn every_flipped_bit_of_a_compressed_file_is_detected() {
     let (good, _) = compressed(300, 2, 16);
+    let blocks = 300usize.div_ceil(16);
+    let index_end = HEADER_SIZE + blocks * 12;
+    let block_of = |pos: usize| {
+        let ends: Vec<usize> = (0..blocks)
+            .map(|k| {
+                let at = HEADER_SIZE + k * 12;
+                index_end + u64::from_le_bytes(good[at..at + 8].try_into().unwrap()) as usize
+            })
+            .collect();
+        ends.iter().position(|&end| pos < end).unwrap() as u64
+    };
     for pos in 0..good.len() {
         for bit in 0..8 {
             let mut bad = good.clone();
             bad[pos] ^= 1 << bit;
-            match validate_bytes(&bad) {
-                Err(err) => assert!(expected_flip_error(pos, &err), "byte {pos} bit {bit}: {err:?}"),
-                Ok(_) => panic!("byte {pos} bit {bit}: flip not detected"),
-            }
+            let err = validate_bytes(&bad).expect_err(&format!("byte {pos} bit {bit}: flip not detected"));
+            let right = match pos {
+                ..HEADER_SIZE => expected_flip_error(pos, &err),
+                _ if pos < index_end => matches!(err, TablebaseError::PayloadChecksum { .. }),
+                _ => matches!(err, TablebaseError::BlockChecksum { block, .. } if block == block_of(pos)),
+            };
+            assert!(right, "byte {pos} bit {bit}: {err:?}");
         }
     }
 }
 
-/// Damage behind a payload checksum made to match it (a writer's bug, or
-/// damage the CRC cannot see) is met by the block checks or by the decoded
-/// entries' checksum: the file is refused, or, where the damage changes no
-/// entry (another match of the same bytes), it reads exactly the same entries.
+/// Damage behind checksums made to match it (a writer that stored what it
+/// was not given) is met when the entries are decoded, by the block's
+/// decoding or by the decoded entries' checksum: the entries are refused,
+/// or, where the damage changes no entry (another match of the same bytes),
+/// they are exactly the same. One entry at a time, such a block reads as no
+/// entry, never as another value.
 #[test]
-fn damage_behind_a_matching_payload_checksum_never_changes_an_entry() {
+fn damage_behind_matching_checksums_never_changes_an_entry() {
     let (good, values) = compressed(300, 2, 16);
+    let blocks = 300usize.div_ceil(16);
+    let index_end = HEADER_SIZE + blocks * 12;
     let mut refused = 0;
-    for pos in HEADER_SIZE..good.len() {
+    for pos in index_end..good.len() {
         for flip in [0x01, 0x10, 0x80, 0xff] {
             let mut bad = good.clone();
             bad[pos] ^= flip;
-            fix_payload_crc(&mut bad);
-            match Tablebase::from_bytes(bad) {
-                Err(
-                    TablebaseError::CorruptBlock { .. }
-                    | TablebaseError::EntriesChecksum { .. }
-                    | TablebaseError::BadLayout(_),
-                ) => refused += 1,
+            fix_block_crcs(&mut bad, blocks);
+            let table = Tablebase::from_bytes(bad).unwrap();
+            match table.entries() {
+                Err(TablebaseError::CorruptBlock { .. } | TablebaseError::EntriesChecksum { .. }) => {
+                    refused += 1
+                }
                 Err(other) => panic!("byte {pos} ^ {flip:#x}: unexpected error {other:?}"),
-                Ok(table) => assert_eq!(table.entries(), values.as_slice(), "byte {pos} ^ {flip:#x}"),
+                Ok(entries) => assert_eq!(&entries[..], values.as_slice(), "byte {pos} ^ {flip:#x}"),
+            }
+            for i in 0..300 {
+                let want = u16::from_le_bytes([values[2 * i], values[2 * i + 1]]);
+                if let Ok(Some(read)) = table.try_entry(i as u64) {
+                    if read != want {
+                        // Only a block whose decoding the entries' checksum refuses.
+                        assert!(table.entries().is_err(), "byte {pos} ^ {flip:#x}: entry {i}");
+                    }
+                }
             }
         }
     }
-    assert!(refused > (good.len() - HEADER_SIZE) * 3, "only {refused} refused");
+    assert!(refused > (good.len() - index_end) * 3, "only {refused} refused");
 }
 
 #[test]
@@ -723,31 +776,28 @@ fn inconsistent_layout_fields_are_refused() {
         let mut bad = good.clone();
         bad[at..at + value.len()].copy_from_slice(value);
         fix_header_crc(&mut bad);
-        validate_bytes(&bad)
+        Tablebase::from_bytes(bad)
     };
     assert!(matches!(edit(LAYOUT_AT, &0u32.to_le_bytes()), Err(TablebaseError::UnknownLayout(0))));
     assert!(matches!(edit(LAYOUT_AT, &3u32.to_le_bytes()), Err(TablebaseError::UnknownLayout(3))));
     assert!(matches!(edit(BLOCK_ENTRIES_AT, &0u32.to_le_bytes()), Err(TablebaseError::BadLayout(_))));
     // A block of more than 1 MiB could make a reader allocate at will.
     assert!(matches!(edit(BLOCK_ENTRIES_AT, &u32::MAX.to_le_bytes()), Err(TablebaseError::BadLayout(_))));
-    // Another block size: the index no longer fits the payload.
+    // Another block size: another index, whose checksum is not the header's.
     assert!(matches!(
         edit(BLOCK_ENTRIES_AT, &8u32.to_le_bytes()),
-        Err(TablebaseError::CorruptBlock { .. }
-            | TablebaseError::BadLayout(_)
-            | TablebaseError::EntriesChecksum { .. })
+        Err(TablebaseError::PayloadChecksum { .. } | TablebaseError::BadLayout(_))
     ));
     // A plain layout over compressed bytes: the length is not the entries'.
     assert!(matches!(edit(LAYOUT_AT, &[1, 0, 0, 0, 0, 0, 0, 0]), Err(TablebaseError::BadLayout(_))));
-    assert!(matches!(
-        edit(ENTRIES_CRC_AT, &0u32.to_le_bytes()),
-        Err(TablebaseError::EntriesChecksum { expected: 0, .. })
-    ));
-    // More entries than the blocks hold.
-    assert!(matches!(
-        edit(ENTRIES_AT, &301u64.to_le_bytes()),
-        Err(TablebaseError::CorruptBlock { .. } | TablebaseError::BadLayout(_))
-    ));
+    // The decoded entries' checksum, and one entry more than the blocks hold: the blocks are
+    // intact, the entries are refused when decoded.
+    let other_crc = edit(ENTRIES_CRC_AT, &0u32.to_le_bytes()).unwrap();
+    assert!(matches!(other_crc.entries(), Err(TablebaseError::EntriesChecksum { expected: 0, .. })));
+    let longer = edit(ENTRIES_AT, &301u64.to_le_bytes()).unwrap();
+    assert!(matches!(longer.entries(), Err(TablebaseError::CorruptBlock { block: 18, .. })));
+    assert_eq!((longer.entry(299), longer.entry(300)), (None, None));
+    assert!(matches!(longer.try_entry(300), Err(TablebaseError::CorruptBlock { block: 18, .. })));
 }
 
 #[test]

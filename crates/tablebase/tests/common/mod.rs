@@ -108,15 +108,6 @@ pub fn fix_header_crc(bytes: &mut [u8]) {
     bytes[HEADER_CRC_AT..HEADER_CRC_AT + 4].copy_from_slice(&crc.to_le_bytes());
 }
 
-/// Recomputes the payload CRC (and then the header CRC) after a deliberate
-/// payload edit, so that the checks behind the payload CRC are the ones
-/// that meet the damage.
-pub fn fix_payload_crc(bytes: &mut [u8]) {
-    let crc = crc32fast::hash(&bytes[256..]);
-    bytes[PAYLOAD_CRC_AT..PAYLOAD_CRC_AT + 4].copy_from_slice(&crc.to_le_bytes());
-    fix_header_crc(bytes);
-}
-
 /// Sorted names of the entries of `dir`.
 pub fn dir_entries(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
