@@ -91,15 +91,15 @@ impl Bytes {
 /// for another table's.
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
-/// How many decoded blocks each thread keeps.
-const CACHED_BLOCKS: usize = 8;
+/// How many decoded blocks each thread keeps: 256 blocks of 4096 1-byte
+/// entries are 1 MiB.
+const CACHED_BLOCKS: usize = 256;
 
-/// A thread's most recently decoded blocks: (table id, block number, bytes),
-/// replaced in turn.
+/// A thread's decoded blocks: (table id, block number, bytes), each block in
+/// the one slot its table and number hash to (table id 0: empty).
 #[derive(Debug, Default)]
 struct BlockCache {
     slots: Vec<(u64, u64, Vec<u8>)>,
-    next: usize,
 }
 
 thread_local! {
@@ -113,7 +113,7 @@ thread_local! {
 /// Construction validates the whole table (see [`validate_bytes`]): every
 /// byte is checked against a checksum, in one sequential read. Entries are
 /// then read one at a time with [`Tablebase::entry`] (a compressed table
-/// decodes the entry's block, and each thread keeps its last few blocks) or
+/// decodes the entry's block, and each thread keeps a cache of decoded blocks) or
 /// all at once with [`Tablebase::entries`]. Whether the table is the one the caller wants is
 /// a separate question: use [`Tablebase::open_expecting`] or
 /// [`Tablebase::check_expected`] before trusting any entry.
@@ -242,8 +242,9 @@ impl Tablebase {
     /// Entry `index` as an unsigned integer (a 2-byte entry little-endian),
     /// or `None` past the last entry.
     ///
-    /// A compressed table decodes the block that holds it, unless it is
-    /// among the last few blocks this thread decoded.
+    /// A compressed table decodes the block that holds it, unless this
+    /// thread's cache of decoded blocks (256 slots, each block in the slot
+    /// its table and number hash to) holds it.
     ///
     /// # Errors
     ///
@@ -263,19 +264,17 @@ impl Tablebase {
         let (k, within) = (at / shape.block_bytes, (at % shape.block_bytes) as usize);
         BLOCK_CACHE.with(|cache| {
             let mut cache = cache.borrow_mut();
-            if let Some((_, _, block)) = cache.slots.iter().find(|(id, b, _)| (*id, *b) == (self.id, k)) {
-                return Ok(Some(read_entry(block, within, width)));
+            if cache.slots.is_empty() {
+                cache.slots.resize_with(CACHED_BLOCKS, || (0, 0, Vec::new()));
             }
-            let slot = cache.next;
-            cache.next = (slot + 1) % CACHED_BLOCKS;
-            if cache.slots.len() <= slot {
-                cache.slots.push((0, 0, Vec::new()));
+            let hash = (k ^ self.id.rotate_left(32)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let (id, number, block) = &mut cache.slots[(hash >> 32) as usize % CACHED_BLOCKS];
+            if (*id, *number) != (self.id, k) {
+                // Whatever this slot held is replaced: empty until the block decodes.
+                *id = 0;
+                blocks.decode(k, block)?;
+                (*id, *number) = (self.id, k);
             }
-            let (id, number, block) = &mut cache.slots[slot];
-            // Whatever this slot held is replaced: empty until the block decodes.
-            *id = 0;
-            blocks.decode(k, block)?;
-            (*id, *number) = (self.id, k);
             Ok(Some(read_entry(block, within, width)))
         })
     }
