@@ -39,7 +39,7 @@ fn validate(bytes: &[u8]) -> Result<(Header, Storage, Option<Shape>), TablebaseE
     let len = bytes.len() as u64;
     // A payload length so large that the file length overflows can never be
     // satisfied; report it as truncation against the largest length.
-    let expected = storage.payload_len.checked_add(HEADER_SIZE as u64).unwrap_or(u64::MAX);
+    let expected = storage.payload_len.saturating_add(HEADER_SIZE as u64);
     if len < expected {
         return Err(TablebaseError::Truncated { len, expected });
     }
