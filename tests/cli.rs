@@ -849,16 +849,26 @@ fn damaged_tables_are_refused() {
     assert_error(&nana(&["query", "--tablebase", d]), &[d]);
 }
 
-/// A current-rules table's start entry (the last one), a draw, changed to "win in 1" with both
-/// checksums fixed, so that the file opens.
-fn reseal_the_start_as_a_win_in_1(bytes: &mut [u8]) {
-    let last = bytes.len() - 1;
-    assert_eq!(bytes[last], 0, "the start is a draw under the current rules (entry 0)");
-    bytes[last] = 2;
-    let payload_crc = crc32(&bytes[256..]);
-    bytes[176..180].copy_from_slice(&payload_crc.to_le_bytes());
-    let header_crc = crc32(&bytes[..252]);
-    bytes[252..256].copy_from_slice(&header_crc.to_le_bytes());
+/// A table file with its last entry (the start's, under the current rules) set to `value`,
+/// written anew by the format's writer with the same header, so that every checksum holds and
+/// the file opens.
+fn with_last_entry(bytes: &[u8], value: u8) -> Vec<u8> {
+    let table = nana_tablebase::Tablebase::from_bytes(bytes.to_vec()).expect("a valid table");
+    let mut entries = table.entries().expect("decodable entries").into_owned();
+    *entries.last_mut().unwrap() = value;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("resealed.tb");
+    nana_tablebase::write(&path, table.header(), &entries).expect("a table written");
+    std::fs::read(&path).expect("the table just written")
+}
+
+/// A current-rules table's start entry (the last one), a draw, changed to "win in 1", the file
+/// written anew so that it opens.
+fn reseal_the_start_as_a_win_in_1(bytes: &mut Vec<u8>) {
+    let table = nana_tablebase::Tablebase::from_bytes(bytes.clone()).expect("a valid table");
+    let start = table.header().entries - 1;
+    assert_eq!(table.entry(start), Some(0), "the start is a draw under the current rules (entry 0)");
+    *bytes = with_last_entry(bytes, 2);
 }
 
 #[test]
@@ -1857,14 +1867,10 @@ fn an_unreachable_dobutsu_position_is_not_blamed_on_the_table() {
     assert!(run.success().json()["error"].as_str().unwrap().ends_with(why), "{run:#?}");
 
     // Nana's start, its entry (the last) marked unused in a resealed copy of the table.
-    let (_dir, path, mut bytes) = copy_of("current");
-    *bytes.last_mut().unwrap() = 255;
-    let payload_crc = crc32(&bytes[256..]);
-    bytes[176..180].copy_from_slice(&payload_crc.to_le_bytes());
-    let header_crc = crc32(&bytes[..252]);
-    bytes[252..256].copy_from_slice(&header_crc.to_le_bytes());
-    std::fs::write(&path, &bytes).unwrap();
+    let (_dir, path, bytes) = copy_of("current");
+    let entries = u64::from_le_bytes(bytes[24..32].try_into().unwrap());
+    std::fs::write(&path, with_last_entry(&bytes, 255)).unwrap();
     let run = nana(&["query", "--tablebase", path.to_str().unwrap()]);
-    let entry = format!("entry {} of a legal position", bytes.len() - 257);
+    let entry = format!("entry {} of a legal position", entries - 1);
     assert_error(&run, &[&entry, "is marked unused: the table was not built for these rules"]);
 }
