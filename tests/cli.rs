@@ -333,12 +333,15 @@ fn solve_reports_each_rule_set() {
         let wins = number_after(out, "  wins ");
         assert!(wins > 0 && wins < legal, "{out}");
         assert!(number_after(out, "  longest distance to mate: ") >= 31, "{out}");
-        // The header is followed by one byte per index entry.
+        // The header counts one entry per index entry (bytes 24..32); the file stores them
+        // compressed, in fewer bytes.
         let line = out.lines().find(|l| l.contains(" legal, ")).unwrap();
         let counts: Vec<u64> =
             line.split(|c: char| !c.is_ascii_digit()).filter_map(|n| n.parse().ok()).collect();
-        let size = std::fs::metadata(path).unwrap().len();
-        assert_eq!(size, 256 + counts[0] + counts[1], "{line}");
+        let bytes = std::fs::read(path).unwrap();
+        let entries = u64::from_le_bytes(bytes[24..32].try_into().unwrap());
+        assert_eq!(entries, counts[0] + counts[1], "{line}");
+        assert!((bytes.len() as u64) < 256 + entries / 2, "{line}: {} bytes", bytes.len());
     }
 }
 
@@ -846,16 +849,26 @@ fn damaged_tables_are_refused() {
     assert_error(&nana(&["query", "--tablebase", d]), &[d]);
 }
 
-/// A current-rules table's start entry (the last one), a draw, changed to "win in 1" with both
-/// checksums fixed, so that the file opens.
-fn reseal_the_start_as_a_win_in_1(bytes: &mut [u8]) {
-    let last = bytes.len() - 1;
-    assert_eq!(bytes[last], 0, "the start is a draw under the current rules (entry 0)");
-    bytes[last] = 2;
-    let payload_crc = crc32(&bytes[256..]);
-    bytes[176..180].copy_from_slice(&payload_crc.to_le_bytes());
-    let header_crc = crc32(&bytes[..252]);
-    bytes[252..256].copy_from_slice(&header_crc.to_le_bytes());
+/// A table file with its last entry (the start's, under the current rules) set to `value`,
+/// written anew by the format's writer with the same header, so that every checksum holds and
+/// the file opens.
+fn with_last_entry(bytes: &[u8], value: u8) -> Vec<u8> {
+    let table = nana_tablebase::Tablebase::from_bytes(bytes.to_vec()).expect("a valid table");
+    let mut entries = table.entries().expect("decodable entries").into_owned();
+    *entries.last_mut().unwrap() = value;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("resealed.tb");
+    nana_tablebase::write(&path, table.header(), &entries).expect("a table written");
+    std::fs::read(&path).expect("the table just written")
+}
+
+/// A current-rules table's start entry (the last one), a draw, changed to "win in 1", the file
+/// written anew so that it opens.
+fn reseal_the_start_as_a_win_in_1(bytes: &mut Vec<u8>) {
+    let table = nana_tablebase::Tablebase::from_bytes(bytes.clone()).expect("a valid table");
+    let start = table.header().entries - 1;
+    assert_eq!(table.entry(start), Some(0), "the start is a draw under the current rules (entry 0)");
+    *bytes = with_last_entry(bytes, 2);
 }
 
 #[test]
@@ -1025,8 +1038,9 @@ fn stats_counts_reachable_positions() {
     run.success();
     let out = &run.stdout;
     let size = number_after(out, "index size: ");
-    let file_len = std::fs::metadata(table("current")).unwrap().len();
-    assert_eq!(size, file_len - 256, "one 1-byte entry per index");
+    let header = std::fs::read(table("current")).unwrap();
+    let entries = u64::from_le_bytes(header[24..32].try_into().unwrap());
+    assert_eq!(size, entries, "one entry per index entry");
     let line = out.lines().find(|l| l.starts_with("reachable positions: ")).unwrap();
     assert!(line.contains(" (black to move ") && line.contains(", white to move "), "{line}");
     let counts: Vec<u64> = line.split(|c: char| !c.is_ascii_digit()).filter_map(|n| n.parse().ok()).collect();
@@ -1111,7 +1125,9 @@ fn verify_check_rechecks_every_entry_first() {
 fn check_table_accepts_the_solved_table_and_rejects_a_damaged_copy() {
     let run = nana(&["check-table", table("current")]);
     run.success();
-    let size = std::fs::metadata(table("current")).unwrap().len() - 256;
+    // The entry count, from the header (bytes 24..32).
+    let header = std::fs::read(table("current")).unwrap();
+    let size = u64::from_le_bytes(header[24..32].try_into().unwrap());
     assert!(
         run.stdout.starts_with(&format!(
             "{}: all {size} entries consistent with the forward rules (current,",
@@ -1120,7 +1136,9 @@ fn check_table_accepts_the_solved_table_and_rejects_a_damaged_copy() {
         "{run:#?}"
     );
     let (_dir, path, mut bytes) = copy_of("current");
-    bytes[256 + 12_345_678] ^= 0x80;
+    // A byte of a compressed block halfway through the file.
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x80;
     std::fs::write(&path, &bytes).unwrap();
     let p = path.to_str().unwrap();
     assert_error(&nana(&["check-table", p]), &[p, "checksum"]);
@@ -1953,14 +1971,10 @@ fn an_unreachable_dobutsu_position_is_not_blamed_on_the_table() {
     assert!(run.success().json()["error"].as_str().unwrap().ends_with(why), "{run:#?}");
 
     // Nana's start, its entry (the last) marked unused in a resealed copy of the table.
-    let (_dir, path, mut bytes) = copy_of("current");
-    *bytes.last_mut().unwrap() = 255;
-    let payload_crc = crc32(&bytes[256..]);
-    bytes[176..180].copy_from_slice(&payload_crc.to_le_bytes());
-    let header_crc = crc32(&bytes[..252]);
-    bytes[252..256].copy_from_slice(&header_crc.to_le_bytes());
-    std::fs::write(&path, &bytes).unwrap();
+    let (_dir, path, bytes) = copy_of("current");
+    let entries = u64::from_le_bytes(bytes[24..32].try_into().unwrap());
+    std::fs::write(&path, with_last_entry(&bytes, 255)).unwrap();
     let run = nana(&["query", "--tablebase", path.to_str().unwrap()]);
-    let entry = format!("entry {} of a legal position", bytes.len() - 257);
+    let entry = format!("entry {} of a legal position", entries - 1);
     assert_error(&run, &[&entry, "is marked unused: the table was not built for these rules"]);
 }

@@ -293,7 +293,7 @@ pub type GameAnalysis<G> = Analysis<<G as ProbeGame>::Position, <G as ProbeGame>
 #[derive(Debug, Clone, Copy)]
 pub struct Probe<'a, G> {
     game: G,
-    entries: &'a [u8],
+    entries: table::Entries<'a>,
     width: EntryWidth,
 }
 
@@ -314,7 +314,21 @@ impl<'a, G: ProbeGame> Probe<'a, G> {
         if bytes / per_entry != expected {
             return Err(ProbeError::WrongSize { entries: bytes / per_entry, expected });
         }
-        Ok(Probe { game, entries, width })
+        Ok(Probe { game, entries: table::Entries::Bytes(entries), width })
+    }
+
+    /// A table file's entries, of the width its header names, read one at a time (a compressed
+    /// table decodes an entry's block); an error unless it has exactly one entry per index entry
+    /// of the game.
+    pub fn of_file(game: G, file: &'a nana_tablebase::Tablebase) -> Result<Probe<'a, G>, ProbeError> {
+        // A validated header's width is 1 or 2 bytes, both of which the engine reads.
+        let width = EntryWidth::from_bytes(u64::from(file.header().entry_width))
+            .expect("a validated table's entry width");
+        let (entries, expected) = (file.header().entries, game.size());
+        if entries != expected {
+            return Err(ProbeError::WrongSize { entries, expected });
+        }
+        Ok(Probe { game, entries: table::Entries::File(file), width })
     }
 
     pub fn game(&self) -> &G {
@@ -330,7 +344,7 @@ impl<'a, G: ProbeGame> Probe<'a, G> {
     pub fn value(&self, pos: &G::Position) -> Result<Value, ProbeError> {
         let i = self.game.index(pos);
         let unused = || ProbeError::Unused { index: i, meaning: self.game.unused_entry() };
-        self.width.value(self.entries, i).ok_or_else(unused)
+        self.entries.value(self.width, i).ok_or_else(unused)
     }
 
     /// Every legal move, best first for the side to move: fastest win, draws, slowest loss.

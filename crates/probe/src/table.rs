@@ -9,9 +9,10 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
-use nana_engine::{CheckError, EntryWidth, Progress, Solution, SolveError, Stats};
-use nana_tablebase::{Counts, Expected, Header, Tablebase, TablebaseError};
+use nana_engine::{CheckError, Entry, EntryWidth, Progress, Solution, SolveError, Stats, Value, WideEntry};
+use nana_tablebase::{Counts, Expected, Header, Layout, Tablebase, TablebaseError};
 
 use crate::{Probe, ProbeGame};
 
@@ -199,7 +200,8 @@ impl fmt::Display for TableError {
 
 impl std::error::Error for TableError {}
 
-/// Writes a solution atomically to `dir/`[`TableGame::file_name`] and returns that path.
+/// Writes a solution atomically to `dir/`[`TableGame::file_name`], its entries in compressed
+/// blocks (the tablebase crate's default layout), and returns that path.
 pub fn write<G: TableGame>(game: &G, dir: &Path, solution: &Solution) -> Result<PathBuf, TableError> {
     let path = dir.join(game.file_name());
     let s = &solution.stats;
@@ -219,11 +221,41 @@ pub enum Source {
     Memory(Solution),
 }
 
+/// Where a [`Probe`] reads its entries.
+#[derive(Debug, Clone, Copy)]
+pub enum Entries<'a> {
+    /// A solution's bytes in memory (or a plain table file's, mapped).
+    Bytes(&'a [u8]),
+    /// A validated table file, read one entry at a time (a compressed table decodes the entry's
+    /// block).
+    File(&'a Tablebase),
+}
+
+impl Entries<'_> {
+    /// The value entry `index` holds in entries of `width`; `None` for an unused entry.
+    #[inline]
+    pub fn value(&self, width: EntryWidth, index: u64) -> Option<Value> {
+        match self {
+            Entries::Bytes(bytes) => width.value(bytes, index),
+            Entries::File(file) => {
+                let raw = file.entry(index)?;
+                match width {
+                    // A one-byte entry is read as a number below 256.
+                    EntryWidth::One => Entry(raw as u8).value(),
+                    EntryWidth::Two => WideEntry(raw).value(),
+                }
+            }
+        }
+    }
+}
+
 /// One rule set's solution, ready for lookups.
 #[derive(Debug)]
 pub struct Table<G> {
     game: G,
     source: Source,
+    /// A compressed file's entries, decoded the first time [`Table::entries`] asks for them.
+    decoded: OnceLock<Vec<u8>>,
 }
 
 fn open_file(path: &Path) -> Result<Tablebase, TableError> {
@@ -280,13 +312,13 @@ impl<G: TableGame> Table<G> {
     fn checked(game: G, tb: Tablebase, path: &Path) -> Result<Table<G>, TableError> {
         tb.check_expected(&game.expected())
             .map_err(|error| TableError::File { path: path.to_path_buf(), error })?;
-        Ok(Table { game, source: Source::File(tb) })
+        Ok(Table { game, source: Source::File(tb), decoded: OnceLock::new() })
     }
 
     /// A table solved in memory.
     pub fn solve(game: G, progress: &dyn Progress) -> Result<Table<G>, TableError> {
         let solution = game.solve(progress).map_err(TableError::Solve)?;
-        Ok(Table { game, source: Source::Memory(solution) })
+        Ok(Table { game, source: Source::Memory(solution), decoded: OnceLock::new() })
     }
 
     /// The table of `game`: the file `explicit` if given, else its file in `dir` if there is
@@ -320,11 +352,33 @@ impl<G: TableGame> Table<G> {
         &self.source
     }
 
-    /// The entries, in the engine's encoding.
+    /// The entries, in the engine's encoding: [`Table::try_entries`], for a table whose file
+    /// was written by this crate.
+    ///
+    /// # Panics
+    /// Where a compressed file's blocks, each of which matched its checksum when the file was
+    /// opened, do not decode to the entries its header's checksum names (a writer that stored
+    /// what it was not given).
     pub fn entries(&self) -> &[u8] {
+        self.try_entries().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The entries, in the engine's encoding. A compressed file's are decoded, all of them, the
+    /// first time they are asked for, checked against the header's checksum of the entries, and
+    /// kept: lookups do not need them ([`Table::probe`] reads the file an entry at a time),
+    /// passes over the whole table do.
+    pub fn try_entries(&self) -> Result<&[u8], TableError> {
         match &self.source {
-            Source::File(tb) => tb.payload(),
-            Source::Memory(s) => &s.entries,
+            Source::File(tb) if tb.storage().layout == Layout::Plain => Ok(tb.payload()),
+            Source::File(tb) => {
+                if let Some(entries) = self.decoded.get() {
+                    return Ok(entries);
+                }
+                let path = || tb.path().map_or_else(|| PathBuf::from("(in memory)"), Path::to_path_buf);
+                let entries = tb.entries().map_err(|error| TableError::File { path: path(), error })?;
+                Ok(self.decoded.get_or_init(|| entries.into_owned()))
+            }
+            Source::Memory(s) => Ok(&s.entries),
         }
     }
 
@@ -338,19 +392,22 @@ impl<G: TableGame> Table<G> {
         }
     }
 
-    /// Lookups in the table.
+    /// Lookups in the table: a file's entries are read one at a time, a solve's from memory.
     pub fn probe(&self) -> Probe<'_, G>
     where
         G: Clone,
     {
-        Probe::with_width(self.game.clone(), self.entries(), self.width())
-            .expect("the size was checked when the table was opened or solved")
+        let probe = match &self.source {
+            Source::File(tb) => Probe::of_file(self.game.clone(), tb),
+            Source::Memory(s) => Probe::with_width(self.game.clone(), &s.entries, s.width),
+        };
+        probe.expect("the size was checked when the table was opened or solved")
     }
 
     /// The solution's counts per value and distance (counted from the entries).
     pub fn stats(&self) -> Stats {
         match &self.source {
-            Source::File(tb) => Stats::of(tb.payload(), self.width()),
+            Source::File(_) => Stats::of(self.entries(), self.width()),
             Source::Memory(s) => s.stats.clone(),
         }
     }

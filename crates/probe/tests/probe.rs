@@ -473,6 +473,18 @@ mod table {
             assert_eq!((opened.width(), opened.entries()), (width, &solution.entries[..]));
             assert_eq!(opened.stats(), solution.stats);
             assert_eq!(opened.probe().value(&0).unwrap(), Win(Dtm(3)));
+            // Written in compressed blocks and read an entry at a time: every position reads
+            // as the solve's entries say.
+            let file = match opened.source() {
+                Source::File(file) => file,
+                Source::Memory(_) => unreachable!(),
+            };
+            assert!(matches!(file.storage().layout, nana_tablebase::Layout::Lz4Blocks { .. }));
+            let in_memory = Probe::with_width(game, &solution.entries, width).unwrap();
+            for pos in 0..ProbeGame::size(&game) {
+                let (read, solved) = (opened.probe().value(&pos), in_memory.value(&pos));
+                assert_eq!(read.map_err(|e| e.to_string()), solved.map_err(|e| e.to_string()), "{pos}");
+            }
             game.check(opened.entries(), opened.width(), &|_| {}).unwrap();
             assert_eq!(Table::<Rated>::open_any(&Rated(EntryWidth::One), &path).unwrap().game(), &game);
 
@@ -494,14 +506,15 @@ mod table {
         );
         assert!(!err.needs_regeneration());
 
-        // A flipped payload byte is a damaged file, which a new solve cures.
+        // A flipped byte of the (only) compressed block is a damaged file, which a new solve
+        // cures.
         let path = dir.path().join(Rated(EntryWidth::One).file_name());
         let mut bytes = std::fs::read(&path).unwrap();
         *bytes.last_mut().unwrap() ^= 1;
         std::fs::write(&path, bytes).unwrap();
         let err = Table::open(Rated(EntryWidth::One), &path).unwrap_err();
         assert!(
-            matches!(err, TableError::File { error: TablebaseError::PayloadChecksum { .. }, .. }),
+            matches!(err, TableError::File { error: TablebaseError::BlockChecksum { block: 0, .. }, .. }),
             "{err}"
         );
         assert!(err.needs_regeneration());

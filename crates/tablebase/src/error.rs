@@ -72,6 +72,38 @@ pub enum TablebaseError {
     /// The entry encoding id is not one this build knows (see
     /// [`Encoding::from_id`](crate::Encoding::from_id)).
     UnknownEncoding(u32),
+    /// The payload layout id is not one this build knows (see
+    /// [`Layout::from_fields`](crate::Layout::from_fields)).
+    UnknownLayout(u32),
+    /// The header's description of its payload contradicts itself (a block
+    /// size of zero, a plain payload of the wrong length, ...).
+    BadLayout(&'static str),
+    /// A block of a compressed payload cannot be read: its index entry is
+    /// out of order or out of bounds, it does not decode, or it decodes to
+    /// the wrong length.
+    CorruptBlock {
+        /// The block's number, from 0.
+        block: u64,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// A block of a compressed payload does not match its CRC-32.
+    BlockChecksum {
+        /// The block's number, from 0.
+        block: u64,
+        /// CRC-32 stored in the block index.
+        expected: u32,
+        /// CRC-32 computed over the block's stored bytes.
+        actual: u32,
+    },
+    /// The entry array a compressed payload decodes to does not match its
+    /// CRC-32.
+    EntriesChecksum {
+        /// CRC-32 stored in the header.
+        expected: u32,
+        /// CRC-32 computed over the decoded entries.
+        actual: u32,
+    },
     /// The payload CRC-32 does not match the payload bytes.
     PayloadChecksum {
         /// CRC-32 stored in the header.
@@ -195,6 +227,27 @@ impl fmt::Display for TablebaseError {
             Self::UnknownEncoding(id) => {
                 write!(f, "unknown entry encoding id {id} (this build reads id 1, distance to mate in plies)")
             }
+            Self::UnknownLayout(id) => write!(
+                f,
+                "unknown payload layout id {id} (this build reads id 1, a plain entry array, and id 2, \
+                 LZ4 blocks)"
+            ),
+            Self::BadLayout(reason) => {
+                write!(f, "the file is corrupted: its header's payload layout is invalid: {reason}")
+            }
+            Self::CorruptBlock { block, reason } => {
+                write!(f, "the file is corrupted: compressed block {block}: {reason}")
+            }
+            Self::BlockChecksum { block, expected, actual } => write!(
+                f,
+                "the file is corrupted: checksum mismatch in compressed block {block} (stored \
+                 {expected:#010x}, computed {actual:#010x})"
+            ),
+            Self::EntriesChecksum { expected, actual } => write!(
+                f,
+                "the file is corrupted: the decoded entries' checksum mismatches (stored \
+                 {expected:#010x}, computed {actual:#010x})"
+            ),
             Self::PayloadChecksum { expected, actual } => write!(
                 f,
                 "the file is corrupted: payload checksum mismatch (stored {expected:#010x}, \
@@ -263,6 +316,11 @@ impl TablebaseError {
             | Self::ReservedNotZero { .. }
             | Self::BadEntryWidth(_)
             | Self::UnknownEncoding(_)
+            | Self::UnknownLayout(_)
+            | Self::BadLayout(_)
+            | Self::CorruptBlock { .. }
+            | Self::BlockChecksum { .. }
+            | Self::EntriesChecksum { .. }
             | Self::PayloadChecksum { .. }
             | Self::InvalidText { .. }
             | Self::WrongLayout { .. }

@@ -18,7 +18,7 @@ pub const MAGIC: [u8; 8] = *b"\x89RTB\r\n\x1a\n";
 pub const MAGIC_V1: [u8; 8] = *b"NANATB\r\n";
 
 /// The format version this crate reads and writes.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// Size of the header in bytes; the payload starts at this offset.
 pub const HEADER_SIZE: usize = 256;
@@ -51,7 +51,11 @@ mod offset {
     pub const DRAWS: usize = 160;
     pub const ILLEGAL: usize = 168;
     pub const PAYLOAD_CRC: usize = 176;
-    pub const RESERVED: usize = 180;
+    pub const LAYOUT: usize = 180;
+    pub const BLOCK_ENTRIES: usize = 184;
+    pub const ENTRIES_CRC: usize = 188;
+    pub const PAYLOAD_LEN: usize = 192;
+    pub const RESERVED: usize = 200;
     pub const HEADER_CRC: usize = 252;
 }
 
@@ -60,7 +64,8 @@ const _: () = {
     assert!(offset::GAME + GAME_NAME_MAX == offset::RULE_SET);
     assert!(offset::RULE_SET + RULE_SET_MAX == offset::RULE_SET_ID);
     assert!(offset::OPTIONS + OPTIONS_MAX == offset::LAYOUT_VERSION);
-    assert!(offset::PAYLOAD_CRC + 4 == offset::RESERVED);
+    assert!(offset::PAYLOAD_CRC + 4 == offset::LAYOUT);
+    assert!(offset::PAYLOAD_LEN + 8 == offset::RESERVED);
     assert!(offset::HEADER_CRC + 4 == HEADER_SIZE);
 };
 
@@ -107,6 +112,90 @@ impl fmt::Display for Encoding {
             Self::DtmPlies => f.write_str("distance to mate in plies"),
         }
     }
+}
+
+/// How the payload stores the entry array.
+///
+/// The id `0` is not a layout, so a zeroed field is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Layout {
+    /// The entry array itself: entry `i` at payload bytes `i × width ..
+    /// (i + 1) × width`. Id `1`.
+    Plain,
+    /// The entry array cut into blocks of `block_entries` entries (the last
+    /// block holds the rest), each compressed on its own as an LZ4 block,
+    /// after an index of the blocks' offsets. Id `2`.
+    Lz4Blocks {
+        /// Entries per block (at least 1).
+        block_entries: u32,
+    },
+}
+
+impl Layout {
+    /// The layout [`write`](fn@crate::write) uses: LZ4 blocks of 4096
+    /// entries (`docs/FORMAT.md` gives the measurements behind the choice).
+    pub const DEFAULT: Layout = Layout::Lz4Blocks { block_entries: 4096 };
+
+    /// The id stored in the header.
+    #[must_use]
+    pub const fn id(self) -> u32 {
+        match self {
+            Self::Plain => 1,
+            Self::Lz4Blocks { .. } => 2,
+        }
+    }
+
+    /// The block size stored in the header: `0` for [`Layout::Plain`].
+    #[must_use]
+    pub const fn block_entries(self) -> u32 {
+        match self {
+            Self::Plain => 0,
+            Self::Lz4Blocks { block_entries } => block_entries,
+        }
+    }
+
+    /// The layout of a header's id and block size.
+    ///
+    /// # Errors
+    ///
+    /// [`TablebaseError::UnknownLayout`] for an id this build does not
+    /// know; [`TablebaseError::BadLayout`] for a block size the layout does
+    /// not allow.
+    pub const fn from_fields(id: u32, block_entries: u32) -> Result<Self, TablebaseError> {
+        match (id, block_entries) {
+            (1, 0) => Ok(Self::Plain),
+            (1, _) => Err(TablebaseError::BadLayout("a plain payload has a block size")),
+            (2, 0) => Err(TablebaseError::BadLayout("the block size is zero")),
+            (2, block_entries) => Ok(Self::Lz4Blocks { block_entries }),
+            (other, _) => Err(TablebaseError::UnknownLayout(other)),
+        }
+    }
+}
+
+impl fmt::Display for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Plain => f.write_str("plain entry array"),
+            Self::Lz4Blocks { block_entries } => write!(f, "LZ4 blocks of {block_entries} entries"),
+        }
+    }
+}
+
+/// What a header says about its payload: how it stores the entries, its
+/// stored length and the checksums of the stored bytes and of the entry
+/// array they hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Storage {
+    /// How the entries are stored.
+    pub layout: Layout,
+    /// Length of the stored payload (everything after the header), bytes.
+    pub payload_len: u64,
+    /// CRC-32 of the stored payload.
+    pub payload_crc: u32,
+    /// CRC-32 of the entry array (`entries × entry_width` bytes, however
+    /// stored); for [`Layout::Plain`] the same as `payload_crc`.
+    pub entries_crc: u32,
 }
 
 /// Outcome totals over the whole table, stored in the header for reporting.
@@ -181,8 +270,26 @@ pub struct Expected<'a> {
 }
 
 impl Header {
-    /// Encodes the header, with the given payload CRC-32, into its 256-byte
-    /// on-disk form (including the header CRC-32).
+    /// Encodes the header of a [`Layout::Plain`] file whose entry array has
+    /// the CRC-32 `payload_crc` into its 256-byte on-disk form (including the
+    /// header CRC-32): [`Header::encode_with`] with the storage of a plain
+    /// payload.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Header::encode_with`].
+    pub fn encode(&self, payload_crc: u32) -> Result<[u8; HEADER_SIZE], TablebaseError> {
+        let storage = Storage {
+            layout: Layout::Plain,
+            payload_len: self.payload_len().unwrap_or(u64::MAX),
+            payload_crc,
+            entries_crc: payload_crc,
+        };
+        self.encode_with(&storage)
+    }
+
+    /// Encodes the header, with what it says about its payload, into its
+    /// 256-byte on-disk form (including the header CRC-32).
     ///
     /// # Errors
     ///
@@ -190,7 +297,7 @@ impl Header {
     /// slot; [`TablebaseError::InvalidText`] if one contains a NUL byte or
     /// the game or rule set name is not ASCII;
     /// [`TablebaseError::BadEntryWidth`] if the entry width is not 1 or 2.
-    pub fn encode(&self, payload_crc: u32) -> Result<[u8; HEADER_SIZE], TablebaseError> {
+    pub fn encode_with(&self, storage: &Storage) -> Result<[u8; HEADER_SIZE], TablebaseError> {
         self.check_fields()?;
         let mut b = [0u8; HEADER_SIZE];
         b[..MAGIC.len()].copy_from_slice(&MAGIC);
@@ -210,7 +317,11 @@ impl Header {
         put_u64(&mut b, offset::LOSSES, self.counts.losses);
         put_u64(&mut b, offset::DRAWS, self.counts.draws);
         put_u64(&mut b, offset::ILLEGAL, self.counts.illegal);
-        put_u32(&mut b, offset::PAYLOAD_CRC, payload_crc);
+        put_u32(&mut b, offset::PAYLOAD_CRC, storage.payload_crc);
+        put_u32(&mut b, offset::LAYOUT, storage.layout.id());
+        put_u32(&mut b, offset::BLOCK_ENTRIES, storage.layout.block_entries());
+        put_u32(&mut b, offset::ENTRIES_CRC, storage.entries_crc);
+        put_u64(&mut b, offset::PAYLOAD_LEN, storage.payload_len);
         let header_crc = crc32fast::hash(&b[..offset::HEADER_CRC]);
         put_u32(&mut b, offset::HEADER_CRC, header_crc);
         Ok(b)
@@ -219,11 +330,11 @@ impl Header {
     /// Decodes and validates a header from the start of `bytes` (which may
     /// be a whole file; bytes after the header are ignored).
     ///
-    /// Returns the header and the payload CRC-32 it stores. Checks, in
+    /// Returns the header and what it says about its payload. Checks, in
     /// order: the version-1 magic (refused as [`TablebaseError::OldFormat`]),
     /// magic (on however many bytes are present), format version (once its
     /// bytes are present), length, header CRC-32, header size, reserved
-    /// bytes, entry width, encoding, text fields. Because the CRC is checked
+    /// bytes, entry width, encoding, payload layout, text fields. Because the CRC is checked
     /// before any other field is interpreted, a damaged header is reported
     /// as [`TablebaseError::HeaderChecksum`] unless the damage is in the
     /// magic or version.
@@ -231,7 +342,7 @@ impl Header {
     /// # Errors
     ///
     /// The first failed check, as the matching [`TablebaseError`] variant.
-    pub fn decode(bytes: &[u8]) -> Result<(Header, u32), TablebaseError> {
+    pub fn decode(bytes: &[u8]) -> Result<(Header, Storage), TablebaseError> {
         if bytes.starts_with(&MAGIC_V1) {
             return Err(TablebaseError::OldFormat);
         }
@@ -264,6 +375,7 @@ impl Header {
         let entry_width = get_u32(b, offset::ENTRY_WIDTH);
         check_entry_width(entry_width)?;
         let encoding = Encoding::from_id(get_u32(b, offset::ENCODING))?;
+        let layout = Layout::from_fields(get_u32(b, offset::LAYOUT), get_u32(b, offset::BLOCK_ENTRIES))?;
 
         let header = Header {
             game: get_text(b, offset::GAME, GAME_NAME_MAX, "game", true)?,
@@ -283,7 +395,23 @@ impl Header {
             },
             max_dtm: get_u32(b, offset::MAX_DTM),
         };
-        Ok((header, get_u32(b, offset::PAYLOAD_CRC)))
+        let storage = Storage {
+            layout,
+            payload_len: get_u64(b, offset::PAYLOAD_LEN),
+            payload_crc: get_u32(b, offset::PAYLOAD_CRC),
+            entries_crc: get_u32(b, offset::ENTRIES_CRC),
+        };
+        if layout == Layout::Plain {
+            if Some(storage.payload_len) != header.payload_len() {
+                return Err(TablebaseError::BadLayout(
+                    "a plain payload's length is not the entry count times the entry width",
+                ));
+            }
+            if storage.entries_crc != storage.payload_crc {
+                return Err(TablebaseError::BadLayout("a plain payload has two different checksums"));
+            }
+        }
+        Ok((header, storage))
     }
 
     /// Payload length in bytes, `entries × entry_width`, or `None` if that
@@ -454,7 +582,7 @@ mod tests {
         let u32_at = |at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
         let u64_at = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
         assert_eq!(&b[0..8], &[0x89, b'R', b'T', b'B', 0x0d, 0x0a, 0x1a, 0x0a]);
-        assert_eq!(u32_at(8), 2);
+        assert_eq!(u32_at(8), 3);
         assert_eq!(u32_at(12), 256);
         assert_eq!(u32_at(16), 2);
         assert_eq!(u32_at(20), 1);
@@ -474,7 +602,11 @@ mod tests {
         assert_eq!(u64_at(160), 0x5152_5354_5556_5758);
         assert_eq!(u64_at(168), 0x6162_6364_6566_6768);
         assert_eq!(u32_at(176), 0x8182_8384);
-        assert!(b[180..252].iter().all(|&x| x == 0));
+        // A plain payload: layout 1, no block size, the entries' CRC the
+        // payload's, the payload `entries × width` bytes.
+        assert_eq!((u32_at(180), u32_at(184), u32_at(188)), (1, 0, 0x8182_8384));
+        assert_eq!(u64_at(192), 0x1112_1314_1516_1718 * 2);
+        assert!(b[200..252].iter().all(|&x| x == 0));
         assert_eq!(u32_at(252), crc32fast::hash(&b[..252]));
         // Little-endian: least significant byte first.
         assert_eq!(b[64], 0x04);
@@ -493,7 +625,52 @@ mod tests {
     fn encode_decode_round_trip() {
         let h = header();
         let b = h.encode(0xdead_beef).unwrap();
-        assert_eq!(Header::decode(&b).unwrap(), (h, 0xdead_beef));
+        let plain = Storage {
+            layout: Layout::Plain,
+            payload_len: h.payload_len().unwrap(),
+            payload_crc: 0xdead_beef,
+            entries_crc: 0xdead_beef,
+        };
+        assert_eq!(Header::decode(&b).unwrap(), (h.clone(), plain));
+        let blocks = Storage {
+            layout: Layout::Lz4Blocks { block_entries: 0x9192_9394 },
+            payload_len: 0xa1a2_a3a4_a5a6_a7a8,
+            payload_crc: 0xb1b2_b3b4,
+            entries_crc: 0xc1c2_c3c4,
+        };
+        let b = h.encode_with(&blocks).unwrap();
+        let u32_at = |at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+        assert_eq!(
+            (u32_at(176), u32_at(180), u32_at(184), u32_at(188)),
+            (0xb1b2_b3b4, 2, 0x9192_9394, 0xc1c2_c3c4)
+        );
+        assert_eq!(u64::from_le_bytes(b[192..200].try_into().unwrap()), 0xa1a2_a3a4_a5a6_a7a8);
+        assert_eq!(Header::decode(&b).unwrap(), (h, blocks));
+    }
+
+    #[test]
+    fn layout_fields_are_checked() {
+        assert_eq!(Layout::from_fields(1, 0).unwrap(), Layout::Plain);
+        assert_eq!(Layout::from_fields(2, 7).unwrap(), Layout::Lz4Blocks { block_entries: 7 });
+        assert!(matches!(Layout::from_fields(1, 4096), Err(TablebaseError::BadLayout(_))));
+        assert!(matches!(Layout::from_fields(2, 0), Err(TablebaseError::BadLayout(_))));
+        for id in [0, 3, u32::MAX] {
+            assert!(matches!(Layout::from_fields(id, 1), Err(TablebaseError::UnknownLayout(i)) if i == id));
+        }
+        // A plain header whose payload length or second checksum disagrees.
+        let h = header();
+        for storage in [
+            Storage { layout: Layout::Plain, payload_len: 5, payload_crc: 1, entries_crc: 1 },
+            Storage {
+                layout: Layout::Plain,
+                payload_len: h.payload_len().unwrap(),
+                payload_crc: 1,
+                entries_crc: 2,
+            },
+        ] {
+            let b = h.encode_with(&storage).unwrap();
+            assert!(matches!(Header::decode(&b), Err(TablebaseError::BadLayout(_))));
+        }
     }
 
     #[test]

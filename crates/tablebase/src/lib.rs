@@ -1,8 +1,11 @@
 //! Binary tablebase file format.
 //!
 //! A tablebase file is a fixed 256-byte little-endian [`Header`] followed by
-//! a payload: an array of [`Header::entries`] entries of
-//! [`Header::entry_width`] bytes each. The crate knows nothing about any
+//! a payload that stores an array of [`Header::entries`] entries of
+//! [`Header::entry_width`] bytes each, in one of two [`Layout`]s: the array
+//! itself, or the array cut into blocks each compressed on its own with LZ4
+//! (the default), found through an index of their offsets, so that one
+//! entry is read by decoding one block. The crate knows nothing about any
 //! game's rules: the game writes its identity (name, rule set, options, as
 //! text and as opaque ids, and its index layout version), which the crate
 //! stores and compares. How an entry is read is in the file itself: its
@@ -10,11 +13,15 @@
 //! `docs/FORMAT.md`.
 //!
 //! Integrity is checked on every open: magic, format version, header
-//! CRC-32, reserved bytes, entry width and encoding, exact file length and
-//! payload CRC-32. Any mismatch is an error; a corrupted file never yields
-//! entries. Files of the old format version 1 are refused as such.
+//! CRC-32, reserved bytes, entry width and encoding, payload layout, exact
+//! file length and payload CRC-32; for compressed blocks also the block
+//! index, every block's decoding and the CRC-32 of the decoded entries. Any
+//! mismatch is an error; a corrupted file never yields entries. Files of
+//! the old format version 1 are refused as such.
 //!
-//! * [`write()`] writes a file atomically (temporary file, fsync, rename).
+//! * [`write()`] writes a file atomically (temporary file, fsync, rename),
+//!   in compressed blocks; [`write_with`] in a layout of the caller's.
+//! * [`Tablebase::entry`] reads one entry; [`Tablebase::entries`] all.
 //! * [`Tablebase::open`] memory-maps and validates a file;
 //!   [`Tablebase::from_bytes`] validates and keeps a buffer (same checks);
 //!   [`Tablebase::open_expecting`] also checks that it is the table the
@@ -52,7 +59,8 @@
 //!     entries: 3,
 //! };
 //! let table = Tablebase::open_expecting(&path, &expected)?;
-//! assert_eq!(table.payload(), &[0, 1, 2]);
+//! assert_eq!(&table.entries()?[..], &[0, 1, 2]);
+//! assert_eq!(table.entry(2), Some(2));
 //! // The same bytes held in memory (e.g. fetched by a web page) read the same.
 //! let in_memory = Tablebase::from_bytes(std::fs::read(&path)?)?;
 //! assert_eq!(in_memory.header(), table.header());
@@ -63,15 +71,17 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+mod blocks;
 mod error;
 mod header;
 mod reader;
 mod writer;
 
+pub use blocks::MAX_BLOCK_BYTES;
 pub use error::TablebaseError;
 pub use header::{
-    Counts, Encoding, Expected, Header, FORMAT_VERSION, GAME_NAME_MAX, HEADER_SIZE, MAGIC, MAGIC_V1,
-    OPTIONS_MAX, RULE_SET_MAX,
+    Counts, Encoding, Expected, Header, Layout, Storage, FORMAT_VERSION, GAME_NAME_MAX, HEADER_SIZE, MAGIC,
+    MAGIC_V1, OPTIONS_MAX, RULE_SET_MAX,
 };
 pub use reader::{validate_bytes, Tablebase};
-pub use writer::write;
+pub use writer::{write, write_with};

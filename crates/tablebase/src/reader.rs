@@ -1,32 +1,45 @@
 //! Validating reader: [`validate_bytes`] for any buffer, [`Tablebase`] for a
 //! memory-mapped file or an owned buffer.
 
+use std::borrow::Cow;
+use std::cell::RefCell;
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use memmap2::Mmap;
 
-use crate::{Expected, Header, TablebaseError, HEADER_SIZE};
+use crate::blocks::{Blocks, Shape};
+use crate::{Expected, Header, Layout, Storage, TablebaseError, HEADER_SIZE};
 
 /// Validates a complete tablebase file held in memory and returns its header.
 ///
 /// Performs every check [`Tablebase::open`] performs: the header checks of
-/// [`Header::decode`], then the exact file length (header plus
-/// `entries × entry_width` bytes, nothing more), then the payload CRC-32.
+/// [`Header::decode`], then the exact file length (header plus the payload
+/// length the header states, nothing more), then the checksums: of the whole
+/// payload for [`Layout::Plain`]; of the block index and of every block, each
+/// its own, for [`Layout::Lz4Blocks`]. Nothing is decoded: a compressed
+/// table's decoded entries are checked against their CRC-32 by
+/// [`Tablebase::entries`].
 ///
 /// # Errors
 ///
 /// The first failed check, as the matching [`TablebaseError`] variant. Never
 /// panics, whatever the input.
 pub fn validate_bytes(bytes: &[u8]) -> Result<Header, TablebaseError> {
-    let (header, payload_crc) = Header::decode(bytes)?;
+    validate(bytes).map(|(header, ..)| header)
+}
+
+/// [`validate_bytes`], returning what the header says about its payload and
+/// the shape of a compressed payload's blocks too.
+fn validate(bytes: &[u8]) -> Result<(Header, Storage, Option<Shape>), TablebaseError> {
+    let (header, storage) = Header::decode(bytes)?;
 
     let len = bytes.len() as u64;
-    // An entry count so large that the length overflows can never be
+    // A payload length so large that the file length overflows can never be
     // satisfied; report it as truncation against the largest length.
-    let expected =
-        header.payload_len().and_then(|payload| payload.checked_add(HEADER_SIZE as u64)).unwrap_or(u64::MAX);
+    let expected = storage.payload_len.saturating_add(HEADER_SIZE as u64);
     if len < expected {
         return Err(TablebaseError::Truncated { len, expected });
     }
@@ -34,11 +47,22 @@ pub fn validate_bytes(bytes: &[u8]) -> Result<Header, TablebaseError> {
         return Err(TablebaseError::TrailingBytes { len, expected });
     }
 
-    let actual = crc32fast::hash(payload_of(bytes));
-    if actual != payload_crc {
-        return Err(TablebaseError::PayloadChecksum { expected: payload_crc, actual });
-    }
-    Ok(header)
+    let payload = payload_of(bytes);
+    let shape = match storage.layout {
+        Layout::Plain => {
+            let actual = crc32fast::hash(payload);
+            if actual != storage.payload_crc {
+                return Err(TablebaseError::PayloadChecksum { expected: storage.payload_crc, actual });
+            }
+            None
+        }
+        Layout::Lz4Blocks { block_entries } => {
+            let shape = Shape::new(header.entries, header.entry_width, block_entries)?;
+            Blocks::new(payload, shape, storage.payload_crc)?;
+            Some(shape)
+        }
+    };
+    Ok((header, storage, shape))
 }
 
 /// The bytes after the header (empty if there are none).
@@ -63,19 +87,44 @@ impl Bytes {
     }
 }
 
+/// Numbers the tables of a process, so that a cached block is never taken
+/// for another table's.
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// How many decoded blocks each thread keeps: 256 blocks of 4096 1-byte
+/// entries are 1 MiB.
+const CACHED_BLOCKS: usize = 256;
+
+/// A thread's decoded blocks: (table id, block number, bytes), each block in
+/// the one slot its table and number hash to (table id 0: empty).
+#[derive(Debug, Default)]
+struct BlockCache {
+    slots: Vec<(u64, u64, Vec<u8>)>,
+}
+
+thread_local! {
+    static BLOCK_CACHE: RefCell<BlockCache> = RefCell::new(BlockCache::default());
+}
+
 /// An open, validated tablebase: memory-mapped from a file
 /// ([`Tablebase::open`]) or held in memory ([`Tablebase::from_bytes`], for
 /// a server or WebAssembly that has the bytes but no file).
 ///
-/// Construction validates the whole table (see [`validate_bytes`]), so
-/// [`Tablebase::payload`] is always exactly `entries × entry_width` bytes
-/// whose checksum matched. Whether the table is the one the caller wants is
+/// Construction validates the whole table (see [`validate_bytes`]): every
+/// byte is checked against a checksum, in one sequential read. Entries are
+/// then read one at a time with [`Tablebase::entry`] (a compressed table
+/// decodes the entry's block, and each thread keeps a cache of decoded blocks) or
+/// all at once with [`Tablebase::entries`]. Whether the table is the one the caller wants is
 /// a separate question: use [`Tablebase::open_expecting`] or
 /// [`Tablebase::check_expected`] before trusting any entry.
 #[derive(Debug)]
 pub struct Tablebase {
     path: Option<PathBuf>,
     header: Header,
+    storage: Storage,
+    /// The shape of a compressed table's blocks; `None` for a plain one.
+    shape: Option<Shape>,
+    id: u64,
     bytes: Bytes,
 }
 
@@ -111,8 +160,9 @@ impl Tablebase {
     /// The one constructor behind both sources, so that they are validated
     /// by the same code.
     fn validated(bytes: Bytes, path: Option<PathBuf>) -> Result<Self, TablebaseError> {
-        let header = validate_bytes(bytes.all())?;
-        Ok(Self { path, header, bytes })
+        let (header, storage, shape) = validate(bytes.all())?;
+        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        Ok(Self { path, header, storage, shape, id, bytes })
     }
 
     /// Opens the file at `path` like [`Tablebase::open`] and checks that it
@@ -145,10 +195,93 @@ impl Tablebase {
         &self.header
     }
 
-    /// The entry array: exactly `entries × entry_width` bytes.
+    /// How the payload stores the entries, its length and checksums.
+    #[must_use]
+    pub fn storage(&self) -> &Storage {
+        &self.storage
+    }
+
+    /// The stored payload, everything after the header: for
+    /// [`Layout::Plain`] the entry array itself.
     #[must_use]
     pub fn payload(&self) -> &[u8] {
         payload_of(self.bytes.all())
+    }
+
+    /// The entry array, `entries × entry_width` bytes: borrowed from the
+    /// file for [`Layout::Plain`], decoded (all of it, into memory of that
+    /// size) for a compressed table, whose decoded entries are checked
+    /// against their CRC-32.
+    ///
+    /// # Errors
+    ///
+    /// For a compressed table, [`TablebaseError::CorruptBlock`] if a block
+    /// does not decode to its length, or [`TablebaseError::EntriesChecksum`]
+    /// if the decoded entries do not match their checksum: blocks that
+    /// matched their own checksums when the table was opened, so a writer
+    /// that stored what it was not given.
+    pub fn entries(&self) -> Result<Cow<'_, [u8]>, TablebaseError> {
+        match self.blocks() {
+            None => Ok(Cow::Borrowed(self.payload())),
+            Some(blocks) => {
+                let mut all = Vec::with_capacity(blocks.shape().total as usize);
+                blocks.for_each(self.storage.entries_crc, |block| all.extend_from_slice(block))?;
+                Ok(Cow::Owned(all))
+            }
+        }
+    }
+
+    /// Entry `index` as an unsigned integer (a 2-byte entry little-endian),
+    /// or `None` past the last entry, or where its block does not decode
+    /// (see [`Tablebase::try_entry`]).
+    #[must_use]
+    pub fn entry(&self, index: u64) -> Option<u16> {
+        self.try_entry(index).ok().flatten()
+    }
+
+    /// Entry `index` as an unsigned integer (a 2-byte entry little-endian),
+    /// or `None` past the last entry.
+    ///
+    /// A compressed table decodes the block that holds it, unless this
+    /// thread's cache of decoded blocks (256 slots, each block in the slot
+    /// its table and number hash to) holds it.
+    ///
+    /// # Errors
+    ///
+    /// [`TablebaseError::CorruptBlock`] if the block does not decode to its
+    /// length. Its bytes matched their checksum when the table was opened,
+    /// so only a file whose writer stored a block that is not LZ4 meets it.
+    pub fn try_entry(&self, index: u64) -> Result<Option<u16>, TablebaseError> {
+        if index >= self.header.entries {
+            return Ok(None);
+        }
+        let width = self.header.entry_width as usize;
+        let Some(blocks) = self.blocks() else {
+            return Ok(Some(read_entry(self.payload(), index as usize * width, width)));
+        };
+        let shape = blocks.shape();
+        let at = index * width as u64;
+        let (k, within) = (at / shape.block_bytes, (at % shape.block_bytes) as usize);
+        BLOCK_CACHE.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            if cache.slots.is_empty() {
+                cache.slots.resize_with(CACHED_BLOCKS, || (0, 0, Vec::new()));
+            }
+            let hash = (k ^ self.id.rotate_left(32)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let (id, number, block) = &mut cache.slots[(hash >> 32) as usize % CACHED_BLOCKS];
+            if (*id, *number) != (self.id, k) {
+                // Whatever this slot held is replaced: empty until the block decodes.
+                *id = 0;
+                blocks.decode(k, block)?;
+                (*id, *number) = (self.id, k);
+            }
+            Ok(Some(read_entry(block, within, width)))
+        })
+    }
+
+    /// The block index of a compressed table, checked when it was opened.
+    fn blocks(&self) -> Option<Blocks<'_>> {
+        self.shape.map(|shape| Blocks::checked_before(self.payload(), shape))
     }
 
     /// The path the table was opened from (`None` for
@@ -158,6 +291,14 @@ impl Tablebase {
         self.path.as_deref()
     }
 }
+/// The `width`-byte little-endian entry at byte `at` of `bytes`.
+fn read_entry(bytes: &[u8], at: usize, width: usize) -> u16 {
+    match width {
+        1 => u16::from(bytes[at]),
+        _ => u16::from_le_bytes([bytes[at], bytes[at + 1]]),
+    }
+}
+
 /// Maps the whole of `file` read-only.
 #[allow(unsafe_code)]
 fn map_read_only(file: &File) -> io::Result<Mmap> {
@@ -167,6 +308,7 @@ fn map_read_only(file: &File) -> io::Result<Mmap> {
     // mapped. Tablebase files are never modified in place: `write` builds a
     // new file and renames it over the old path, which leaves an existing
     // mapping on the old, unchanged file. The mapping is read-only, and its
-    // contents are fully validated (length and both CRCs) before use.
+    // contents are fully validated (length, both CRCs and, for a compressed
+    // table, every block and the decoded entries' CRC) before use.
     unsafe { Mmap::map(file) }
 }

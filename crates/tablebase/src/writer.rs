@@ -7,14 +7,29 @@ use std::path::{Path, PathBuf};
 use std::process;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::{Header, TablebaseError};
+use crate::blocks::{self, Shape};
+use crate::{Header, Layout, Storage, TablebaseError};
 
 /// Distinguishes temporary files of concurrent writes within one process.
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
-/// Writes a tablebase file atomically.
+/// Writes a tablebase file atomically, its entries in the default layout
+/// ([`Layout::DEFAULT`], compressed blocks): [`write_with`].
 ///
-/// The header (with the payload's CRC-32 filled in) and `payload` are written
+/// # Errors
+///
+/// Those of [`write_with`].
+pub fn write(path: &Path, header: &Header, entries: &[u8]) -> Result<(), TablebaseError> {
+    write_with(path, header, entries, Layout::DEFAULT)
+}
+
+/// Writes a tablebase file atomically, its entry array `entries` stored in
+/// `layout`.
+///
+/// The payload is made from the entries alone, one block after another, so
+/// the file's bytes depend on nothing but the header, the entries and the
+/// layout. The header (with the payload's length and checksums filled in)
+/// and the payload are written
 /// to a temporary file `<name>.tmp-<pid>-<n>` in the target's directory,
 /// flushed to disk, and renamed over `path`; the directory is then synced
 /// (on Unix). Readers therefore see either the old file or the complete new
@@ -30,19 +45,41 @@ static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 ///
 /// * [`TablebaseError::FieldTooLong`], [`TablebaseError::InvalidText`] or
 ///   [`TablebaseError::BadEntryWidth`] if the header cannot be encoded;
-/// * [`TablebaseError::PayloadLength`] if `payload.len()` is not
+/// * [`TablebaseError::BadLayout`] if a block of `layout` would be empty or
+///   larger than [`MAX_BLOCK_BYTES`](crate::MAX_BLOCK_BYTES);
+/// * [`TablebaseError::PayloadLength`] if `entries.len()` is not
 ///   `header.entries × header.entry_width`;
 /// * [`TablebaseError::Io`] if any file-system operation fails.
 ///
-/// The first two are detected before anything is created on disk.
-pub fn write(path: &Path, header: &Header, payload: &[u8]) -> Result<(), TablebaseError> {
+/// All but the last are detected before anything is created on disk.
+pub fn write_with(
+    path: &Path,
+    header: &Header,
+    entries: &[u8],
+    layout: Layout,
+) -> Result<(), TablebaseError> {
     header.check_fields()?;
-    let len = payload.len() as u64;
+    let len = entries.len() as u64;
     let expected = header.payload_len();
     if expected != Some(len) {
         return Err(TablebaseError::PayloadLength { len, expected: expected.unwrap_or(u64::MAX) });
     }
-    let header_bytes = header.encode(crc32fast::hash(payload))?;
+    let entries_crc = crc32fast::hash(entries);
+    // The header's payload checksum: of a plain payload, all of it; of blocks, their index
+    // (every block has its own checksum in the index).
+    let (compressed, payload_crc) = match layout {
+        Layout::Plain => (None, entries_crc),
+        Layout::Lz4Blocks { block_entries } => {
+            let shape = Shape::new(header.entries, header.entry_width, block_entries)?;
+            let payload = blocks::compress(entries, &shape);
+            let index_len = shape.blocks as usize * blocks::RECORD_BYTES;
+            let index_crc = crc32fast::hash(&payload[..index_len]);
+            (Some(payload), index_crc)
+        }
+    };
+    let payload = compressed.as_deref().unwrap_or(entries);
+    let storage = Storage { layout, payload_len: payload.len() as u64, payload_crc, entries_crc };
+    let header_bytes = header.encode_with(&storage)?;
 
     let file_name = path.file_name().ok_or_else(|| TablebaseError::Io {
         path: path.to_path_buf(),

@@ -6,37 +6,61 @@ mod common;
 use std::fs;
 
 use common::{
-    dir_entries, expected, file_bytes, fix_header_crc, header, payload, v1_file_bytes, ENCODING_AT,
-    ENTRIES_AT, ENTRY_WIDTH_AT, PAYLOAD_CRC_AT, RESERVED, VERSION_AT,
+    dir_entries, expected, file_bytes, fix_header_crc, header, payload, runs, v1_file_bytes,
+    BLOCK_ENTRIES_AT, ENCODING_AT, ENTRIES_AT, ENTRIES_CRC_AT, ENTRY_WIDTH_AT, LAYOUT_AT, PAYLOAD_CRC_AT,
+    PAYLOAD_LEN_AT, RESERVED, VERSION_AT,
 };
 use nana_tablebase::{
-    validate_bytes, write, Encoding, Expected, Tablebase, TablebaseError, HEADER_SIZE, MAGIC,
+    validate_bytes, write, write_with, Encoding, Expected, Layout, Tablebase, TablebaseError, HEADER_SIZE,
+    MAGIC,
 };
 
 /// Size of the small table used by the damage tests: 256 + 100 bytes.
 const ENTRIES: u64 = 100;
 
+/// The layouts the round trips go through: plain, the default blocks, and
+/// blocks small enough that a small table has many, the last one short.
+const LAYOUTS: [Layout; 3] = [Layout::Plain, Layout::DEFAULT, Layout::Lz4Blocks { block_entries: 7 }];
+
 fn round_trip(entries: u64, width: u32) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("table.tb");
-    let header = header(entries, width);
-    let payload = payload(entries, width);
+    for layout in LAYOUTS {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("table.tb");
+        let header = header(entries, width);
+        let payload = payload(entries, width);
 
-    write(&path, &header, &payload).unwrap();
-    let table = Tablebase::open(&path).unwrap();
+        write_with(&path, &header, &payload, layout).unwrap();
+        let table = Tablebase::open(&path).unwrap();
 
-    assert_eq!(table.header(), &header);
-    assert_eq!(table.payload(), payload.as_slice());
-    assert_eq!(table.path(), Some(path.as_path()));
-    assert_eq!(fs::metadata(&path).unwrap().len(), (HEADER_SIZE + payload.len()) as u64);
-    // The temporary file is gone.
-    assert_eq!(dir_entries(dir.path()), ["table.tb"]);
+        assert_eq!(table.header(), &header);
+        assert_eq!(table.storage().layout, layout);
+        assert_eq!(table.entries().unwrap(), payload.as_slice(), "{layout}");
+        for i in 0..entries {
+            let at = (i * u64::from(width)) as usize;
+            let want = if width == 1 {
+                u16::from(payload[at])
+            } else {
+                u16::from_le_bytes([payload[at], payload[at + 1]])
+            };
+            assert_eq!(table.entry(i), Some(want), "{layout}, entry {i}");
+        }
+        assert_eq!((table.entry(entries), table.entry(u64::MAX)), (None, None));
+        assert_eq!(table.path(), Some(path.as_path()));
+        let stored = HEADER_SIZE as u64 + table.payload().len() as u64;
+        assert_eq!(fs::metadata(&path).unwrap().len(), stored);
+        if layout == Layout::Plain {
+            assert_eq!(table.payload(), payload.as_slice());
+        }
+        // The temporary file is gone.
+        assert_eq!(dir_entries(dir.path()), ["table.tb"]);
 
-    // The same bytes handed over in memory give the same table.
-    let in_memory = Tablebase::from_bytes(fs::read(&path).unwrap()).unwrap();
-    assert_eq!(in_memory.header(), table.header());
-    assert_eq!(in_memory.payload(), table.payload());
-    assert_eq!(in_memory.path(), None);
+        // The same bytes handed over in memory give the same table.
+        let in_memory = Tablebase::from_bytes(fs::read(&path).unwrap()).unwrap();
+        assert_eq!(in_memory.header(), table.header());
+        assert_eq!(in_memory.payload(), table.payload());
+        assert_eq!(in_memory.entries().unwrap(), table.entries().unwrap());
+        assert_eq!(in_memory.path(), None);
+    }
 }
 
 #[test]
@@ -101,7 +125,7 @@ fn trailing_byte_is_rejected() {
 fn expected_flip_error(pos: usize, err: &TablebaseError) -> bool {
     match pos {
         0..=7 => matches!(err, TablebaseError::BadMagic),
-        8..=11 => matches!(err, TablebaseError::UnsupportedVersion { supported: 2, .. }),
+        8..=11 => matches!(err, TablebaseError::UnsupportedVersion { supported: 3, .. }),
         12..=255 => matches!(err, TablebaseError::HeaderChecksum { .. }),
         _ => matches!(err, TablebaseError::PayloadChecksum { .. }),
     }
@@ -195,18 +219,18 @@ fn version_1_files_are_refused_as_old_format() {
 
 #[test]
 fn unsupported_version_is_rejected() {
-    for version in [0u32, 1, 3, u32::MAX] {
+    for version in [0u32, 1, 2, 4, u32::MAX] {
         let mut bytes = file_bytes(ENTRIES, 1);
         bytes[VERSION_AT..VERSION_AT + 4].copy_from_slice(&version.to_le_bytes());
         fix_header_crc(&mut bytes);
         assert!(matches!(
             validate_bytes(&bytes),
-            Err(TablebaseError::UnsupportedVersion { found, supported: 2 }) if found == version
+            Err(TablebaseError::UnsupportedVersion { found, supported: 3 }) if found == version
         ));
         // Checked as soon as the version bytes are present, before the length.
         assert!(matches!(
             validate_bytes(&bytes[..12]),
-            Err(TablebaseError::UnsupportedVersion { found, supported: 2 }) if found == version
+            Err(TablebaseError::UnsupportedVersion { found, supported: 3 }) if found == version
         ));
     }
 }
@@ -271,7 +295,8 @@ fn the_file_alone_says_how_to_read_an_entry() {
 #[test]
 fn huge_entry_count_is_truncated_not_overflow() {
     let mut bytes = file_bytes(ENTRIES, 2);
-    bytes[ENTRIES_AT..ENTRIES_AT + 8].copy_from_slice(&u64::MAX.to_le_bytes());
+    bytes[ENTRIES_AT..ENTRIES_AT + 8].copy_from_slice(&(u64::MAX / 2).to_le_bytes());
+    bytes[PAYLOAD_LEN_AT..PAYLOAD_LEN_AT + 8].copy_from_slice(&(u64::MAX - 1).to_le_bytes());
     fix_header_crc(&mut bytes);
     assert!(matches!(
         validate_bytes(&bytes),
@@ -435,7 +460,7 @@ fn write_replaces_existing_file() {
 
     let new = Tablebase::open(&path).unwrap();
     assert_eq!(new.header(), &new_header);
-    assert_eq!(new.payload(), new_payload.as_slice());
+    assert_eq!(new.entries().unwrap(), new_payload.as_slice());
     assert_eq!(dir_entries(dir.path()), ["t.tb"]);
 }
 
@@ -453,7 +478,8 @@ fn open_mapping_survives_replacement() {
     write(&path, &header(50, 2), &[0xab; 100]).unwrap();
 
     assert_eq!(old.header(), &header(ENTRIES, 1));
-    assert_eq!(old.payload(), payload(ENTRIES, 1).as_slice());
+    assert_eq!(old.entries().unwrap(), payload(ENTRIES, 1).as_slice());
+    assert_eq!(old.entry(ENTRIES - 1), Some(u16::from(payload(ENTRIES, 1)[ENTRIES as usize - 1])));
     assert_eq!(validate_bytes(&fs::read(&path).unwrap()).unwrap(), header(50, 2));
 }
 
@@ -534,6 +560,11 @@ fn error_messages_are_single_lines() {
         TablebaseError::BadEntryWidth(3),
         TablebaseError::UnknownEncoding(7),
         TablebaseError::PayloadChecksum { expected: 1, actual: 2 },
+        TablebaseError::UnknownLayout(3),
+        TablebaseError::BadLayout("the block size is zero"),
+        TablebaseError::CorruptBlock { block: 3, reason: "it decodes to the wrong length" },
+        TablebaseError::BlockChecksum { block: 3, expected: 1, actual: 2 },
+        TablebaseError::EntriesChecksum { expected: 1, actual: 2 },
         TablebaseError::WrongGame { expected: "a".into(), found: "b".into() },
         TablebaseError::WrongRules {
             expected_rule_set_id: 0,
@@ -592,4 +623,220 @@ fn write_removes_temporary_files_of_dead_writers() {
     left.push("table.tb".to_string());
     left.sort();
     assert_eq!(dir_entries(dir.path()), left);
+}
+
+// ---- compressed payloads ----
+
+/// A compressed file of `entries` entries of `width` bytes, in blocks of
+/// `block_entries`, and its entries.
+fn compressed(entries: u64, width: u32, block_entries: u32) -> (Vec<u8>, Vec<u8>) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.tb");
+    let values = runs(entries, width);
+    write_with(&path, &header(entries, width), &values, Layout::Lz4Blocks { block_entries }).unwrap();
+    (fs::read(&path).unwrap(), values)
+}
+
+#[test]
+fn compressed_fields_are_at_documented_offsets() {
+    let (bytes, values) = compressed(1000, 2, 64);
+    let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+    assert_eq!(u32_at(VERSION_AT), 3);
+    assert_eq!((u32_at(LAYOUT_AT), u32_at(BLOCK_ENTRIES_AT)), (2, 64));
+    assert_eq!(u32_at(ENTRIES_CRC_AT), crc32fast::hash(&values));
+    assert_eq!(u64_at(PAYLOAD_LEN_AT), (bytes.len() - HEADER_SIZE) as u64);
+    // 16 blocks: 16 records of 12 bytes (the block's end, its CRC-32), the index's CRC-32 in
+    // the header, the last end the blocks' length.
+    let index_end = HEADER_SIZE + 16 * 12;
+    assert_eq!(u32_at(PAYLOAD_CRC_AT), crc32fast::hash(&bytes[HEADER_SIZE..index_end]));
+    assert_eq!(u64_at(index_end - 12), (bytes.len() - index_end) as u64);
+    // Block 0 is an LZ4 block of its 128 bytes, with its CRC-32; block 1 follows it.
+    let first = &bytes[index_end..index_end + u64_at(HEADER_SIZE) as usize];
+    assert_eq!(u32_at(HEADER_SIZE + 8), crc32fast::hash(first));
+    assert_eq!(lz4_flex::block::decompress(first, 128).unwrap(), &values[..128]);
+    let second =
+        &bytes[index_end + u64_at(HEADER_SIZE) as usize..index_end + u64_at(HEADER_SIZE + 12) as usize];
+    assert_eq!(u32_at(HEADER_SIZE + 20), crc32fast::hash(second));
+    assert_eq!(lz4_flex::block::decompress(second, 128).unwrap(), &values[128..256]);
+    assert!(bytes.len() < HEADER_SIZE + values.len() / 2, "{} bytes for {}", bytes.len(), values.len());
+}
+
+#[test]
+fn the_same_entries_make_the_same_bytes() {
+    let (a, _) = compressed(5000, 1, 100);
+    let (b, _) = compressed(5000, 1, 100);
+    assert!(a == b);
+}
+
+#[test]
+fn every_truncated_length_of_a_compressed_file_is_truncated() {
+    let (full, _) = compressed(300, 1, 16);
+    for len in HEADER_SIZE..full.len() {
+        assert!(
+            matches!(validate_bytes(&full[..len]), Err(TablebaseError::Truncated { len: l, expected }) if (l, expected) == (len as u64, full.len() as u64)),
+            "length {len}"
+        );
+    }
+}
+
+/// Recomputes every block's CRC-32 in the index of a compressed file of
+/// `blocks` blocks, then the index's and the header's, so that the checks
+/// behind the checksums are the ones that meet a deliberate edit.
+fn fix_block_crcs(bytes: &mut [u8], blocks: usize) {
+    let index_end = HEADER_SIZE + blocks * 12;
+    let mut start = index_end;
+    for k in 0..blocks {
+        let at = HEADER_SIZE + k * 12;
+        let end = index_end + u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
+        let crc = crc32fast::hash(&bytes[start..end]);
+        bytes[at + 8..at + 12].copy_from_slice(&crc.to_le_bytes());
+        start = end;
+    }
+    let crc = crc32fast::hash(&bytes[HEADER_SIZE..index_end]);
+    bytes[PAYLOAD_CRC_AT..PAYLOAD_CRC_AT + 4].copy_from_slice(&crc.to_le_bytes());
+    fix_header_crc(bytes);
+}
+
+/// A flipped bit anywhere in a compressed file is refused on open: in the
+/// header by the header's checks, in the index by the index's checksum, in a
+/// block by that block's own checksum, which names the block.
+#[test]
+fn every_flipped_bit_of_a_compressed_file_is_detected() {
+    let (good, _) = compressed(300, 2, 16);
+    let blocks = 300usize.div_ceil(16);
+    let index_end = HEADER_SIZE + blocks * 12;
+    let block_of = |pos: usize| {
+        let ends: Vec<usize> = (0..blocks)
+            .map(|k| {
+                let at = HEADER_SIZE + k * 12;
+                index_end + u64::from_le_bytes(good[at..at + 8].try_into().unwrap()) as usize
+            })
+            .collect();
+        ends.iter().position(|&end| pos < end).unwrap() as u64
+    };
+    for pos in 0..good.len() {
+        for bit in 0..8 {
+            let mut bad = good.clone();
+            bad[pos] ^= 1 << bit;
+            let err = validate_bytes(&bad).expect_err(&format!("byte {pos} bit {bit}: flip not detected"));
+            let right = match pos {
+                ..HEADER_SIZE => expected_flip_error(pos, &err),
+                _ if pos < index_end => matches!(err, TablebaseError::PayloadChecksum { .. }),
+                _ => matches!(err, TablebaseError::BlockChecksum { block, .. } if block == block_of(pos)),
+            };
+            assert!(right, "byte {pos} bit {bit}: {err:?}");
+        }
+    }
+}
+
+/// Damage behind checksums made to match it (a writer that stored what it
+/// was not given) is met when the entries are decoded, by the block's
+/// decoding or by the decoded entries' checksum: the entries are refused,
+/// or, where the damage changes no entry (another match of the same bytes),
+/// they are exactly the same. One entry at a time, such a block reads as no
+/// entry, never as another value.
+#[test]
+fn damage_behind_matching_checksums_never_changes_an_entry() {
+    let (good, values) = compressed(300, 2, 16);
+    let blocks = 300usize.div_ceil(16);
+    let index_end = HEADER_SIZE + blocks * 12;
+    let mut refused = 0;
+    for pos in index_end..good.len() {
+        for flip in [0x01, 0x10, 0x80, 0xff] {
+            let mut bad = good.clone();
+            bad[pos] ^= flip;
+            fix_block_crcs(&mut bad, blocks);
+            let table = Tablebase::from_bytes(bad).unwrap();
+            match table.entries() {
+                Err(TablebaseError::CorruptBlock { .. } | TablebaseError::EntriesChecksum { .. }) => {
+                    refused += 1
+                }
+                Err(other) => panic!("byte {pos} ^ {flip:#x}: unexpected error {other:?}"),
+                Ok(entries) => assert_eq!(&entries[..], values.as_slice(), "byte {pos} ^ {flip:#x}"),
+            }
+            for i in 0..300 {
+                let want = u16::from_le_bytes([values[2 * i], values[2 * i + 1]]);
+                if let Ok(Some(read)) = table.try_entry(i as u64) {
+                    if read != want {
+                        // Only a block whose decoding the entries' checksum refuses.
+                        assert!(table.entries().is_err(), "byte {pos} ^ {flip:#x}: entry {i}");
+                    }
+                }
+            }
+        }
+    }
+    assert!(refused > (good.len() - index_end) * 3, "only {refused} refused");
+}
+
+#[test]
+fn inconsistent_layout_fields_are_refused() {
+    let (good, _) = compressed(300, 1, 16);
+    let edit = |at: usize, value: &[u8]| {
+        let mut bad = good.clone();
+        bad[at..at + value.len()].copy_from_slice(value);
+        fix_header_crc(&mut bad);
+        Tablebase::from_bytes(bad)
+    };
+    assert!(matches!(edit(LAYOUT_AT, &0u32.to_le_bytes()), Err(TablebaseError::UnknownLayout(0))));
+    assert!(matches!(edit(LAYOUT_AT, &3u32.to_le_bytes()), Err(TablebaseError::UnknownLayout(3))));
+    assert!(matches!(edit(BLOCK_ENTRIES_AT, &0u32.to_le_bytes()), Err(TablebaseError::BadLayout(_))));
+    // A block of more than 1 MiB could make a reader allocate at will.
+    assert!(matches!(edit(BLOCK_ENTRIES_AT, &u32::MAX.to_le_bytes()), Err(TablebaseError::BadLayout(_))));
+    // Another block size: another index, whose checksum is not the header's.
+    assert!(matches!(
+        edit(BLOCK_ENTRIES_AT, &8u32.to_le_bytes()),
+        Err(TablebaseError::PayloadChecksum { .. } | TablebaseError::BadLayout(_))
+    ));
+    // A plain layout over compressed bytes: the length is not the entries'.
+    assert!(matches!(edit(LAYOUT_AT, &[1, 0, 0, 0, 0, 0, 0, 0]), Err(TablebaseError::BadLayout(_))));
+    // The decoded entries' checksum, and one entry more than the blocks hold: the blocks are
+    // intact, the entries are refused when decoded.
+    let other_crc = edit(ENTRIES_CRC_AT, &0u32.to_le_bytes()).unwrap();
+    assert!(matches!(other_crc.entries(), Err(TablebaseError::EntriesChecksum { expected: 0, .. })));
+    let longer = edit(ENTRIES_AT, &301u64.to_le_bytes()).unwrap();
+    assert!(matches!(longer.entries(), Err(TablebaseError::CorruptBlock { block: 18, .. })));
+    assert_eq!((longer.entry(299), longer.entry(300)), (None, None));
+    assert!(matches!(longer.try_entry(300), Err(TablebaseError::CorruptBlock { block: 18, .. })));
+}
+
+#[test]
+fn write_refuses_blocks_over_a_mebibyte_and_leaves_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.tb");
+    for (width, block_entries) in [(1, 0), (1, (1 << 20) + 1), (2, 1 << 19 | 1)] {
+        let result = write_with(
+            &path,
+            &header(ENTRIES, width),
+            &payload(ENTRIES, width),
+            Layout::Lz4Blocks { block_entries },
+        );
+        assert!(matches!(result, Err(TablebaseError::BadLayout(_))), "{result:?}");
+    }
+    assert!(dir_entries(dir.path()).is_empty());
+}
+
+/// Entries read one at a time from two compressed tables in turn, from
+/// several threads: each thread's decoded blocks are never taken for the
+/// other table's, whose blocks have the same numbers.
+#[test]
+fn entries_of_two_tables_read_in_turn_from_several_threads() {
+    let (a_bytes, a) = compressed(2000, 1, 16);
+    let b_values: Vec<u8> = a.iter().map(|v| v.wrapping_add(1)).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("b.tb");
+    write_with(&path, &header(2000, 1), &b_values, Layout::Lz4Blocks { block_entries: 16 }).unwrap();
+    let (ta, tb) = (Tablebase::from_bytes(a_bytes).unwrap(), Tablebase::open(&path).unwrap());
+    std::thread::scope(|s| {
+        for t in 0..3u64 {
+            let (ta, tb, a, b) = (&ta, &tb, &a, &b_values);
+            s.spawn(move || {
+                for k in 0..4000u64 {
+                    let i = (k * 7919 + t * 13) % 2000;
+                    assert_eq!(ta.entry(i), Some(u16::from(a[i as usize])), "a {i}");
+                    assert_eq!(tb.entry(i), Some(u16::from(b[i as usize])), "b {i}");
+                }
+            });
+        }
+    });
 }

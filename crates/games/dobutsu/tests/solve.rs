@@ -19,6 +19,7 @@ use dobutsu_shogi::claims::{CLAIMS, TANAKA_COUNTS};
 use dobutsu_shogi::index::{rank, unrank, SIZE};
 use dobutsu_shogi::{Position, Rules};
 use nana_engine::{Dtm, EntryWidth, Value};
+use nana_probe::table::{Source, Table, TableGame};
 use rayon::prelude::*;
 
 /// The value the moves of `pos`, generated on its own board, call for, from the table.
@@ -76,4 +77,38 @@ fn dobutsu_solved_and_checked() {
         })
         .sum();
     assert!(checked > 2_000_000, "only {checked} entries looked at");
+}
+
+/// The fixture's table is a file in compressed blocks: entries read one at a time through the
+/// blocks (every 97th) are the decoded ones, it takes under a fifth of a byte per entry, and a
+/// flipped byte in a block halfway through the file is refused on open, naming the block.
+#[test]
+fn the_compressed_file_reads_as_its_entries_and_refuses_a_damaged_block() {
+    let rules = Rules::TANAKA;
+    let table = nana_fixture::table(rules);
+    let Source::File(file) = table.source() else { panic!("the fixture's table is a file") };
+    let entries = table.entries();
+    let differing = (0..SIZE / 97)
+        .into_par_iter()
+        .map(|k| k * 97)
+        .filter(|&i| file.entry(i) != Some(u16::from(entries[i as usize])))
+        .count();
+    assert_eq!(differing, 0);
+    let stored = file.payload().len() as u64;
+    assert!(stored < SIZE / 5, "{stored} bytes stored for {SIZE} entries");
+
+    let mut bytes = std::fs::read(nana_fixture::path(rules)).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x08;
+    let dir = std::env::temp_dir().join(format!("dobutsu-damage-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(rules.file_name());
+    std::fs::write(&path, &bytes).unwrap();
+    drop(bytes);
+    let err = Table::open(rules, &path).unwrap_err();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(
+        err.to_string().contains("checksum mismatch in compressed block") && err.needs_regeneration(),
+        "{err}"
+    );
 }

@@ -1,8 +1,9 @@
 //! Golden data: every later change to the engine, the index or the rules must leave the solutions
 //! of all eight rule set and option combinations exactly as committed.
 //!
-//! - `tests/data/golden/tablebases.csv`: per combination, the CRC-32 of the payload (the entry
-//!   bytes a tablebase file holds, as `nana_tablebase` checksums them) and the entry counts.
+//! - `tests/data/golden/tablebases.csv`: per combination, the CRC-32 of the entries (the entry
+//!   array a tablebase file holds, decoded, as `nana_tablebase` checksums them; it does not depend
+//!   on how the file stores them) and the entry counts.
 //! - `tests/data/golden/positions.csv`: a few hundred positions with their value: the start and
 //!   the positions after each first move, the principal variation from the start, the longest
 //!   wins and losses, and random legal positions.
@@ -14,9 +15,11 @@
 use std::fmt::Write as _;
 
 use nana_engine::{Entry, Stats, Value};
+use nana_probe::table::{Source, Table, TableGame};
 use nana_shogi::index::SIZE;
 use nana_shogi::probe::Probe;
 use nana_shogi::{fen, NanaGame, Position, Rules};
+use nana_tablebase::{Layout, HEADER_SIZE};
 
 mod common;
 use common::XorShift;
@@ -87,13 +90,15 @@ fn chosen_positions(rules: &Rules, entries: &[u8], stats: &Stats) -> Vec<Positio
 }
 
 /// Every combination's table, solved as `nana solve` solves it (the test run's fixture, which
-/// writes and reads it back as a file), checked against (or, with `NANA_BLESS=1`, written to)
-/// both files.
+/// writes and reads it back as a compressed file), checked against (or, with `NANA_BLESS=1`,
+/// written to) both files. The golden positions are read both from the decoded entries and from
+/// the file an entry at a time (its blocks decoded one by one), which must agree; the file's
+/// header names the same entries' CRC-32.
 #[test]
 fn solutions_match_the_golden_data() {
     let bless = std::env::var_os("NANA_BLESS").is_some();
     let (mut tablebases, mut positions) = (String::new(), String::new());
-    tablebases.push_str("rules,options,payload_crc32,wins,losses,draws,unused,max_dtm\n");
+    tablebases.push_str("rules,options,entries_crc32,wins,losses,draws,unused,max_dtm\n");
     positions.push_str("rules,options,position,category,dtm\n");
     let golden_positions = if bless { String::new() } else { read(POSITIONS) };
     for rules in Rules::all() {
@@ -101,6 +106,10 @@ fn solutions_match_the_golden_data() {
         let (entries, stats) = (table.entries(), table.stats());
         writeln!(tablebases, "{}", tablebase_row(&rules, entries, &stats)).unwrap();
         let probe = Probe::new(rules, entries).unwrap();
+        let from_file = table.probe();
+        let Source::File(file) = table.source() else { panic!("the fixture's table is a file") };
+        assert!(matches!(file.storage().layout, Layout::Lz4Blocks { .. }), "{:?}", file.storage());
+        assert_eq!(file.storage().entries_crc, crc32fast::hash(entries), "{}", rules.short_name());
         if bless {
             for pos in chosen_positions(&rules, entries, &stats) {
                 writeln!(positions, "{}", position_row(&rules, &pos, probe.value(&pos).unwrap())).unwrap();
@@ -115,6 +124,7 @@ fn solutions_match_the_golden_data() {
             let text = row.split(',').nth(2).unwrap();
             let pos = fen::parse_position(text, rules.variant).unwrap_or_else(|e| panic!("{row}: {e}"));
             let v = probe.value(&pos).unwrap();
+            assert_eq!(from_file.value(&pos).unwrap(), v, "{row}: the file read an entry at a time");
             assert_eq!(position_row(&rules, &pos, v), row, "the solution changed at a golden position");
         }
     }
@@ -126,8 +136,39 @@ fn solutions_match_the_golden_data() {
     assert_eq!(
         tablebases,
         read(TABLEBASES),
-        "a solution changed: its payload CRC-32 or counts differ from tests/data/golden/tablebases.csv"
+        "a solution changed: its entries' CRC-32 or counts differ from tests/data/golden/tablebases.csv"
     );
+}
+
+/// Every entry of a rule set's file, read one at a time through its blocks, is the decoded
+/// entry; a flipped byte in a block in the middle of the file, and one in the block index, are
+/// refused when the file is opened, naming the damage.
+#[test]
+fn the_compressed_file_reads_as_its_entries_and_refuses_a_damaged_block() {
+    let rules = Rules::default();
+    let table = nana_fixture::table(rules);
+    let Source::File(file) = table.source() else { panic!("the fixture's table is a file") };
+    let entries = table.entries();
+    let differing = (0..SIZE).filter(|&i| file.entry(i) != Some(u16::from(entries[i as usize]))).count();
+    assert_eq!(differing, 0);
+    assert_eq!(file.entry(SIZE), None);
+    let stored = HEADER_SIZE + file.payload().len();
+    assert!(stored < entries.len() / 2, "{stored} bytes stored for {} entries", entries.len());
+
+    let bytes = std::fs::read(nana_fixture::path(rules)).unwrap();
+    let dir = std::env::temp_dir().join(format!("nana-golden-damage-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(rules.file_name());
+    for (at, needle) in
+        [(bytes.len() / 2, "checksum mismatch in compressed block"), (HEADER_SIZE + 100, "payload checksum")]
+    {
+        let mut damaged = bytes.clone();
+        damaged[at] ^= 0x20;
+        std::fs::write(&path, &damaged).unwrap();
+        let err = Table::open(rules, &path).unwrap_err();
+        assert!(err.to_string().contains(needle) && err.needs_regeneration(), "byte {at}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 fn read(path: &str) -> String {

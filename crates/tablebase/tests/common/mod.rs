@@ -20,8 +20,16 @@ pub const ENCODING_AT: usize = 20;
 pub const ENTRIES_AT: usize = 24;
 /// Offset of the payload CRC-32.
 pub const PAYLOAD_CRC_AT: usize = 176;
+/// Offset of the payload layout id, u32.
+pub const LAYOUT_AT: usize = 180;
+/// Offset of the block size in entries, u32.
+pub const BLOCK_ENTRIES_AT: usize = 184;
+/// Offset of the decoded entries' CRC-32.
+pub const ENTRIES_CRC_AT: usize = 188;
+/// Offset of the stored payload length, u64.
+pub const PAYLOAD_LEN_AT: usize = 192;
 /// The reserved bytes.
-pub const RESERVED: std::ops::Range<usize> = 180..252;
+pub const RESERVED: std::ops::Range<usize> = 200..252;
 
 /// A header for a small table of `entries` entries of `width` bytes.
 pub fn header(entries: u64, width: u32) -> Header {
@@ -59,7 +67,13 @@ pub fn payload(entries: u64, width: u32) -> Vec<u8> {
     (0..len).map(|i| (i * 37 + 11) as u8).collect()
 }
 
-/// The complete bytes of a valid file.
+/// Entries that compress: runs of a few values, as a solved table has.
+pub fn runs(entries: u64, width: u32) -> Vec<u8> {
+    let len = usize::try_from(entries * u64::from(width)).unwrap();
+    (0..len).map(|i| [0u8, 1, 255, 7][(i / 13 + i / 101) % 4]).collect()
+}
+
+/// The complete bytes of a valid file with a plain payload.
 pub fn file_bytes(entries: u64, width: u32) -> Vec<u8> {
     let payload = payload(entries, width);
     let mut bytes = header(entries, width).encode(crc32fast::hash(&payload)).unwrap().to_vec();

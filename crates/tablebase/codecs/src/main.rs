@@ -1,0 +1,81 @@
+//! Compares candidate codecs on a tablebase's entries, cut into blocks as the file format cuts
+//! them: the compressed size, and the time to decode every block once (from LZ4 with
+//! `lz4_flex`, from zstd with the pure-Rust `ruzstd` and with the C library). Each decoded block
+//! is compared with the original. Prints one Markdown row per codec and block size.
+//!
+//! `cargo run --release --manifest-path crates/tablebase/codecs/Cargo.toml -- FILE.tb`, with
+//! `SIZES=4096,16384` (entries per block) and `LEVELS=3,19` (zstd levels, none if empty) to
+//! choose. With `FILL_UNUSED=1`, each unused entry of a 1-byte table (255) is first replaced by
+//! the entry before it (0 at the start): what treating unused entries as "don't care" would
+//! give.
+
+use std::time::Instant;
+
+fn list<T: std::str::FromStr>(var: &str, default: &[T]) -> Vec<T>
+where
+    T: Clone,
+{
+    match std::env::var(var) {
+        Ok(s) => s.split(',').filter(|x| !x.is_empty()).map(|x| x.parse().ok().expect("a list of numbers")).collect(),
+        Err(_) => default.to_vec(),
+    }
+}
+
+fn main() {
+    let path = std::env::args().nth(1).expect("usage: tablebase-codecs FILE.tb");
+    let table = nana_tablebase::Tablebase::open(std::path::Path::new(&path)).expect("a valid table");
+    let mut entries = table.entries().expect("decodable entries").into_owned();
+    let width = table.header().entry_width as usize;
+    if std::env::var_os("FILL_UNUSED").is_some() {
+        assert_eq!(width, 1, "FILL_UNUSED reads 1-byte entries");
+        let mut before = 0;
+        for e in &mut entries {
+            if *e == 255 {
+                *e = before;
+            }
+            before = *e;
+        }
+    }
+    let sizes: Vec<usize> = list("SIZES", &[4096, 16384, 65536]);
+    let levels: Vec<i32> = list("LEVELS", &[3, 19]);
+    println!("{path}: {} entries of {width} byte(s), {} bytes", table.header().entries, entries.len());
+    println!("| codec | entries per block | bytes | of the entries | µs to decode a block |");
+    println!("|---|---:|---:|---:|---:|");
+    let row = |codec: &str, block: usize, bytes: usize, seconds: f64, blocks: usize| {
+        let share = 100.0 * bytes as f64 / entries.len() as f64;
+        let per_block = seconds * 1e6 / blocks as f64;
+        println!("| {codec} | {block} | {bytes} | {share:.1} % | {per_block:.2} |");
+    };
+    for &block in &sizes {
+        let chunks: Vec<&[u8]> = entries.chunks(block * width).collect();
+        let lz4: Vec<Vec<u8>> = chunks.iter().map(|c| lz4_flex::block::compress(c)).collect();
+        let mut out = vec![0u8; block * width];
+        let start = Instant::now();
+        for (z, c) in lz4.iter().zip(&chunks) {
+            let n = lz4_flex::block::decompress_into(z, &mut out).unwrap();
+            assert_eq!(&out[..n], *c);
+        }
+        let seconds = start.elapsed().as_secs_f64();
+        row("LZ4 (`lz4_flex`)", block, lz4.iter().map(Vec::len).sum(), seconds, chunks.len());
+        for &level in &levels {
+            let zs: Vec<Vec<u8>> = chunks.iter().map(|c| zstd::bulk::compress(c, level).unwrap()).collect();
+            let bytes = zs.iter().map(Vec::len).sum();
+            let start = Instant::now();
+            let mut decoder = ruzstd::decoding::FrameDecoder::new();
+            for (z, c) in zs.iter().zip(&chunks) {
+                let mut src: &[u8] = z;
+                decoder.reset(&mut src).unwrap();
+                decoder.decode_blocks(&mut src, ruzstd::decoding::BlockDecodingStrategy::All).unwrap();
+                assert_eq!(&decoder.collect().unwrap()[..], *c);
+            }
+            let seconds = start.elapsed().as_secs_f64();
+            row(&format!("zstd {level} (`ruzstd`)"), block, bytes, seconds, chunks.len());
+            let start = Instant::now();
+            for (z, c) in zs.iter().zip(&chunks) {
+                assert_eq!(&zstd::bulk::decompress(z, block * width).unwrap()[..], *c);
+            }
+            let seconds = start.elapsed().as_secs_f64();
+            row(&format!("zstd {level} (C library)"), block, bytes, seconds, chunks.len());
+        }
+    }
+}
