@@ -500,7 +500,7 @@ mod table {
         assert!(matches!(err, TableError::OtherRules { .. }), "{err}");
         assert!(
             err.to_string().ends_with(
-                "the table was built with rules \"race, width 2\", but \"race, width 1\" were asked for"
+                "the table was built with rules \"race, width 2\" of race, but rules \"race, width 1\" were asked for"
             ),
             "{err}"
         );
