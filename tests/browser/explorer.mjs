@@ -220,7 +220,7 @@ try {
   check((await page.locator('#board .sq[data-square="b2"] .piece .dot').count()) === 1, "the chick shows its one step");
   check((await page.locator("#hand-bottom .hp").count()) === 3, "the first player's hand shows three kinds");
   check((await page.locator("#turn").textContent()) === "First player to move", "the side to move is named");
-  check((await page.locator("#mainline a").count()) === 77, "the mainline has 77 moves to the lion's capture");
+  check((await page.locator("#mainline a").count()) === 78, "the mainline has 78 moves, the last the lion's capture");
   const lose = page.locator('#moves [data-group="loss"] button.move');
   check((await lose.count()) === 4, "every move of the start loses");
   check((await lose.first().locator(".val").textContent()) === "loss in 78 plies", "the best move loses in 78");

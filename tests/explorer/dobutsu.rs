@@ -21,7 +21,7 @@ fn url(fen: &str) -> String {
 }
 
 /// Tanaka (2009): the second player wins in 78 plies from the start, so the first player, to
-/// move, loses in 78; the longest win is 173 plies; 246,803,167 positions are reachable.
+/// move, loses in 78, along a mainline of 78 moves.
 #[tokio::test]
 async fn the_start_has_tanakas_value() {
     for rules in ["tanaka", "safe-try"] {
@@ -34,7 +34,7 @@ async fn the_start_has_tanakas_value() {
             "{rules}"
         );
         assert_eq!(a["moves"].as_array().unwrap().len(), 4);
-        assert_eq!(a["mainline"].as_array().unwrap().len(), 77, "{rules}");
+        assert_eq!(a["mainline"].as_array().unwrap().len(), 78, "{rules}");
     }
 }
 
@@ -72,23 +72,38 @@ async fn the_answer_is_the_probes_whatever_the_spelling() {
     assert_eq!((r.json()["category"].as_str(), r.json()["dtm"].as_u64()), (Some("loss"), Some(58)));
 }
 
-/// The mainline of the start: 77 moves to a position where the second player captures the
-/// first player's lion (the 78th ply, counted as done: a win in 1 with the ending `lion
-/// captured`), each ply's position answering with the value the line gives it.
+/// The mainline of the start: 78 moves, the last the second player's capture of the first
+/// player's lion, each ply's position answering with the value the line gives it. The position
+/// before the capture is not over: it lists its moves, the capture first, a win in 1 with the
+/// ending `lion captured`; the position after it is over, a loss in 0.
 #[tokio::test]
 async fn the_mainline_walks_to_the_lions_capture() {
     let m = get("/api/dobutsu/tanaka/mainline").await.json();
     assert_eq!((m["category"].as_str(), m["dtm"].as_u64()), (Some("loss"), Some(78)));
     let plies = m["mainline"].as_array().unwrap();
-    assert_eq!(plies.len(), 77);
+    assert_eq!(plies.len(), 78);
     for (i, p) in plies.iter().enumerate() {
         assert_eq!(p["dtm"].as_u64(), Some(77 - i as u64), "{p}");
     }
-    let last = plies.last().unwrap()["fen"].as_str().unwrap();
-    let a = get(&format!("/api/dobutsu/tanaka?position={}", url(last))).await.json();
+    let before = plies[76]["fen"].as_str().unwrap();
+    let a = get(&format!("/api/dobutsu/tanaka?position={}", url(before))).await.json();
     assert_eq!(
         (a["category"].as_str(), a["dtm"].as_u64(), a["lion captured"].as_bool(), a["try"].as_bool()),
-        (Some("win"), Some(1), Some(true), Some(false))
+        (Some("win"), Some(1), Some(false), Some(false))
+    );
+    let capture = &a["moves"][0];
+    assert_eq!(
+        (capture["category"].as_str(), capture["dtm"].as_u64(), capture["lion captured"].as_bool()),
+        (Some("loss"), Some(0), Some(true)),
+        "{a}"
+    );
+    assert_eq!(a["best_move"], plies[77]["usi"]);
+    let after = plies[77]["fen"].as_str().unwrap();
+    let a = get(&format!("/api/dobutsu/tanaka?position={}", url(after))).await.json();
+    assert_eq!(
+        (a["category"].as_str(), a["dtm"].as_u64(), a["lion captured"].as_bool()),
+        (Some("loss"), Some(0), Some(true)),
+        "{a}"
     );
     assert_eq!(a["moves"], json!([]));
     assert_eq!(plies[0]["usi"], get("/api/dobutsu/tanaka").await.json()["best_move"]);
@@ -160,12 +175,14 @@ async fn the_view_draws_the_animals() {
     assert_eq!(endings, ["lion captured", "try", "both tries"]);
 }
 
-/// Tanaka's counts: 246,803,167 reachable positions, the longest win 173 plies.
+/// The table's counts: the 243,345,746 entries of the solved set (every legal position where
+/// the side to move cannot take the lion, docs/DOBUTSU.md), the longest win 173 plies as Tanaka
+/// found it.
 #[tokio::test]
 async fn stats_count_tanakas_positions() {
     let s = get("/api/dobutsu/tanaka/stats").await.json();
     let n = |k: &str| s[k].as_u64().unwrap();
-    assert_eq!(n("wins") + n("losses") + n("draws"), 246_803_167);
+    assert_eq!(n("wins") + n("losses") + n("draws"), 243_345_746);
     assert_eq!(n("wins") + n("losses") + n("draws") + n("illegal"), n("entries"));
     assert_eq!(n("max_dtm"), 173);
     let longest = s["longest_wins"].as_array().unwrap();
@@ -192,7 +209,7 @@ async fn malformed_positions_are_400_naming_the_problem() {
         ("gle/1c1/1C1/ELGG[-] w", "rank 1 has more than 3 squares"),
         ("gle/1c1/1C1/EZG[-] w", "unknown piece 'Z'"),
         ("gle/1c1/1C1/ELG[C] w", "two chicks"),
-        ("g1e/1c1/1C1/ELG[L] w", "a lion is captured"),
+        ("g1e/1c1/1C1/ELG[L] w", "the side that has just moved has no lion"),
         ("gle/1c1/1C1/ELG[-", "must end with ']'"),
     ] {
         for kind in ["", "/mainline", "/view"] {

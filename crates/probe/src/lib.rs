@@ -142,7 +142,8 @@ pub trait ProbeGame {
     /// The number of entries of the game's index.
     fn size(&self) -> u64;
 
-    /// The index entry of a legal position (below [`ProbeGame::size`]).
+    /// The index entry of a legal position (below [`ProbeGame::size`]) whose value the rules do
+    /// not decide ([`ProbeGame::value_by_rules`]).
     fn index(&self, pos: &Self::Position) -> u64;
 
     /// Calls `f` with every legal move of a position that is not terminal and the position it
@@ -182,6 +183,14 @@ pub trait ProbeGame {
 
     /// The position after a legal move.
     fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position;
+
+    /// The value of a position that the rules decide and the table does not hold, if this is
+    /// one: [`Probe::value`] asks this before it looks the position up. By default none (every
+    /// legal position is looked up); Dobutsu's: a position where the side to move can take the
+    /// lion (a win in 1) and one where its lion has been taken (a loss in 0, not in the index).
+    fn value_by_rules(&self, _pos: &Self::Position) -> Option<Value> {
+        None
+    }
 
     /// What it means that the entry of a legal position is marked unused, in the words that end
     /// [`ProbeError::Unused`]'s message. By default, for a game whose tables value every legal
@@ -339,9 +348,13 @@ impl<'a, G: ProbeGame> Probe<'a, G> {
         self.width
     }
 
-    /// The value of a legal position for its side to move.
+    /// The value of a legal position for its side to move: as the rules decide it
+    /// ([`ProbeGame::value_by_rules`]), else from the table.
     #[inline]
     pub fn value(&self, pos: &G::Position) -> Result<Value, ProbeError> {
+        if let Some(value) = self.game.value_by_rules(pos) {
+            return Ok(value);
+        }
         let i = self.game.index(pos);
         let unused = || ProbeError::Unused { index: i, meaning: self.game.unused_entry() };
         self.entries.value(self.width, i).ok_or_else(unused)

@@ -1,22 +1,25 @@
-//! A game restricted to its reachable entries, renumbered densely: the solver then works on the
-//! 246,803,167 reachable positions (Tanaka's reading) instead of the 855,232,344 entries of the
-//! index. The values of reachable positions are the same either way: the successors of a
-//! reachable position are reachable, and its value depends on theirs alone.
+//! A game restricted to a set of its entries, renumbered densely: the solver then works on the
+//! entries of Dobutsu's solved set (every legal position where the side to move cannot take the
+//! lion, [`crate::survey`]) instead of the 855,232,344 entries of the index. The set is closed
+//! under the moves that do not lose at once; a move out of it leads to a position where the
+//! opponent takes the lion, a loss in 2 for the mover that decides nothing but a position whose
+//! every move is one, so such moves are left out (see [`Dense::successors`]).
 //!
-//! The directory is the reachable bitmap with a running count per 64-entry word: `rank` (index
-//! to dense number) is one count and one popcount, `select` (dense number to index) a binary
+//! The directory is the set's bitmap with a running count per 64-entry word: `rank` (index to
+//! dense number) is one count and one popcount, `select` (dense number to index) a binary
 //! search over the counts.
 
 use nana_engine::{Dtm, Entry, Game, Node, Value};
 use rayon::prelude::*;
 
-use crate::reach::{Reachable, Survey};
+use crate::reach::Reachable;
+use crate::survey::{self, byte, Survey};
 
-/// `inner` over the entries of `reached` (either side to move).
+/// `inner` over a set of its entries.
 #[derive(Debug)]
 pub struct Dense<G> {
     inner: G,
-    /// `blocks[w]`: word `w` of the bitmap, and the reachable entries in words `0..w`, side by
+    /// `blocks[w]`: word `w` of the bitmap, and the set's entries in words `0..w`, side by
     /// side so that [`Dense::rank`] reads one cache line.
     blocks: Vec<Block>,
     /// `hint[k]`: the word that holds dense number `k << HINT_BITS`, where [`Dense::select`]
@@ -27,7 +30,7 @@ pub struct Dense<G> {
     size: u64,
 }
 
-/// A word of the reachable bitmap and the count of the entries before it.
+/// A word of the set's bitmap and the count of the entries before it.
 #[derive(Debug, Clone, Copy)]
 #[repr(C, align(16))]
 struct Block {
@@ -43,6 +46,7 @@ const HINT_BITS: u32 = 8;
 const RUN_WORDS: usize = 1024;
 
 impl<G: Game> Dense<G> {
+    /// `inner` over the entries of `reached` (either side to move).
     pub fn new(inner: G, reached: &Reachable) -> Dense<G> {
         let words: Vec<u64> = (0..reached.first.words())
             .into_par_iter()
@@ -52,7 +56,7 @@ impl<G: Game> Dense<G> {
     }
 
     /// `inner` over the entries whose bits are set in `words` (entry `i` is bit `i % 64` of
-    /// word `i / 64`). The set must be closed under `inner`'s successors.
+    /// word `i / 64`). A successor outside the set must be a move that loses at once.
     pub fn from_words(inner: G, words: Vec<u64>) -> Dense<G> {
         let mut blocks = Vec::with_capacity(words.len());
         let mut hint = Vec::new();
@@ -69,23 +73,25 @@ impl<G: Game> Dense<G> {
         Dense { inner, blocks, hint, survey: None, size: n }
     }
 
-    /// [`Dense::new`], with the forward pass answered from `survey` (made by
-    /// [`crate::reach::survey`] for the same rule set as `inner`) instead of by generating moves.
+    /// `inner` over the solved set of a [`Survey`] (made by [`crate::survey::survey`] for the
+    /// same rule set as `inner`), with the forward pass answered from its bytes instead of by
+    /// generating moves.
     ///
-    /// This game leaves out the moves that lose at once, into an entry where the opponent wins
-    /// in 1 (its survey byte [`Survey::TERMINAL_WIN`]), as the survey's counts do: such an entry
-    /// has no predecessors, and an entry whose every move loses at once is a terminal loss in 2
-    /// ([`Survey::ALL_MOVES_LOSE`]). The values are the same: a loss in 2 is the quickest loss
-    /// there is, so a move into one never decides the longest resistance of a position that has
-    /// another move. The solver then never walks back from the terminal wins, most of the
-    /// reachable entries.
-    pub fn surveyed(inner: G, reached: &Reachable, survey: &Survey) -> Dense<G> {
-        let mut dense = Dense::new(inner, reached);
-        dense.survey = Some(dense.by_dense_number(|i| survey.reachable_byte(i)));
+    /// Besides the moves out of the set, this game leaves out the moves into an entry where
+    /// the opponent wins in 1 by a try (its byte [`byte::TERMINAL_WIN`]), as the survey's
+    /// counts do: such an entry has no predecessors, and an entry whose every move loses at
+    /// once is a terminal loss in 2 ([`byte::ALL_MOVES_LOSE`]). The values are the same: a loss
+    /// in 2 is the quickest loss there is, so a move into one never decides the longest
+    /// resistance of a position that has another move.
+    pub fn surveyed(inner: G, survey: Survey) -> Dense<G> {
+        let Survey { words, bytes } = survey;
+        let mut dense = Dense::from_words(inner, words);
+        assert_eq!(dense.size, bytes.len() as u64, "one survey byte per entry of the set");
+        dense.survey = Some(bytes);
         dense
     }
 
-    /// `f(index)` of every reachable index entry, by dense number: the bitmap walked in runs of
+    /// `f(index)` of every entry of the set, by dense number: the bitmap walked in runs of
     /// [`RUN_WORDS`] words, in parallel, instead of a [`Dense::select`] (a binary search) per
     /// number.
     fn by_dense_number(&self, f: impl Fn(u64) -> u8 + Sync) -> Vec<u8> {
@@ -114,7 +120,7 @@ impl<G: Game> Dense<G> {
         out
     }
 
-    /// The dense number of a reachable index entry; `None` for an unreachable one.
+    /// The dense number of an entry of the set; `None` for one outside it.
     #[inline]
     pub fn rank(&self, index: u64) -> Option<u64> {
         let w = (index / 64) as usize;
@@ -138,7 +144,7 @@ impl<G: Game> Dense<G> {
         &self.inner
     }
 
-    /// Spreads dense one-byte entries over the whole index: unreachable entries are marked
+    /// Spreads dense one-byte entries over the whole index: entries outside the set are marked
     /// unused ([`Entry::ILLEGAL`]).
     pub fn spread(&self, dense: &[u8]) -> Vec<u8> {
         let n = self.inner.size() as usize;
@@ -197,15 +203,13 @@ impl<G: Game> Game for Dense<G> {
     fn successors(&self, d: u64, out: &mut Vec<u64>) -> Node {
         let start = out.len();
         let node = self.inner.successors(self.select(d), out);
-        for q in &mut out[start..] {
-            *q = self.rank(*q).expect("the successor of a reachable entry is reachable");
-        }
-        let Some(survey) = &self.survey else { return node };
-        // Surveyed: the moves that lose at once are left out.
+        // The moves out of the set lose at once: left out. Surveyed, so are the moves into a
+        // win in 1.
         let mut keep = start;
         for k in start..out.len() {
-            if survey[out[k] as usize] != Survey::TERMINAL_WIN {
-                out[keep] = out[k];
+            let Some(q) = self.rank(out[k]) else { continue };
+            if self.survey.as_ref().is_none_or(|survey| survey[q as usize] != byte::TERMINAL_WIN) {
+                out[keep] = q;
                 keep += 1;
             }
         }
@@ -219,7 +223,7 @@ impl<G: Game> Game for Dense<G> {
 
     fn successor_count(&self, d: u64, scratch: &mut Vec<u64>) -> (Node, usize) {
         match &self.survey {
-            Some(survey) => Survey::node(survey[d as usize]),
+            Some(survey) => survey::node(survey[d as usize]),
             None => {
                 scratch.clear();
                 let node = self.successors(d, scratch);
@@ -232,7 +236,7 @@ impl<G: Game> Game for Dense<G> {
 
     /// Surveyed: the moves into a win in 1 are left out, so nothing walks back from one.
     fn has_predecessors(&self, d: u64) -> bool {
-        self.survey.as_ref().is_none_or(|survey| survey[d as usize] != Survey::TERMINAL_WIN)
+        self.survey.as_ref().is_none_or(|survey| survey[d as usize] != byte::TERMINAL_WIN)
     }
 
     fn predecessors(&self, d: u64, out: &mut Vec<u64>) {

@@ -2,9 +2,11 @@
 //! ([`nana_probe`]) gives values, ranked moves, the mainline and the JSON answer. A rule set is
 //! the game: `Probe::new(rules, entries)`.
 //!
-//! The probe counts the game's end as the solver does ([`Position::solver_end`]): where the
-//! side to move can capture the opponent's lion, the game is over (ending `lion captured`, a
-//! win in 1), so positions with a lion off the board never come up.
+//! The game is over where [`Position::outcome`] says so: a lion has been taken, or a try has
+//! won. A position where the side to move can take the lion is not over: its moves are listed,
+//! the capture first, a win in 1 that ends the game. The tables do not hold such a position
+//! (nor one whose lion has been taken, which the index cannot rank): the rules decide its
+//! value ([`ProbeGame::value_by_rules`]).
 
 use nana_engine::{Dtm, Value};
 pub use nana_probe::{Answer, Ending, MoveAnswer, ProbeError, ProbeGame, Summary, Terminal};
@@ -14,7 +16,7 @@ use crate::index::{self, SIZE};
 use crate::position::{End, Move, Position};
 use crate::types::{Role, Rules};
 
-/// The side to move captures the opponent's lion (counted as done: a win in 1).
+/// A lion has been taken: a loss in 0 for its owner, the side to move.
 pub const LION_CAPTURED: Ending = Ending::new("lion captured");
 /// A lion has completed a try (a loss in 0 for the opponent, a win in 1 for its owner).
 pub const TRY: Ending = Ending::new("try");
@@ -50,14 +52,35 @@ impl ProbeGame for Rules {
     }
 
     fn for_each_move(&self, pos: &Position, mut f: impl FnMut(Move, &Position)) {
-        if pos.solver_end(self).is_some() {
+        if pos.outcome(self).is_some() {
             return;
         }
         pos.for_each_move(|mv| f(mv, &pos.play_unchecked(mv)));
     }
 
+    /// The game's end under these rules: a lion taken is a loss in 0 for its owner; a try won
+    /// by the side to move is counted as the solver counts it, a win in 1 (claimed with the
+    /// next ply), by the opponent a loss in 0; both tries at once (safe-try reading) a draw.
     fn terminal(&self, pos: &Position) -> Option<Terminal> {
-        pos.solver_end(self).map(|(value, end)| Terminal { value, ending: ending(end) })
+        let o = pos.outcome(self)?;
+        let value = match o.winner {
+            None => Value::Draw,
+            Some(w) if w == pos.side_to_move() => Value::Win(Dtm(1)),
+            Some(_) => Value::Loss(Dtm(0)),
+        };
+        Some(Terminal { value, ending: ending(o.end) })
+    }
+
+    /// Where the side to move can take the lion, a win in 1 (taking it); where its own lion
+    /// has been taken, a loss in 0. Neither is held by the tables.
+    fn value_by_rules(&self, pos: &Position) -> Option<Value> {
+        if pos.lion(pos.side_to_move()).is_none() {
+            Some(Value::Loss(Dtm(0)))
+        } else if pos.can_capture_lion() {
+            Some(Value::Win(Dtm(1)))
+        } else {
+            None
+        }
     }
 
     /// Fairy-Stockfish's form: `b2b3`, `b3b4+`, `C@b3`.
@@ -90,20 +113,21 @@ impl ProbeGame for Rules {
         Position::start()
     }
 
-    /// Fairy-Stockfish's FEN; a position with a captured lion is refused (the game is over
-    /// there, and the table holds positions with both lions).
+    /// Fairy-Stockfish's FEN. A position whose lion has been taken is one where the game is
+    /// over, for the side to move, which has lost it: one where the side that has just moved
+    /// has no lion could not arise, and is refused.
     fn parse_position(&self, input: &str) -> Result<Position, ParseError> {
         let pos = fen::parse_position(input)?;
-        if pos.lion(crate::Side::First).is_none() || pos.lion(crate::Side::Second).is_none() {
-            return Err(ParseError::new(input, "a lion is captured, the game is over"));
+        if pos.lion(pos.side_to_move().other()).is_none() {
+            return Err(ParseError::new(input, "the side that has just moved has no lion"));
         }
         Ok(pos)
     }
 
     fn parse_move(&self, pos: &Position, input: &str) -> Result<Move, ParseError> {
-        if let Some((_, end)) = pos.solver_end(self) {
-            let why = match end {
-                End::LionCaptured => "the side to move captures the lion",
+        if let Some(o) = pos.outcome(self) {
+            let why = match o.end {
+                End::LionCaptured => "a lion has been taken",
                 End::Try => "a lion has completed a try",
                 End::BothTries => "both lions have completed a try",
             };
@@ -114,13 +138,6 @@ impl ProbeGame for Rules {
 
     fn play(&self, pos: &Position, mv: Move) -> Position {
         pos.play_unchecked(mv)
-    }
-
-    /// The tables hold only the positions reachable from the start (see
-    /// [`TableGame::solve`](nana_probe::table::TableGame::solve)); every other entry is unused.
-    fn unused_entry(&self) -> &'static str {
-        "the position is not reachable from the start position (Dobutsu tables hold reachable \
-         positions only)"
     }
 }
 
@@ -148,17 +165,36 @@ mod tests {
         }
     }
 
-    /// Terminal positions have no moves; the others' moves lead to positions with both lions.
+    /// A position where the side to move can take the lion is not over: its moves are listed,
+    /// its value is a win in 1 by the rules, and the capture leads to a position that is over,
+    /// a loss in 0 for the side whose lion was taken. The others' moves lead to positions with
+    /// both lions.
     #[test]
-    fn terminal_positions_have_no_moves() {
+    fn a_lion_that_can_be_taken_is_a_move_away_from_the_end() {
         let rules = Rules::TANAKA;
-        let over = fen::parse_position("3/1l1/1L1/3[GGEECC] w").unwrap();
-        assert_eq!(rules.terminal(&over).map(|t| t.ending), Some(LION_CAPTURED));
+        let pos = fen::parse_position("3/1l1/1L1/3[GGEECC] w").unwrap();
+        assert_eq!(rules.terminal(&pos), None);
+        assert_eq!(rules.value_by_rules(&pos), Some(Value::Win(Dtm(1))));
+        let mut moves = Vec::new();
+        rules.for_each_move(&pos, |mv, child| moves.push((rules.machine_notation(&pos, mv), *child)));
+        assert!(moves.len() > 10, "{moves:?}");
+        let (_, taken) = moves.iter().find(|(mv, _)| mv == "b2b3").expect("the capture is a move");
+        assert_eq!(
+            rules.terminal(taken).map(|t| (t.value, t.ending)),
+            Some((Value::Loss(Dtm(0)), LION_CAPTURED))
+        );
+        assert_eq!(rules.value_by_rules(taken), Some(Value::Loss(Dtm(0))));
         let mut n = 0;
-        rules.for_each_move(&over, |_, _| n += 1);
+        rules.for_each_move(taken, |_, _| n += 1);
         assert_eq!(n, 0);
+        assert_eq!(rules.parse_position(&taken.to_string()), Ok(*taken));
+        assert!(rules.parse_move(taken, "b3b4").is_err());
+        // A position where the side that has just moved has no lion is refused.
+        assert!(rules.parse_position(&taken.to_string().replace(" b ", " w ")).is_err());
+
         let start = Position::start();
-        assert!(rules.terminal(&start).is_none());
+        assert!(rules.terminal(&start).is_none() && rules.value_by_rules(&start).is_none());
+        n = 0;
         rules.for_each_move(&start, |mv, child| {
             n += 1;
             assert!(rules.index(child) < SIZE);

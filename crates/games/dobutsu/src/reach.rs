@@ -6,13 +6,12 @@
 
 pub use nana_engine::reach::Bitmap;
 use nana_engine::reach::{self as closure, Expand};
-use nana_engine::{Dtm, EntryWidth, Node, Value};
+use nana_engine::{EntryWidth, Value};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU8, Ordering};
 
-use crate::index::{self, Frame, SIZE};
-use crate::position::{Move, Position};
-use crate::types::{Role, Rules};
+use crate::index::{self, SIZE};
+use crate::position::Position;
+use crate::types::Rules;
 
 /// The reachable states of one rule set.
 #[derive(Debug)]
@@ -51,85 +50,12 @@ pub struct ReachCounts {
     pub losses: u64,
 }
 
-/// What the enumeration learnt of every index entry it expanded, one byte each: whether the game
-/// is over there (and how) or how many distinct entries its moves reach, leaving out the moves
-/// that lose at once (after which the opponent wins in 1: it takes the lion). The entries
-/// reached only by such moves are not expanded: the closure is told that the game is over
-/// there, and their byte stays [`Survey::UNEXPANDED`]. The solver's forward pass reads the
-/// survey instead of generating the moves again, over a game that leaves those moves out ([`crate::dense::Dense::surveyed`]): a loss in 2 is the quickest
-/// loss there is, so it only ever decides a position all of whose moves lose at once, which the
-/// survey records as such ([`Survey::ALL_MOVES_LOSE`]).
-#[derive(Debug)]
-pub struct Survey(Vec<AtomicU8>);
-
-impl Survey {
-    /// An entry not expanded: unreachable, or a terminal win in 1, reached only by moves that
-    /// lose at once (should a sweep expand one all the same, it writes [`Survey::TERMINAL_WIN`],
-    /// which says the same). Which of the two the reachable bitmaps tell:
-    /// [`Survey::reachable_byte`].
-    pub const UNEXPANDED: u8 = 0;
-    /// The most distinct successors a surveyed inner entry records (far above Dobutsu's 38).
-    pub const MAX_COUNT: u8 = 251;
-    /// A reachable entry where the game goes on but every move loses at once: a loss in 2.
-    pub const ALL_MOVES_LOSE: u8 = 252;
-    /// A reachable entry where the game is over: a draw.
-    pub const TERMINAL_DRAW: u8 = 253;
-    /// A reachable entry where the side to move has lost.
-    pub const TERMINAL_LOSS: u8 = 254;
-    /// A reachable entry where the side to move wins with the next ply.
-    pub const TERMINAL_WIN: u8 = 255;
-
-    /// The entry's byte: [`Survey::UNEXPANDED`], a count of distinct successors
-    /// (1..=[`Survey::MAX_COUNT`]) or one of the terminal codes.
-    #[inline]
-    pub fn get(&self, entry: u64) -> u8 {
-        self.0[entry as usize].load(Ordering::Relaxed)
-    }
-
-    /// The byte of a reachable entry: an unexpanded one is a terminal win in 1.
-    #[inline]
-    pub fn reachable_byte(&self, entry: u64) -> u8 {
-        match self.get(entry) {
-            Survey::UNEXPANDED => Survey::TERMINAL_WIN,
-            byte => byte,
-        }
-    }
-
-    /// What a byte of the survey says, as the solver's forward pass wants it: the node and, for
-    /// an inner one, its number of distinct successors.
-    #[inline]
-    pub fn node(byte: u8) -> (Node, usize) {
-        match byte {
-            Survey::UNEXPANDED => (Node::Illegal, 0),
-            Survey::TERMINAL_WIN => (Node::Terminal(Value::Win(Dtm(1))), 0),
-            Survey::TERMINAL_LOSS => (Node::Terminal(Value::Loss(Dtm(0))), 0),
-            Survey::TERMINAL_DRAW => (Node::Terminal(Value::Draw), 0),
-            Survey::ALL_MOVES_LOSE => (Node::Terminal(Value::Loss(Dtm(2))), 0),
-            count => (Node::Inner, usize::from(count)),
-        }
-    }
-
-    fn terminal_code(value: Value) -> u8 {
-        match value {
-            Value::Win(_) => Survey::TERMINAL_WIN,
-            Value::Loss(_) => Survey::TERMINAL_LOSS,
-            Value::Draw => Survey::TERMINAL_DRAW,
-        }
-    }
-}
-
-/// Dobutsu under one rule set as the closure sees it; with a survey to fill in, it records what
-/// it finds of every entry it expands.
-struct Enumeration<'a> {
+/// Dobutsu under one rule set as the closure sees it.
+struct Enumeration {
     rules: Rules,
-    survey: Option<&'a Survey>,
 }
 
-/// More than the moves of any position: at most 56 steps (the lion and six more pieces, each
-/// with at most 8 targets) and 30 drops (three kinds on at most 10 empty squares).
-const MOVES_BOUND: usize = 96;
-
-impl Expand for Enumeration<'_> {
+impl Expand for Enumeration {
     fn size(&self) -> u64 {
         SIZE
     }
@@ -140,68 +66,23 @@ impl Expand for Enumeration<'_> {
 
     fn for_each_child(&self, entry: u64, mut f: impl FnMut(u64, bool, &mut dyn FnMut() -> bool)) {
         let Some(pos) = index::unrank(entry) else { return };
-        if let Some((value, _)) = pos.solver_end(&self.rules) {
-            if let Some(survey) = self.survey {
-                survey.0[entry as usize].store(Survey::terminal_code(value), Ordering::Relaxed);
-            }
+        if pos.solver_end(&self.rules).is_some() {
             return;
         }
-        let Some(survey) = self.survey else {
-            pos.for_each_move(|mv| f(index::rank(&pos.play_unchecked(mv)), false, &mut || true));
-            return;
-        };
-        // The children of the moves that do not lose at once.
-        let mut children = [0u64; MOVES_BOUND];
-        let mut n = 0;
+        // After a move that loses at once, the game is over (the opponent takes the lion): the
+        // closure does not expand the child.
         let exposure = pos.exposure();
-        // The children of the moves that keep the lions, ranked from a frame of the board.
-        let frame = Frame::new(&Position { turn: pos.turn.other(), ..pos });
         pos.for_each_move(|mv| {
-            let after = pos.play_unchecked(mv);
-            let child = match mv {
-                Move::Step { from, .. } if pos.board[from.index()] & 7 == Role::Lion as u8 => {
-                    index::rank(&after)
-                }
-                Move::Step { from, to, .. } => frame.rank(&after, &[from.index(), to.index()]),
-                Move::Drop { to, .. } => frame.rank(&after, &[to.index()]),
-            };
-            // After a move that loses at once, the game is over: a terminal win for the opponent
-            // (where the game is not over before the move, a win at once after it can only be
-            // the lion's capture). The closure does not expand the child, so its survey byte
-            // stays [`Survey::UNEXPANDED`] (see there).
-            let loses = exposure.loses_at_once(mv);
-            debug_assert_eq!(loses, matches!(after.solver_end(&self.rules), Some((Value::Win(_), _))));
-            f(child, loses, &mut || true);
-            if !loses {
-                children[n] = child;
-                n += 1;
-            }
+            f(index::rank(&pos.play_unchecked(mv)), exposure.loses_at_once(mv), &mut || true)
         });
-        let children = &mut children[..n];
-        children.sort_unstable();
-        let distinct = children.len() - children.windows(2).filter(|w| w[0] == w[1]).count();
-        // An entry expanded for each side writes the same byte twice.
-        let byte = match u8::try_from(distinct) {
-            Ok(0) => Survey::ALL_MOVES_LOSE,
-            Ok(count) if count <= Survey::MAX_COUNT => count,
-            _ => unreachable!("fewer moves than MOVES_BOUND"),
-        };
-        survey.0[entry as usize].store(byte, Ordering::Relaxed);
     }
 }
 
 /// Marks every state reachable from the start under `rules`; `progress` is called with the
 /// number of states found by each sweep.
 pub fn reachable(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Reachable {
-    let r = closure::reachable(&Enumeration { rules: *rules, survey: None }, progress);
+    let r = closure::reachable(&Enumeration { rules: *rules }, progress);
     Reachable { first: r.canonical, second: r.flipped }
-}
-
-/// [`reachable`], and a [`Survey`] of every entry, filled in by the same enumeration.
-pub fn survey(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> (Reachable, Survey) {
-    let survey = Survey((0..SIZE).into_par_iter().map(|_| AtomicU8::new(Survey::UNEXPANDED)).collect());
-    let r = closure::reachable(&Enumeration { rules: *rules, survey: Some(&survey) }, progress);
-    (Reachable { first: r.canonical, second: r.flipped }, survey)
 }
 
 /// Counts the reachable positions; with a solution of the same rule set (entries of `width`),

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use crate::dense::Dense;
 use crate::types::{Rules, TryRule};
 use crate::DobutsuGame;
-use crate::{index, reach};
+use crate::{index, survey};
 
 /// The game name in the header.
 pub const GAME: &str = "dobutsu-shogi";
@@ -60,14 +60,14 @@ impl TableGame for Rules {
         Ok(rules)
     }
 
-    /// Enumerates the reachable positions, surveying each (a "reach" phase), and solves them
-    /// (the engine's phases, over the reachable entries numbered densely), and spreads the values
-    /// over the index, unreachable entries marked unused.
+    /// Surveys every entry of the index (a "survey" phase, [`crate::survey`]) and solves the
+    /// solved set (the engine's phases, over its entries numbered densely), and spreads the
+    /// values over the index: entries outside the set (unused, or a position where the side to
+    /// move can take the lion, a win in 1 the probe decides) are marked unused.
     fn solve(&self, progress: &dyn Progress) -> Result<Solution, SolveError> {
-        progress.begin("reach", 0);
-        let (reached, survey) = reach::survey(self, &|_| {});
-        let game = Dense::surveyed(DobutsuGame::new(*self), &reached, &survey);
-        drop((reached, survey));
+        progress.begin("survey", index::SIZE);
+        let survey = survey::survey(self, &|n| progress.advance(n));
+        let game = Dense::surveyed(DobutsuGame::new(*self), survey);
         progress.end();
         let dense = nana_engine::solve(&game, progress)?;
         let entries = game.spread(&dense.entries);
@@ -75,8 +75,9 @@ impl TableGame for Rules {
         Ok(Solution { entries, width: EntryWidth::One, stats })
     }
 
-    /// Enumerates the reachable positions again and checks the table's entries there with the
-    /// engine's independent check; every other entry must be unused.
+    /// Marks the solved set again, plainly ([`survey::in_set`]: every legal position where the
+    /// side to move cannot take the lion), and checks the table's entries there with the
+    /// engine's independent check, from the moves of each; every other entry must be unused.
     fn check(
         &self,
         entries: &[u8],
@@ -84,15 +85,21 @@ impl TableGame for Rules {
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<(), CheckError> {
         assert_eq!(width, EntryWidth::One, "Dobutsu tables have one-byte entries");
-        let reached = reach::reachable(self, &|_| {});
-        let game = Dense::new(DobutsuGame::new(*self), &reached);
-        drop(reached);
+        let words: Vec<u64> = (0..index::SIZE.div_ceil(64))
+            .into_par_iter()
+            .map(|w| {
+                (0..64)
+                    .filter(|b| w * 64 + b < index::SIZE && survey::in_set(w * 64 + b))
+                    .fold(0, |a, b| a | 1 << b)
+            })
+            .collect();
+        let game = Dense::from_words(DobutsuGame::new(*self), words);
         let dense = game.gather(entries);
         nana_engine::check_with(&game, &dense, width, progress).map_err(|mut e| {
             e.index = game.select(e.index);
             e
         })?;
-        // A value stored outside the reachable positions.
+        // A value stored outside the solved set.
         let stray = (0..entries.len() as u64)
             .into_par_iter()
             .find_first(|&i| entries[i as usize] != Entry::ILLEGAL.0 && game.rank(i).is_none());

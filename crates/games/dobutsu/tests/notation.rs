@@ -67,9 +67,11 @@ fn bad_positions_are_one_line_errors() {
         let e = fen::parse_position(c).unwrap_err().to_string();
         assert!(!e.contains('\n') && e.len() < 200, "{c}: {e}");
     }
-    // The probe refuses a position with a captured lion.
-    let e = Rules::TANAKA.parse_position("3/1L1/3/3[LGGEECC] b").unwrap_err();
-    assert!(e.to_string().contains("lion"), "{e}");
+    // The probe reads a position whose side to move has lost its lion (the game is over), and
+    // refuses one where the side that has just moved has none.
+    assert!(Rules::TANAKA.parse_position("3/1L1/3/3[LGGEECC] b").is_ok());
+    let e = Rules::TANAKA.parse_position("3/1L1/3/3[LGGEECC] w").unwrap_err();
+    assert!(e.to_string().contains("no lion"), "{e}");
 }
 
 #[test]
@@ -81,8 +83,8 @@ fn bad_moves_are_one_line_errors() {
         assert!(!e.contains('\n'), "{m}: {e}");
     }
     assert_eq!(fen::parse_move(&s, &rules, "b2b3").unwrap().to_string(), "b2b3");
-    // The probe's reader says when the game is over.
-    let over = fen::parse_position("3/1l1/1L1/3[GGEECC] w").unwrap();
-    let e = rules.parse_move(&over, "b2b3").unwrap_err();
+    // The probe's reader says when the game is over: the lion has been taken.
+    let over = fen::parse_position("3/1L1/3/3[LGGEECC] b").unwrap();
+    let e = rules.parse_move(&over, "b3b2").unwrap_err();
     assert!(e.to_string().contains("game is over"), "{e}");
 }

@@ -56,18 +56,21 @@ impl Explorable for Rules {
             .flat_map(|rank| (0..3u8).map(move |file| Square::new(file, rank).expect("on the board")))
             .map(|sq| SquareView { name: sq.to_string(), piece: pos.piece_at(sq).map(piece_view) })
             .collect();
+        // A lion taken (the game is over) is in its captor's hand, first, as the FEN writes it.
         let hands = Side::BOTH
             .iter()
             .map(|&side| Hand {
                 owner: side.name(),
-                pieces: Role::IN_HAND
+                pieces: [Role::Lion]
                     .iter()
+                    .filter(|_| pos.lion(side.other()).is_none())
+                    .chain(&Role::IN_HAND)
                     .map(|&role| HandPiece {
                         code: case(side, role.letter()),
                         label: piece_view(Piece { side, role }).label,
                         name: role.name(),
-                        count: pos.hand(side, role),
-                        max: 2,
+                        count: if role == Role::Lion { 1 } else { pos.hand(side, role) },
+                        max: if role == Role::Lion { 1 } else { 2 },
                     })
                     .collect(),
             })
@@ -112,9 +115,10 @@ impl Explorable for Rules {
             move_loss: "loss in {plies}",
             distance: "{plies}",
             endings: vec![
-                // The side to move attacks the lion: counted as captured, a win in 1.
+                // The side to move's lion has been taken: a loss in 0.
                 EndingWords {
-                    ending: LION_CAPTURED.name, text: "{Winner} player wins — captures the lion"
+                    ending: LION_CAPTURED.name,
+                    text: "{Winner} player wins — it has taken the lion",
                 },
                 EndingWords {
                     ending: TRY.name, text: "{Winner} player wins — its lion has completed a try"

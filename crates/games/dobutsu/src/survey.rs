@@ -1,0 +1,146 @@
+//! The positions Dobutsu's tables value, and what the solver's forward pass needs of each, in
+//! one sweep over the index.
+//!
+//! A table values **every legal position where the side to move cannot capture the lion** (the
+//! solved set): reachable from the start or not, so a position that arises after a player
+//! declines to take the lion has a value too. A position where the side to move can take the
+//! lion is a win in 1 that the probe decides from the rules
+//! ([`ProbeGame::value_by_rules`](nana_probe::ProbeGame::value_by_rules)); the solver never
+//! needs its value either, since a move into one (a move that *loses at once*) gives the mover
+//! a loss in 2, the quickest loss there is, which decides a position only where every move
+//! loses at once.
+//!
+//! The sweep unranks every entry and records a byte for each one of the solved set: how the
+//! game is over there, or the number of distinct entries reached by its moves that do not lose
+//! at once. It runs in runs of [`RUN`] entries, each writing its part of the set's bitmap and
+//! its bytes in entry order, so the bytes come out in the order of the set's dense numbers
+//! ([`crate::dense::Dense::surveyed`]) and nothing the size of the whole index is held but the
+//! bitmap.
+
+use nana_engine::{Dtm, Node, Value};
+use rayon::prelude::*;
+
+use crate::index::{self, Frame, SIZE};
+use crate::position::{Move, Position};
+use crate::types::{Role, Rules};
+
+/// The entries of one run of the sweep: 1,024 words of the bitmap.
+pub const RUN: u64 = 64 * 1024;
+
+/// What the sweep learnt of every entry of the solved set, one byte each, by dense number.
+#[derive(Debug)]
+pub struct Survey {
+    /// Bit `i % 64` of word `i / 64`: entry `i` is in the solved set.
+    pub words: Vec<u64>,
+    /// The byte of each entry of the set, in index order.
+    pub bytes: Vec<u8>,
+}
+
+/// The bytes of [`Survey`]: a count of distinct successors, or how the game is over.
+pub mod byte {
+    /// The most distinct successors a surveyed inner entry records (far above Dobutsu's 38).
+    pub const MAX_COUNT: u8 = 251;
+    /// An entry where the game goes on but every move loses at once: a loss in 2.
+    pub const ALL_MOVES_LOSE: u8 = 252;
+    /// An entry where the game is over: a draw.
+    pub const TERMINAL_DRAW: u8 = 253;
+    /// An entry where the side to move has lost.
+    pub const TERMINAL_LOSS: u8 = 254;
+    /// An entry where the side to move wins with the next ply (a try at its own turn); only
+    /// moves that lose at once lead into one.
+    pub const TERMINAL_WIN: u8 = 255;
+}
+
+/// What a byte of the survey says, as the solver's forward pass wants it: the node and, for an
+/// inner one, its number of distinct successors.
+#[inline]
+pub fn node(b: u8) -> (Node, usize) {
+    match b {
+        byte::TERMINAL_WIN => (Node::Terminal(Value::Win(Dtm(1))), 0),
+        byte::TERMINAL_LOSS => (Node::Terminal(Value::Loss(Dtm(0))), 0),
+        byte::TERMINAL_DRAW => (Node::Terminal(Value::Draw), 0),
+        byte::ALL_MOVES_LOSE => (Node::Terminal(Value::Loss(Dtm(2))), 0),
+        count => (Node::Inner, usize::from(count)),
+    }
+}
+
+/// More than the moves of any position: at most 56 steps (the lion and six more pieces, each
+/// with at most 8 targets) and 30 drops (three kinds on at most 10 empty squares).
+const MOVES_BOUND: usize = 96;
+
+/// Whether an entry is in the solved set: a legal position where the side to move cannot take
+/// the lion. Said plainly, for the checks; the sweep tells it from what it computes anyway.
+pub fn in_set(entry: u64) -> bool {
+    index::unrank(entry).is_some_and(|pos| !pos.can_capture_lion())
+}
+
+/// The byte of a position of the solved set (not one where the side to move can take the lion).
+fn byte_of(pos: &Position, rules: &Rules) -> u8 {
+    if let Some((value, _)) = pos.solver_end(rules) {
+        return match value {
+            Value::Win(_) => byte::TERMINAL_WIN,
+            Value::Loss(_) => byte::TERMINAL_LOSS,
+            Value::Draw => byte::TERMINAL_DRAW,
+        };
+    }
+    // The children of the moves that do not lose at once, ranked from a frame of the board
+    // (the lion's moves ranked whole).
+    let mut children = [0u64; MOVES_BOUND];
+    let mut n = 0;
+    let exposure = pos.exposure();
+    let frame = Frame::new(&Position { turn: pos.turn.other(), ..*pos });
+    pos.for_each_move(|mv| {
+        let loses = exposure.loses_at_once(mv);
+        // Where the game is not over before the move, a win at once after it can only be the
+        // lion's capture.
+        debug_assert_eq!(loses, matches!(pos.play_unchecked(mv).solver_end(rules), Some((Value::Win(_), _))));
+        if loses {
+            return;
+        }
+        let after = pos.play_unchecked(mv);
+        children[n] = match mv {
+            Move::Step { from, .. } if pos.board[from.index()] & 7 == Role::Lion as u8 => index::rank(&after),
+            Move::Step { from, to, .. } => frame.rank(&after, &[from.index(), to.index()]),
+            Move::Drop { to, .. } => frame.rank(&after, &[to.index()]),
+        };
+        n += 1;
+    });
+    let children = &mut children[..n];
+    children.sort_unstable();
+    let distinct = children.len() - children.windows(2).filter(|w| w[0] == w[1]).count();
+    match u8::try_from(distinct) {
+        Ok(0) => byte::ALL_MOVES_LOSE,
+        Ok(count) if count <= byte::MAX_COUNT => count,
+        _ => unreachable!("fewer moves than MOVES_BOUND"),
+    }
+}
+
+/// Sweeps the index under `rules`; `progress` is called with the entries of each run done.
+pub fn survey(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Survey {
+    let runs: Vec<(Vec<u64>, Vec<u8>)> = (0..SIZE.div_ceil(RUN))
+        .into_par_iter()
+        .map(|r| {
+            let (first, end) = (r * RUN, ((r + 1) * RUN).min(SIZE));
+            let mut words = vec![0u64; (end - first).div_ceil(64) as usize];
+            let mut bytes = Vec::with_capacity(RUN as usize / 3);
+            for i in first..end {
+                let Some(pos) = index::unrank(i) else { continue };
+                if pos.can_capture_lion() {
+                    continue;
+                }
+                words[((i - first) / 64) as usize] |= 1 << (i % 64);
+                bytes.push(byte_of(&pos, rules));
+            }
+            progress(end - first);
+            bytes.shrink_to_fit();
+            (words, bytes)
+        })
+        .collect();
+    let mut words = Vec::with_capacity(SIZE.div_ceil(64) as usize);
+    let mut bytes = Vec::with_capacity(runs.iter().map(|r| r.1.len()).sum());
+    for (w, b) in runs {
+        words.extend_from_slice(&w);
+        bytes.extend_from_slice(&b);
+    }
+    Survey { words, bytes }
+}
