@@ -91,6 +91,12 @@ impl<G: Game> Dense<G> {
         dense
     }
 
+    /// Frees the survey's bytes, which only the solve reads: before the values are spread over
+    /// the index, so that the two are not held at once.
+    pub fn forget_survey(&mut self) {
+        self.survey = None;
+    }
+
     /// `f(index)` of every entry of the set, by dense number: the bitmap walked in runs of
     /// [`RUN_WORDS`] words, in parallel, instead of a [`Dense::select`] (a binary search) per
     /// number.

@@ -67,9 +67,10 @@ impl TableGame for Rules {
     fn solve(&self, progress: &dyn Progress) -> Result<Solution, SolveError> {
         progress.begin("survey", index::SIZE);
         let survey = survey::survey(self, &|n| progress.advance(n));
-        let game = Dense::surveyed(DobutsuGame::new(*self), survey);
+        let mut game = Dense::surveyed(DobutsuGame::new(*self), survey);
         progress.end();
         let dense = nana_engine::solve(&game, progress)?;
+        game.forget_survey();
         let entries = game.spread(&dense.entries);
         let stats = Stats::of(&entries, EntryWidth::One);
         Ok(Solution { entries, width: EntryWidth::One, stats })
