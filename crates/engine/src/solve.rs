@@ -421,9 +421,15 @@ fn backward<G: Game, E: Code, C: Cell>(
         // finds are sorted while in cache, and the ranges come in order. Reversed edges are read
         // the same either way (measured: no gain there).
         let sorted = edges.is_none();
-        let found =
-            owned_pass::<E, C>(values, counters, &frontier, losses, next, &mut dealt, tasks, deal, sorted);
-        frontier = found.concat();
+        // A large frontier is passed over in pieces, so that the dealt predecessors of one
+        // piece at most are held at once; the entries decided do not depend on the order.
+        let mut found = Vec::new();
+        for piece in frontier.chunks(PASS_PIECE) {
+            let finds =
+                owned_pass::<E, C>(values, counters, piece, losses, next, &mut dealt, tasks, deal, sorted);
+            found.extend(finds.into_iter().flatten());
+        }
+        frontier = found;
         if !frontier.is_empty() && next_dtm > E::MAX_DTM as usize {
             return Err(SolveError::DtmOverflow { dtm: next_dtm as u32, width: E::WIDTH });
         }
@@ -436,6 +442,11 @@ fn backward<G: Game, E: Code, C: Cell>(
     progress.end();
     Ok(())
 }
+
+/// The most frontier entries whose predecessors one pass deals out at once (Dobutsu's have a
+/// dozen on average: some 200 MB of dealt lists, where its largest frontier would need
+/// several times that).
+const PASS_PIECE: usize = 1 << 22;
 
 /// How a pass lists the predecessors of a chunk of its frontier: each frontier entry's
 /// predecessors (from the game, distinct ones where the pass counts them down; from reversed
