@@ -18,6 +18,9 @@ pub fn run<G: Game>(file: &Path, out: &mut dyn Write) -> Result<(), String> {
     let entries = table.entries();
     let width = table.width();
     let count = (entries.len() / width.bytes()) as u64;
+    // A game may prepare its check before the first entry is done (Dobutsu enumerates the
+    // positions reachable from the start first): say what runs.
+    eprintln!("note: checking every entry of {} against the rules", file.display());
     let progress = bar(count, format!("{}: check", table.game().rule_set_name()));
     table
         .game()
