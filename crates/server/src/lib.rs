@@ -16,6 +16,7 @@
 //! | [`request`] | reading a request's path and query |
 //! | [`response`] | the JSON types of the answers |
 //! | [`explorer`] | [`Explorer`]: a table as the handlers see it |
+//! | [`guard`] | a request line too long answered with a JSON 414 |
 //! | [`registry`] | [`Registry`]: the tables served, and how they are found at start |
 //! | [`routes`] | the handlers and the [`router`] |
 //! | [`run`](mod@run) | serving on a listener until a shutdown signal |
@@ -39,6 +40,7 @@
 
 pub mod error;
 pub mod explorer;
+pub mod guard;
 pub mod registry;
 pub mod request;
 pub mod response;
@@ -47,8 +49,10 @@ pub mod run;
 
 pub use error::ApiError;
 pub use explorer::{Explorer, DRAW_LINE, LONGEST_WINS};
-pub use registry::{add_game, missing_message, missing_tables, Missing, MissingTable, Registry};
+pub use registry::{add_game, Missing, Registry, SolveJob, SolveProgress, Solved, Status};
 pub use request::MAX_POSITION_LEN;
-pub use response::{GameInfo, LinePly, LongWin, Mainline, MoveView, RuleSetInfo, TableStats, View};
+pub use response::{
+    GameInfo, Health, LinePly, LongWin, Mainline, MoveView, RuleSetInfo, RuleSetState, TableStats, View,
+};
 pub use routes::router;
 pub use run::{ctrl_c, run, serve};
