@@ -62,11 +62,6 @@ pub fn run<G: Game>(dir: &Path, steps: Steps, out: &mut dyn Write) -> Result<(),
     check::<G>(dir, out)
 }
 
-/// Says on standard error what runs next, for a step that shows no progress of its own.
-fn announce(what: String) {
-    eprintln!("note: {what}");
-}
-
 fn check<G: Game>(dir: &Path, out: &mut dyn Write) -> Result<(), String> {
     // Load (and check) every table before printing anything, so that a damaged file gives the
     // error alone, not half a report followed by it.
@@ -74,11 +69,12 @@ fn check<G: Game>(dir: &Path, out: &mut dyn Write) -> Result<(), String> {
         .into_iter()
         .map(|rules| table::load_or_solve::<G>(rules, None, dir))
         .collect::<Result<Vec<_>, _>>()?;
-    // Counting the figures may walk the whole game again (a minute for Dobutsu): say so.
-    announce(format!("{}: counting the published figures from the tables", G::NAME));
-    let start = std::time::Instant::now();
-    let report = G::verify(&tables)?;
-    announce(format!("{}: counted in {:.1} s", G::NAME, start.elapsed().as_secs_f64()));
+    // Counting the figures may walk the whole game again (a minute for Dobutsu): a spinner says
+    // what runs, and for how long so far.
+    let counting = crate::progress::spinner(format!("{}: counting the published figures", G::NAME));
+    let report = G::verify(&tables);
+    counting.finish_and_clear();
+    let report = report?;
     out!(out, "{}\n{}", report.table, report.summary);
     if report.failed > 0 {
         return Err(format!(
