@@ -2051,8 +2051,8 @@ fn dobutsu_values_are_worded_for_dobutsu() {
     let start = nana(&query);
     let out = &start.success().stdout;
     assert!(out.contains("\nvalue: loss in 78 plies for the first player\n"), "{out}");
-    assert!(out.contains("\n  b1a2   L b1-a2    loss in 78 plies\n"), "{out}");
-    assert!(out.contains("\n  b2b3   C b2xb3    loss in 76 plies\n"), "{out}");
+    assert!(out.contains("\n  b1a2   La2        loss in 78 plies\n"), "{out}");
+    assert!(out.contains("\n  b2b3   Cxb3       loss in 76 plies\n"), "{out}");
     // The second player's lion on the first player's home rank, unattacked: a try completed.
     let tried = nana(&[&query[..], &["2e/L2/G2/E1l[Ccg] w 0 1"]].concat());
     let out = &tried.success().stdout;
@@ -2066,7 +2066,7 @@ fn dobutsu_values_are_worded_for_dobutsu() {
     let (first, second) = (play("first"), play("second"));
     let out = &first.success().stdout;
     assert!(out.contains("\nevaluation: loss in 78 plies for the first player\n"), "{out}");
-    assert!(out.contains("hint: b1a2 (L b1-a2), loss in 78 plies\n"), "{out}");
+    assert!(out.contains("hint: b1a2 (La2), loss in 78 plies\n"), "{out}");
     let out = &second.success().stdout;
     assert!(out.contains("\nevaluation: win in 77 plies for the second player\n"), "{out}");
     assert!(out.contains(", win in 77 plies\n"), "{out}");

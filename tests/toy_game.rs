@@ -396,6 +396,12 @@ fn a_registered_game_is_solved_queried_verified_served_and_listed() {
     assert_eq!(states, ["ready", "missing"], "{games}");
     let (status, answer) = get("/api/toy/standard?fen=4_b");
     assert_eq!(status, StatusCode::OK, "{answer}");
+    // API v1 and `query --json` are one type: the same JSON.
+    let (ok, json) = nana(&["--game", "toy", "--tablebase-dir", &d, "query", "--json", "4 b"]);
+    assert!(ok, "{json}");
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&json).unwrap(), answer);
+    assert_eq!(answer["moves"][0]["uci"], "-1");
+    assert_eq!(answer["moves"][0]["san"], "take 1");
     assert_eq!(
         (answer["category"].as_str(), answer["best_move"].as_str()),
         (Some("win"), Some("-1")),
