@@ -11,7 +11,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-const [base, outDir] = process.argv.slice(2);
+// PENDING_URL (optional): a server whose nana/current waits for its solve.
+const [base, outDir, pendingBase] = process.argv.slice(2);
 if (!base || !outDir) {
   console.error("usage: node tests/browser/explorer.mjs URL OUTDIR");
   process.exit(2);
@@ -284,6 +285,18 @@ try {
   await page.waitForSelector("#histogram", { timeout: 120000 });
   const dFirst = await page.locator("#longest li").first().textContent();
   check(/ — 173 plies$/.test(dFirst), `the longest Dobutsu win is 173 plies (${dFirst})`);
+
+  // A rule set whose table is not ready: the page says so and asks again; nothing to play.
+  if (pendingBase) {
+    await page.goto(pendingBase + "/nana/current");
+    await page.waitForFunction(() => document.getElementById("pending").textContent !== "");
+    const notice = await page.locator("#pending").textContent();
+    check(/nana current waits for its solve/.test(notice) && /asks again every 5 s/.test(notice), `a table not ready shows its state (${notice})`);
+    check(await page.locator("#best").isDisabled(), "nothing can be played while the table is not ready");
+    await page.goto(pendingBase + "/nana/original");
+    await waitValue("Black wins — mate in 31 plies");
+    check(!(await page.locator("#pending").isVisible()), "a ready rule set shows no notice");
+  }
 
   check(pageErrors.length === 0, "no script errors on the page" + (pageErrors.length ? ": " + pageErrors.join("; ") : ""));
 } catch (e) {
