@@ -261,7 +261,7 @@ fn check_query_shape(q: &Json) {
     );
     let moves = q["moves"].as_array().expect("moves is an array");
     for m in moves {
-        assert_eq!(keys(m), key_set(&["usi", "hodges", "category", "dtm", "checkmate", "stalemate"]), "{m}");
+        assert_eq!(keys(m), key_set(&["uci", "san", "category", "dtm", "checkmate", "stalemate"]), "{m}");
         // A move ends the game exactly when it leaves the opponent a loss in 0.
         let ends = m["category"] == "loss" && m["dtm"] == 0;
         assert_eq!(ends, m["checkmate"].as_bool().unwrap() || m["stalemate"].as_bool().unwrap(), "{m}");
@@ -269,7 +269,7 @@ fn check_query_shape(q: &Json) {
     }
     // Best first; among equals checkmates before stalemates, then USI order.
     let ranks: Vec<((u8, i64), bool, &str)> =
-        moves.iter().map(|m| (mover_rank(m), m["stalemate"] == true, s(&m["usi"]))).collect();
+        moves.iter().map(|m| (mover_rank(m), m["stalemate"] == true, s(&m["uci"]))).collect();
     let mut sorted = ranks.clone();
     sorted.sort();
     assert_eq!(ranks, sorted, "moves must be sorted best first, checkmate before stalemate, then USI order");
@@ -281,7 +281,7 @@ fn check_query_shape(q: &Json) {
             assert!(q["checkmate"].as_bool().unwrap() ^ q["stalemate"].as_bool().unwrap());
         }
         Some(best) => {
-            assert_eq!(q["best_move"], best["usi"]);
+            assert_eq!(q["best_move"], best["uci"]);
             assert_eq!(q["checkmate"], false);
             assert_eq!(q["stalemate"], false);
             // The position's value is the best move's value seen from the mover, one ply longer.
@@ -292,7 +292,7 @@ fn check_query_shape(q: &Json) {
             };
             assert_eq!(q["category"], cat, "{q}");
             assert_eq!(q["dtm"].as_u64(), dtm, "{q}");
-            assert_eq!(q["mainline"][0], best["usi"], "the mainline starts with the best move");
+            assert_eq!(q["mainline"][0], best["uci"], "the mainline starts with the best move");
         }
     }
 }
@@ -498,8 +498,8 @@ fn query_json_original_start() {
     assert_eq!(q["best_move"], "K*2a");
     let moves = q["moves"].as_array().unwrap();
     // A move's category is for the side to move after it: the winning move leaves White lost.
-    assert_eq!(moves[0]["usi"], "K*2a");
-    assert_eq!(moves[0]["hodges"], "K*2a");
+    assert_eq!(moves[0]["uci"], "K*2a");
+    assert_eq!(moves[0]["san"], "K*2a");
     assert_eq!(moves[0]["category"], "loss");
     assert_eq!(moves[0]["dtm"], 30);
     assert_eq!(
@@ -508,7 +508,7 @@ fn query_json_original_start() {
     );
     // Exactly the legal moves, with the same notation as `nana moves`.
     let from_json: BTreeSet<(String, String)> =
-        moves.iter().map(|m| (s(&m["usi"]).to_string(), s(&m["hodges"]).to_string())).collect();
+        moves.iter().map(|m| (s(&m["uci"]).to_string(), s(&m["san"]).to_string())).collect();
     let from_moves: BTreeSet<(String, String)> = legal_moves("original", None).into_iter().collect();
     assert_eq!(from_json, from_moves);
     assert_eq!(q["mainline"].as_array().unwrap().len(), 31, "the mate comes on ply 31");
@@ -531,7 +531,7 @@ fn query_json_mainline_replays_to_the_end() {
         if let Some(p) = &previous {
             // The previous position's best move led here: its category/dtm are this position's.
             let best = &p["moves"][0];
-            assert_eq!(best["usi"], mainline[k - 1]);
+            assert_eq!(best["uci"], mainline[k - 1]);
             assert_eq!(best["category"], q["category"]);
             assert_eq!(best["dtm"], q["dtm"]);
         }
@@ -553,7 +553,7 @@ fn query_json_mainline_replays_to_the_end() {
         .unwrap()
         .iter()
         .filter(|m| m["dtm"] == 0)
-        .map(|m| (s(&m["hodges"]), m["checkmate"] == true))
+        .map(|m| (s(&m["san"]), m["checkmate"] == true))
         .collect();
     assert_eq!(&mates[..2], [("Cx2c=SW", true), ("Bx2c=TG", false)]);
 }
@@ -568,9 +568,9 @@ fn query_json_current_start_is_a_draw() {
     assert_eq!(moves.len(), 8);
     assert_eq!(moves[0]["category"], "draw");
     // K*2a loses for Black: White (to move after it) wins.
-    let k2a = moves.iter().find(|m| m["usi"] == "K*2a").unwrap();
+    let k2a = moves.iter().find(|m| m["uci"] == "K*2a").unwrap();
     assert_eq!(k2a["category"], "win");
-    assert_eq!(moves.last().unwrap()["usi"], "K*2a", "the losing move comes last");
+    assert_eq!(moves.last().unwrap()["uci"], "K*2a", "the losing move comes last");
     // A drawing line of 10 plies, every position on it drawn.
     let line = strings(&q["mainline"]);
     assert_eq!(line.len(), 10);
@@ -1722,6 +1722,144 @@ fn serve_answers_the_api_and_stops_on_ctrl_c() {
     assert_eq!(status.code(), Some(0), "graceful shutdown on Ctrl-C");
 }
 
+/// `nana serve ARGS` started, its standard error read up to "listening on": the child, the
+/// address and the lines before it.
+#[cfg(unix)]
+fn start_serve(args: &[&str]) -> (std::process::Child, String, Vec<String>) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nana"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("nana serve starts");
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut before = Vec::new();
+    let mut line = String::new();
+    let addr = loop {
+        line.clear();
+        assert_ne!(
+            stderr.read_line(&mut line).unwrap(),
+            0,
+            "nana serve stopped before listening: {before:?}"
+        );
+        if let Some(rest) = line.strip_prefix("listening on http://") {
+            break rest.split('/').next().unwrap().to_string();
+        }
+        before.push(line.trim_end().to_string());
+    };
+    // The log goes on: keep reading it, so that the server never blocks on a full pipe.
+    std::thread::spawn(move || for _ in stderr.lines() {});
+    (child, addr, before)
+}
+
+/// Stops a server with Ctrl-C (SIGINT): it exits 0.
+#[cfg(unix)]
+fn stop_serve(mut child: std::process::Child) {
+    // Safety: sending a signal to our own child process.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    assert_eq!(child.wait().unwrap().code(), Some(0), "graceful shutdown on Ctrl-C");
+}
+
+/// On an empty folder `nana serve` answers at once (health within 2 s, each rule set's state
+/// reported, a rule set being solved a 503 with its progress), answers a query within 30 s once
+/// its table is solved in the background, writes each table it solves, and after a restart
+/// answers at once from the saved tables.
+#[cfg(unix)]
+#[test]
+fn serve_on_an_empty_folder_answers_at_once_and_saves_what_it_solves() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let start = std::time::Instant::now();
+    let (child, addr, notes) = start_serve(&["--game", "nana", "serve", "--port", "0", "--tablebase-dir", d]);
+    let (status, body) = http_get(&addr, "/api/health");
+    assert!(
+        status == 200 && start.elapsed() < Duration::from_secs(2),
+        "{:?}: {status} {body}",
+        start.elapsed()
+    );
+    let health: Json = serde_json::from_str(&body).unwrap();
+    assert!(["solving", "ok"].contains(&s(&health["status"])), "{health}");
+    assert!(
+        notes.iter().any(|n| n.contains("nana-current.tb") && n.contains("solved in the background")),
+        "{notes:?}"
+    );
+    let (status, body) = loop {
+        let (status, body) = http_get(&addr, "/api/nana/original?fen=3/3/3_b_KRBkrb");
+        if status == 200 || start.elapsed() > Duration::from_secs(30) {
+            break (status, body);
+        }
+        assert_eq!(status, 503, "{body}");
+        let json: Json = serde_json::from_str(&body).unwrap();
+        assert!(["queued", "solving"].contains(&s(&json["state"])), "{json}");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!(status, 200, "no answer within 30 s: {body}");
+    let answer: Json = serde_json::from_str(&body).unwrap();
+    assert_eq!((s(&answer["category"]), answer["dtm"].as_i64()), ("win", Some(31)));
+    loop {
+        let (_, body) = http_get(&addr, "/api/health");
+        if serde_json::from_str::<Json>(&body).unwrap()["status"] == "ok" {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(120), "{body}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    stop_serve(child);
+    for file in ["nana-current.tb", "nana-original.tb"] {
+        assert!(dir.path().join(file).is_file(), "{file} is saved");
+    }
+    // A restart opens the saved tables: no solve, the answer at once.
+    let start = std::time::Instant::now();
+    let (child, addr, notes) = start_serve(&["--game", "nana", "serve", "--port", "0", "--tablebase-dir", d]);
+    assert!(notes.is_empty(), "{notes:?}");
+    let (status, body) = http_get(&addr, "/api/nana/current");
+    assert!(status == 200 && start.elapsed() < Duration::from_secs(2), "{status} {body}");
+    stop_serve(child);
+}
+
+/// A busy port is reported at once, before any table is opened or solved.
+#[test]
+fn serve_reports_a_busy_port_before_solving() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let empty = tempfile::tempdir().unwrap();
+    let start = std::time::Instant::now();
+    let run = nana(&["serve", "--port", &port, "--tablebase-dir", empty.path().to_str().unwrap()]);
+    assert_error(&run, &[&format!("127.0.0.1:{port}"), "in use"]);
+    assert!(!run.stderr.contains("note:") && !run.stderr.contains("solv"), "{run:#?}");
+    assert!(start.elapsed() < Duration::from_secs(5), "{:?}", start.elapsed());
+    assert_eq!(std::fs::read_dir(empty.path()).unwrap().count(), 0, "nothing written");
+}
+
+/// With --no-solve, a damaged table and a missing one are both named, each with its command.
+#[test]
+fn serve_no_solve_names_a_damaged_and_a_missing_table() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("nana-current.tb"), b"not a table").unwrap();
+    let run = nana(&[
+        "--game",
+        "nana",
+        "serve",
+        "--port",
+        "0",
+        "--no-solve",
+        "--tablebase-dir",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_error(
+        &run,
+        &[
+            "nana-current.tb",
+            "make it again with `nana --game nana solve --rules current`",
+            "no tablebase at",
+            "nana-original.tb",
+            "make it with `nana --game nana solve --rules original`",
+        ],
+    );
+}
+
 /// With --no-solve and no tables, `serve` refuses to start and names the missing files: every
 /// game's by default, only --game's when it is given, each with the command that makes it.
 #[test]
@@ -1913,8 +2051,8 @@ fn dobutsu_values_are_worded_for_dobutsu() {
     let start = nana(&query);
     let out = &start.success().stdout;
     assert!(out.contains("\nvalue: loss in 78 plies for the first player\n"), "{out}");
-    assert!(out.contains("\n  b1a2   L b1-a2    loss in 78 plies\n"), "{out}");
-    assert!(out.contains("\n  b2b3   C b2xb3    loss in 76 plies\n"), "{out}");
+    assert!(out.contains("\n  b1a2   La2        loss in 78 plies\n"), "{out}");
+    assert!(out.contains("\n  b2b3   Cxb3       loss in 76 plies\n"), "{out}");
     // The second player's lion on the first player's home rank, unattacked: a try completed.
     let tried = nana(&[&query[..], &["2e/L2/G2/E1l[Ccg] w 0 1"]].concat());
     let out = &tried.success().stdout;
@@ -1928,7 +2066,7 @@ fn dobutsu_values_are_worded_for_dobutsu() {
     let (first, second) = (play("first"), play("second"));
     let out = &first.success().stdout;
     assert!(out.contains("\nevaluation: loss in 78 plies for the first player\n"), "{out}");
-    assert!(out.contains("hint: b1a2 (L b1-a2), loss in 78 plies\n"), "{out}");
+    assert!(out.contains("hint: b1a2 (La2), loss in 78 plies\n"), "{out}");
     let out = &second.success().stdout;
     assert!(out.contains("\nevaluation: win in 77 plies for the second player\n"), "{out}");
     assert!(out.contains(", win in 77 plies\n"), "{out}");

@@ -10,6 +10,8 @@
 use std::ffi::OsString;
 use std::fmt;
 use std::path::Path;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
@@ -21,7 +23,7 @@ use nana_front::{
 };
 use nana_probe::table::{RulesError, Table, TableGame};
 use nana_probe::{Ending, InputError, ProbeGame, Terminal};
-use nana_server::{Missing, Registry};
+use nana_server::{Missing, Registry, Status};
 use nana_tablebase::{Encoding, Expected, Header};
 use tower::ServiceExt;
 
@@ -41,9 +43,21 @@ impl fmt::Display for Pile {
     }
 }
 
-/// The only rule set.
+/// The rule sets: the same game, `Gated`'s solve waiting for [`open_gate`] (a stand-in for a
+/// solve that takes minutes, as Dobutsu's does).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Standard;
+enum Toy {
+    Standard,
+    Gated,
+}
+
+/// Whether `Gated`'s solves may run.
+static GATE: (Mutex<bool>, Condvar) = (Mutex::new(false), Condvar::new());
+
+fn open_gate() {
+    *GATE.0.lock().unwrap() = true;
+    GATE.1.notify_all();
+}
 
 /// The game as the solver sees it: entry `2 * stones + side`.
 struct Solver;
@@ -67,7 +81,7 @@ impl nana_engine::Game for Solver {
     }
 }
 
-impl ProbeGame for Standard {
+impl ProbeGame for Toy {
     type Position = Pile;
     type Move = u8;
     type ParseError = InputError;
@@ -124,12 +138,16 @@ impl ProbeGame for Standard {
     }
 }
 
-impl TableGame for Standard {
+impl TableGame for Toy {
     fn file_name(&self) -> String {
-        "toy-standard.tb".to_string()
+        format!("toy-{}.tb", self.rule_set_name())
     }
     fn rule_set_name(&self) -> String {
-        "standard".to_string()
+        match self {
+            Toy::Standard => "standard",
+            Toy::Gated => "gated",
+        }
+        .to_string()
     }
     fn options_text(&self) -> String {
         String::new()
@@ -137,7 +155,7 @@ impl TableGame for Standard {
     fn expected(&self) -> Expected<'static> {
         Expected {
             game: "toy-take-away",
-            rule_set_id: 0,
+            rule_set_id: *self as u32,
             option_bits: 0,
             layout_version: 1,
             entry_width: 1,
@@ -145,14 +163,23 @@ impl TableGame for Standard {
             entries: self.size(),
         }
     }
-    fn from_header(header: &Header) -> Result<Standard, RulesError> {
+    fn from_header(header: &Header) -> Result<Toy, RulesError> {
         match (header.rule_set_id, header.option_bits) {
-            (0, 0) => Ok(Standard),
-            (0, bits) => Err(RulesError::OptionBits(bits)),
+            (0, 0) => Ok(Toy::Standard),
+            (1, 0) => Ok(Toy::Gated),
+            (0 | 1, bits) => Err(RulesError::OptionBits(bits)),
             (id, _) => Err(RulesError::RuleSetId(id)),
         }
     }
     fn solve(&self, progress: &dyn Progress) -> Result<Solution, SolveError> {
+        if *self == Toy::Gated {
+            progress.begin("waiting for the gate", 1);
+            let mut open = GATE.0.lock().unwrap();
+            while !*open {
+                open = GATE.1.wait(open).unwrap();
+            }
+            progress.end();
+        }
         nana_engine::solve(&Solver, progress)
     }
     fn check(
@@ -171,7 +198,7 @@ fn stone() -> PieceView {
     PieceView { owner: PLAYERS[0], code: 'S', label: "S", name: "stone", kind: "", steps: Vec::new() }
 }
 
-impl Explorable for Standard {
+impl Explorable for Toy {
     fn board(&self, p: &Pile) -> Board {
         let squares = (0..MAX)
             .map(|i| SquareView { name: format!("s{}", i + 1), piece: (i < p.stones).then(stone) })
@@ -226,13 +253,15 @@ struct TakeAway;
 const CLAIM: Value = Value::Loss(Dtm(8));
 
 impl Game for TakeAway {
-    type Rules = Standard;
+    type Rules = Toy;
     const NAME: &'static str = "toy";
     const ABOUT: &'static str = "Take-away (a test double)";
-    const RULE_SETS: &'static [RuleSet<Standard>] =
-        &[RuleSet { name: "standard", help: "Take one or two stones.", rules: Standard }];
-    fn claimed_rule_sets() -> Vec<Standard> {
-        vec![Standard]
+    const RULE_SETS: &'static [RuleSet<Toy>] = &[
+        RuleSet { name: "standard", help: "Take one or two stones.", rules: Toy::Standard },
+        RuleSet { name: "gated", help: "The same, solved once the test lets it.", rules: Toy::Gated },
+    ];
+    fn claimed_rule_sets() -> Vec<Toy> {
+        vec![Toy::Standard]
     }
     const SIDES: [&'static str; 2] = PLAYERS;
     fn side_to_move(p: &Pile) -> usize {
@@ -241,7 +270,7 @@ impl Game for TakeAway {
     const MOVE_HELP: &'static str = "-1 or -2";
     const LOST: &'static str = "loss (no stone left)";
     const WIN_NAME: &'static str = "win";
-    fn game_over(_: &Standard, p: &Pile) -> Option<String> {
+    fn game_over(_: &Toy, p: &Pile) -> Option<String> {
         (p.stones == 0)
             .then(|| format!("the {} player has no stone to take and has lost", PLAYERS[usize::from(p.side)]))
     }
@@ -249,7 +278,7 @@ impl Game for TakeAway {
         format!("{}\n", "o".repeat(usize::from(p.stones)))
     }
     const EXAMPLE_POSITION: &'static str = "12 a";
-    fn perft(rules: &Standard, p: &Pile, depth: u32) -> u64 {
+    fn perft(rules: &Toy, p: &Pile, depth: u32) -> u64 {
         if depth == 0 {
             return 1;
         }
@@ -257,16 +286,16 @@ impl Game for TakeAway {
         rules.for_each_move(p, |_, child| n += Self::perft(rules, child, depth - 1));
         n
     }
-    fn perft_children(rules: &Standard, p: &Pile) -> Vec<Pile> {
+    fn perft_children(rules: &Toy, p: &Pile) -> Vec<Pile> {
         let mut children = Vec::new();
         rules.for_each_move(p, |_, child| children.push(*child));
         children
     }
-    fn reachable_stats(_: &Standard, _: &(dyn Fn(u64) + Sync)) -> Vec<String> {
-        vec![format!("index size: {}", Standard.size())]
+    fn reachable_stats(_: &Toy, _: &(dyn Fn(u64) + Sync)) -> Vec<String> {
+        vec![format!("index size: {}", Toy::Standard.size())]
     }
-    fn verify(tables: &[Table<Standard>]) -> Result<Report, String> {
-        let start = tables[0].probe().value(&Standard.start()).map_err(|e| e.to_string())?;
+    fn verify(tables: &[Table<Toy>]) -> Result<Report, String> {
+        let start = tables[0].probe().value(&Toy::Standard.start()).map_err(|e| e.to_string())?;
         let ok = start == CLAIM;
         let verdict = if ok { "CONFIRMED" } else { "NOT CONFIRMED" };
         Ok(Report {
@@ -276,8 +305,8 @@ impl Game for TakeAway {
             claims: 1,
         })
     }
-    fn results(load: Load<'_, Standard>) -> Result<String, String> {
-        let table = load(Standard)?;
+    fn results(load: Load<'_, Toy>) -> Result<String, String> {
+        let table = load(Toy::Standard)?;
         Ok(format!("longest loss: {} plies\n", table.stats().max_dtm))
     }
 }
@@ -346,18 +375,12 @@ fn a_registered_game_is_solved_queried_verified_served_and_listed() {
         "{opened}"
     );
 
-    // Served: listed by the API and answered, from the file.
+    // Served: listed by the API and answered, from the file; the rule set without a file is
+    // reported missing (solving is turned off), its routes a 503 naming the command.
     let mut registry = Registry::new();
-    game::<TakeAway>()
-        .serve(
-            &mut registry,
-            dir.path(),
-            Missing::Refuse,
-            &|_| Box::new(nana_engine::NoProgress),
-            &mut |_, _| panic!("the table is on disk"),
-        )
-        .unwrap();
-    let router = nana_server::router(std::sync::Arc::new(registry));
+    let notes = game::<TakeAway>().serve(&mut registry, dir.path(), Missing::Refuse);
+    assert!(notes.len() == 1 && notes[0].contains("`nana --game toy solve --rules gated`"), "{notes:?}");
+    let router = nana_server::router(Arc::new(registry));
     let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
     let get = |uri: &str| {
         let request = Request::get(uri).body(Body::empty()).unwrap();
@@ -368,8 +391,17 @@ fn a_registered_game_is_solved_queried_verified_served_and_listed() {
     };
     let (status, games) = get("/api/games");
     assert_eq!((status, games[0]["game"].as_str()), (StatusCode::OK, Some("toy")), "{games}");
-    let (status, answer) = get("/api/toy/standard?position=4_b");
+    let states: Vec<_> =
+        games[0]["rule_sets"].as_array().unwrap().iter().map(|r| r["state"].clone()).collect();
+    assert_eq!(states, ["ready", "missing"], "{games}");
+    let (status, answer) = get("/api/toy/standard?fen=4_b");
     assert_eq!(status, StatusCode::OK, "{answer}");
+    // API v1 and `query --json` are one type: the same JSON.
+    let (ok, json) = nana(&["--game", "toy", "--tablebase-dir", &d, "query", "--json", "4 b"]);
+    assert!(ok, "{json}");
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&json).unwrap(), answer);
+    assert_eq!(answer["moves"][0]["uci"], "-1");
+    assert_eq!(answer["moves"][0]["san"], "take 1");
     assert_eq!(
         (answer["category"].as_str(), answer["best_move"].as_str()),
         (Some("win"), Some("-1")),
@@ -377,6 +409,13 @@ fn a_registered_game_is_solved_queried_verified_served_and_listed() {
     );
     let (status, view) = get("/api/toy/standard/view");
     assert_eq!((status, view["board"]["columns"].as_u64()), (StatusCode::OK, Some(12)), "{view}");
+    let (status, missing) = get("/api/toy/gated");
+    assert_eq!(
+        (status, missing["state"].as_str()),
+        (StatusCode::SERVICE_UNAVAILABLE, Some("missing")),
+        "{missing}"
+    );
+    assert!(missing["error"].as_str().unwrap().contains("nana --game toy solve --rules gated"), "{missing}");
 }
 
 /// Every game of the registry is wired in: its command line parses, and the explorer finds (or
@@ -387,10 +426,190 @@ fn every_listed_game_is_wired_in() {
     for g in games() {
         let (ok, text) = nana(&["--game", g.name(), "moves"]);
         assert!(ok && !text.is_empty(), "{}: {text}", g.name());
-        let missing = g.missing_tables(empty.path());
-        assert!(!missing.is_empty(), "{}", g.name());
-        for m in missing {
-            assert!(m.command.starts_with(&format!("nana --game {} solve --rules ", g.name())), "{m:?}");
+        let mut registry = Registry::new();
+        let notes = g.serve(&mut registry, empty.path(), Missing::Refuse);
+        let health = registry.health();
+        assert!(!notes.is_empty() && notes.len() == health.rule_sets.len(), "{}: {notes:?}", g.name());
+        for state in health.rule_sets {
+            let Status::Missing { command, .. } = state.status else { panic!("{state:?}") };
+            assert!(command.starts_with(&format!("nana --game {} solve --rules ", g.name())), "{command}");
         }
     }
+}
+
+/// One HTTP/1.1 GET on a fresh connection: the status, the headers (lower case) and the body.
+fn http_get(addr: std::net::SocketAddr, target: &str) -> (u16, String, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).expect("the server accepts connections");
+    stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    write!(stream, "GET {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).expect("a whole response");
+    let status = response.split(' ').nth(1).and_then(|s| s.parse().ok()).expect("a status line");
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    (status, head.to_lowercase(), body.to_string())
+}
+
+/// `nana serve` over a folder: the registry built as the command builds it, its solves started,
+/// served on a loopback port from a thread of its own (stopped when the test ends).
+fn serve(dir: &Path, missing: Missing) -> (std::net::SocketAddr, Arc<Registry>, Vec<String>) {
+    let mut registry = Registry::new();
+    let notes = game::<TakeAway>().serve(&mut registry, dir, missing);
+    let registry = Arc::new(registry);
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let served = registry.clone();
+    std::thread::spawn(move || {
+        let runtime =
+            tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+        runtime.block_on(async move {
+            listener.set_nonblocking(true).unwrap();
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            nana_server::serve(listener, served, std::future::pending()).await.unwrap();
+        });
+    });
+    let _ = registry.solve_queued(|_, _| Box::new(nana_engine::NoProgress), |_| {});
+    (addr, registry, notes)
+}
+
+/// GETs `target` until it answers 200, for at most `limit`; the last answer.
+fn wait_for(addr: std::net::SocketAddr, target: &str, limit: Duration) -> (u16, String, String) {
+    let start = Instant::now();
+    loop {
+        let reply = http_get(addr, target);
+        if reply.0 == 200 || start.elapsed() > limit {
+            return reply;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// On an empty folder the server answers at once: health within 2 s, each rule set once its
+/// solve is done (the small one first), the other a 503 with `Retry-After` and the solve's
+/// progress until then; each table solved is saved, so a restart answers at once from the files.
+#[test]
+fn the_server_answers_at_once_and_serves_each_table_when_solved_and_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = Instant::now();
+    let (addr, _registry, notes) = serve(dir.path(), Missing::Solve);
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    let (status, _, health) = http_get(addr, "/api/health");
+    assert!(status == 200 && start.elapsed() < Duration::from_secs(2), "{status} {health}");
+
+    let (status, _, answer) = wait_for(addr, "/api/toy/standard", Duration::from_secs(30));
+    assert_eq!(status, 200, "{answer}");
+    // The gated rule set is being solved (its solve waits): a 503 with its progress.
+    let (status, head, body) = http_get(addr, "/api/toy/gated?fen=5_a");
+    assert_eq!(status, 503, "{body}");
+    assert!(head.contains("retry-after: 5") && head.contains("access-control-allow-origin: *"), "{head}");
+    let json: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        (json["state"].as_str(), json["progress"]["phase"].as_str()),
+        (Some("solving"), Some("waiting for the gate")),
+        "{json}"
+    );
+    assert!(json["error"].as_str().unwrap().contains("being solved"), "{json}");
+    let (_, _, health) = http_get(addr, "/api/health");
+    let health: serde_json::Value = serde_json::from_str(&health).unwrap();
+    assert_eq!(health["status"], "solving", "{health}");
+    assert_eq!(
+        (health["rule_sets"][0]["state"].as_str(), health["rule_sets"][1]["state"].as_str()),
+        (Some("ready"), Some("solving")),
+        "{health}"
+    );
+    // The page of a rule set being solved is served: it shows the progress.
+    assert_eq!(http_get(addr, "/toy/gated").0, 200);
+
+    open_gate();
+    let (status, _, answer) = wait_for(addr, "/api/toy/gated?fen=5_a", Duration::from_secs(30));
+    assert_eq!(status, 200, "{answer}");
+    for file in ["toy-standard.tb", "toy-gated.tb"] {
+        assert!(dir.path().join(file).is_file(), "{file} is saved");
+    }
+
+    // A restart opens the saved tables: nothing to solve, every rule set answers at once.
+    let start = Instant::now();
+    let (addr, registry, notes) = serve(dir.path(), Missing::Solve);
+    assert!(notes.is_empty(), "{notes:?}");
+    let (status, _, answer) = http_get(addr, "/api/toy/gated?fen=5_a");
+    assert!(status == 200 && start.elapsed() < Duration::from_secs(2), "{status} {answer}");
+    assert_eq!(registry.health().status, "ok");
+}
+
+/// No answer of the server gives its table folder away: every route, ready or not, damaged or
+/// missing, names a table by its file's name at most.
+#[test]
+fn no_route_shows_the_table_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().canonicalize().unwrap().display().to_string();
+    let (ok, text) = nana(&["--game", "toy", "solve", "--out", &dir_arg(dir.path())]);
+    assert!(ok, "{text}");
+    let mut routes = vec![
+        "/api/health".to_string(),
+        "/api/games".to_string(),
+        "/".to_string(),
+        "/api/toy".to_string(),
+        "/api/nothing/here/at/all".to_string(),
+    ];
+    for rules in ["standard", "gated"] {
+        for tail in ["", "/mainline", "/view", "/stats", "?fen=nonsense", "?fen=3_a&x=1"] {
+            routes.push(format!("/api/toy/{rules}{tail}"));
+        }
+        routes.push(format!("/toy/{rules}"));
+        routes.push(format!("/toy/{rules}/stats"));
+    }
+    // The standard table ready, the gated one missing; then the standard one damaged.
+    for damage in [false, true] {
+        if damage {
+            std::fs::write(dir.path().join("toy-standard.tb"), b"not a table").unwrap();
+        }
+        let (addr, _registry, _) = serve(&dir.path().canonicalize().unwrap(), Missing::Refuse);
+        let mut states = Vec::new();
+        for route in &routes {
+            let (status, _, body) = http_get(addr, route);
+            assert!(!body.contains(&folder), "{route} ({status}) shows the folder {folder}: {body}");
+            if route.starts_with("/api") {
+                let json: serde_json::Value =
+                    serde_json::from_str(&body).unwrap_or_else(|e| panic!("{route}: {e}: {body}"));
+                if status >= 400 {
+                    assert!(json["error"].is_string(), "{route}: {body}");
+                }
+            }
+            if route == "/api/health" {
+                states.push(body);
+            }
+        }
+        let want = if damage { "\"state\":\"damaged\"" } else { "\"state\":\"ready\"" };
+        assert!(states[0].contains(want) && states[0].contains("\"state\":\"missing\""), "{states:?}");
+    }
+}
+
+/// Every error over the wire is JSON with a message and the CORS header, those the HTTP layer
+/// would answer alone too: a method other than GET (405) and a request line too long (414).
+#[test]
+fn errors_over_the_wire_are_json_with_cors() {
+    let dir = tempfile::tempdir().unwrap();
+    let (addr, _registry, _) = serve(dir.path(), Missing::Refuse);
+    let long = format!("/api/toy/standard?fen={}", "1".repeat(100_000));
+    let (status, head, body) = http_get(addr, &long);
+    assert_eq!(status, 414, "{head}");
+    assert!(head.contains("access-control-allow-origin: *"), "{head}");
+    let json: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert!(json["error"].as_str().unwrap().contains("too long"), "{json}");
+    // A line just within the limit is read and answered as any other.
+    let (status, _, body) = http_get(addr, &format!("/api/health?fen={}", "1".repeat(10_000)));
+    assert_eq!(status, 400, "{body}");
+
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    write!(stream, "DELETE /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    assert!(
+        head.starts_with("HTTP/1.1 405") && head.to_lowercase().contains("access-control-allow-origin: *"),
+        "{head}"
+    );
+    let json: serde_json::Value = serde_json::from_str(body).unwrap();
+    assert!(json["error"].as_str().unwrap().contains("method DELETE not allowed"), "{json}");
 }

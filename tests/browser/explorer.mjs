@@ -11,7 +11,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-const [base, outDir] = process.argv.slice(2);
+// PENDING_URL (optional): a server whose nana/current waits for its solve.
+const [base, outDir, pendingBase] = process.argv.slice(2);
 if (!base || !outDir) {
   console.error("usage: node tests/browser/explorer.mjs URL OUTDIR");
   process.exit(2);
@@ -81,6 +82,21 @@ try {
     check(fs.statSync(file).size > 5000, `${name} is a non-empty picture`);
   }
 
+  // A position string that does not read, in the page's URL: the text stays in the box with the
+  // server's reason beside it, and nothing can be played until a valid position is loaded.
+  await page.goto(base + "/nana/original?position=garbage");
+  await page.waitForFunction(() => document.getElementById("error").textContent !== "");
+  check((await fen()) === "garbage", "a position string that does not read stays in the box");
+  check(/garbage/.test(await page.locator("#error").textContent()), "the server's reason is shown beside it");
+  for (const id of ["back", "forward", "best", "edit"]) {
+    check(await page.locator("#" + id).isDisabled(), `#${id} is disabled without a valid position`);
+  }
+  check((await page.locator("#moves button.move").count()) === 0, "no move can be played without a valid position");
+  await page.locator("#fen").fill("3/3/3 b KRBkrb");
+  await page.click("#go");
+  await waitValue("Black wins — mate in 31 plies");
+  check(await page.locator("#best").isEnabled(), "a valid position enables the moves again");
+
   // The start of the original rules: Black wins.
   await page.goto(base + "/nana/original");
   await waitValue("Black wins — mate in 31 plies");
@@ -92,12 +108,12 @@ try {
 
   // A winning move from the list.
   const win = page.locator('#moves [data-group="win"] button.move').first();
-  const usi = await win.getAttribute("data-usi");
+  const uci = await win.getAttribute("data-uci");
   check((await win.locator(".val").textContent()) === "win, mate in 31 plies", "the best move wins in 31");
   await win.click();
   await waitValue("Black wins — mate in 30 plies");
   const afterFirst = await fen();
-  check(afterFirst.endsWith(" w RBkrb"), `after ${usi} White is to move (${afterFirst})`);
+  check(afterFirst.endsWith(" w RBkrb"), `after ${uci} White is to move (${afterFirst})`);
   check(
     decodeURIComponent(new URL(page.url()).searchParams.get("position")).replace(/_/g, " ") === afterFirst,
     "the URL names the position",
@@ -179,7 +195,7 @@ try {
   await page.click('#hand-bottom .hp[data-code="R"]');
   await page.click('#board .sq[data-square="2a"]');
   check((await page.locator("#chooser button.move").count()) === 4, "dropping a cube offers its four faces");
-  await page.click('#chooser button.move[data-usi="C*2a"]');
+  await page.click('#chooser button.move[data-uci="C*2a"]');
   await waitValue("Black wins — mate in 2 plies");
   await page.goBack();
   await waitValue("Black wins — mate in 3 plies");
@@ -229,7 +245,7 @@ try {
   await waitValue("Second player wins in 77 plies");
   check((await page.locator("#turn").textContent()) === "Second player to move", "the second player is to move");
   // The second player's best move, by clicking the board.
-  const best = await page.locator('#moves [data-group="win"] button.move').first().getAttribute("data-usi");
+  const best = await page.locator('#moves [data-group="win"] button.move').first().getAttribute("data-uci");
   const step = /^([a-c][1-4])([a-c][1-4])\+?$/.exec(best);
   check(step !== null, `the best reply ${best} is a step`);
   const beforeClick = await fen();
@@ -269,6 +285,18 @@ try {
   await page.waitForSelector("#histogram", { timeout: 120000 });
   const dFirst = await page.locator("#longest li").first().textContent();
   check(/ — 173 plies$/.test(dFirst), `the longest Dobutsu win is 173 plies (${dFirst})`);
+
+  // A rule set whose table is not ready: the page says so and asks again; nothing to play.
+  if (pendingBase) {
+    await page.goto(pendingBase + "/nana/current");
+    await page.waitForFunction(() => document.getElementById("pending").textContent !== "");
+    const notice = await page.locator("#pending").textContent();
+    check(/nana current waits for its solve/.test(notice) && /asks again every 5 s/.test(notice), `a table not ready shows its state (${notice})`);
+    check(await page.locator("#best").isDisabled(), "nothing can be played while the table is not ready");
+    await page.goto(pendingBase + "/nana/original");
+    await waitValue("Black wins — mate in 31 plies");
+    check(!(await page.locator("#pending").isVisible()), "a ready rule set shows no notice");
+  }
 
   check(pageErrors.length === 0, "no script errors on the page" + (pageErrors.length ? ": " + pageErrors.join("; ") : ""));
 } catch (e) {

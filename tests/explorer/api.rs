@@ -20,7 +20,23 @@ const START: &str = "3/3/3 b KRBkrb";
 async fn health() {
     let r = get("/api/health").await;
     assert_eq!(r.status, StatusCode::OK);
-    assert_eq!(r.json(), json!({"status": "ok"}));
+    let health = r.json();
+    assert_eq!(health["status"], "ok", "{health}");
+    let states: Vec<_> = health["rule_sets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["game"].as_str().unwrap(), r["rules"].as_str().unwrap(), r["state"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        states,
+        [
+            ("nana", "current", "ready"),
+            ("nana", "original", "ready"),
+            ("dobutsu", "tanaka", "ready"),
+            ("dobutsu", "safe-try", "ready")
+        ]
+    );
 }
 
 #[tokio::test]
@@ -46,9 +62,10 @@ async fn answer_is_the_probes_and_the_start_is_the_default() {
         serde_json::to_string(&table("original").probe().answer(&start, DRAW_LINE).unwrap()).unwrap();
     for uri in [
         "/api/nana/original",
+        "/api/nana/original?fen=3/3/3_b_KRBkrb_1",
         "/api/nana/original?position=3/3/3_b_KRBkrb_1",
-        "/api/nana/original?position=3%2F3%2F3%20b%20KRBkrb",
-        "/api/nana/original?position=3/3/3+b+KRBkrb&other=ignored",
+        "/api/nana/original?fen=3%2F3%2F3%20b%20KRBkrb",
+        "/api/nana/original?fen=3/3/3+b+KRBkrb",
     ] {
         let r = get(uri).await;
         assert_eq!(r.status, StatusCode::OK, "{uri}: {}", r.text());
@@ -65,7 +82,7 @@ async fn answer_is_the_probes_and_the_start_is_the_default() {
     let moves = a["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 8);
     assert_eq!((moves[0]["category"].as_str(), moves[0]["dtm"].as_u64()), (Some("loss"), Some(30)));
-    assert_eq!(moves[0]["usi"], a["best_move"]);
+    assert_eq!(moves[0]["uci"], a["best_move"]);
     let c = get("/api/nana/current").await.json();
     assert_eq!((c["category"].as_str(), c["dtm"].as_u64()), (Some("draw"), None));
     assert_eq!(c["mainline"].as_array().unwrap().len(), DRAW_LINE);
@@ -99,8 +116,8 @@ async fn mainline_walks_to_mate() {
     let m = r.json();
     assert_eq!((m["category"].as_str(), m["dtm"].as_u64()), (Some("win"), Some(3)));
     let plies = m["mainline"].as_array().unwrap();
-    let hodges: Vec<&str> = plies.iter().map(|p| p["hodges"].as_str().unwrap()).collect();
-    assert_eq!(hodges, ["C*2a", "B*2c", "Cx2c=SW"]);
+    let san: Vec<&str> = plies.iter().map(|p| p["san"].as_str().unwrap()).collect();
+    assert_eq!(san, ["C*2a", "B*2c", "Cx2c=SW"]);
     let dtms: Vec<u64> = plies.iter().map(|p| p["dtm"].as_u64().unwrap()).collect();
     assert_eq!(dtms, [2, 1, 0]);
     // Every ply's position answers with the value the line gives it.
@@ -123,12 +140,12 @@ async fn view_moves_lead_where_they_say() {
     assert_eq!(answer_moves.len(), moves.len());
     assert_eq!(answer_moves.len(), 18);
     for (a, m) in answer_moves.iter().zip(moves) {
-        assert_eq!(a["usi"], m["usi"]);
+        assert_eq!(a["uci"], m["uci"]);
         let after =
             get(&format!("/api/nana/original?position={}", m["fen"].as_str().unwrap().replace(' ', "_")))
                 .await
                 .json();
-        assert_eq!((&after["category"], &after["dtm"]), (&a["category"], &a["dtm"]), "{}", m["usi"]);
+        assert_eq!((&after["category"], &after["dtm"]), (&a["category"], &a["dtm"]), "{}", m["uci"]);
         // A drop names the hand piece, a board move its square.
         assert_eq!(m["drop"].is_null(), !m["from"].is_null());
     }
@@ -137,7 +154,7 @@ async fn view_moves_lead_where_they_say() {
     assert_eq!(v["board"]["squares"][8]["piece"]["owner"], "white");
     assert_eq!(v["board"]["side_to_move"], "black");
     assert_eq!(v["board"]["hands"][0]["pieces"][1]["count"], 1);
-    assert_eq!(v["mainline"][0]["hodges"], "C*2a");
+    assert_eq!(v["mainline"][0]["san"], "C*2a");
 }
 
 #[tokio::test]
@@ -146,7 +163,7 @@ async fn stats_count_every_entry_and_list_the_longest_wins() {
     assert_eq!(r.status, StatusCode::OK);
     let s = r.json();
     let n = |k: &str| s[k].as_u64().unwrap();
-    assert_eq!(n("wins") + n("losses") + n("draws") + n("illegal"), n("entries"));
+    assert_eq!(n("wins") + n("losses") + n("draws") + n("unused"), n("entries"));
     let per: u64 = s["per_dtm"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).sum();
     assert_eq!(per, n("wins") + n("losses"));
     let longest = s["longest_wins"].as_array().unwrap();
@@ -186,6 +203,18 @@ async fn malformed_positions_are_400_naming_the_problem() {
         error("/api/nana/current?position=3/3/3_b_KRBkrb&position=3/3/3_b_KRBkrb", StatusCode::BAD_REQUEST)
             .await;
     assert!(e["error"].as_str().unwrap().contains("more than once"), "{e}");
+    let e =
+        error("/api/nana/current?fen=3/3/3_b_KRBkrb&position=3/3/3_b_KRBkrb", StatusCode::BAD_REQUEST).await;
+    assert!(e["error"].as_str().unwrap().contains("more than once"), "{e}");
+    // An unknown parameter is refused, naming the ones the endpoint takes (it was once ignored:
+    // `?fen=` answered the start before `fen` was read).
+    let e = error("/api/nana/original?fen=3/3/3_b_KRBkrb&other=x", StatusCode::BAD_REQUEST).await;
+    assert!(e["error"].as_str().unwrap().contains("unknown query parameter \"other\""), "{e}");
+    assert_eq!(e["valid"], json!(["fen", "position"]));
+    for uri in ["/api/health?x=1", "/api/games?fen=x", "/api/nana/original/stats?fen=x"] {
+        let e = error(uri, StatusCode::BAD_REQUEST).await;
+        assert!(e["error"].as_str().unwrap().contains("takes none"), "{uri}: {e}");
+    }
     for kind in ["mainline", "view"] {
         error(&format!("/api/nana/current/{kind}?position=zzz"), StatusCode::BAD_REQUEST).await;
     }
@@ -207,6 +236,12 @@ async fn unknown_games_and_rule_sets_are_404_listing_the_valid_ones() {
     }
     let e = error("/nana/newest", StatusCode::NOT_FOUND).await;
     assert_eq!(e["valid"], json!(["current", "original"]));
+    // A game without a rule set is not a game named "api".
+    let e = error("/api/nana", StatusCode::NOT_FOUND).await;
+    assert_eq!(e["valid"], json!(["current", "original"]), "{e}");
+    assert!(!e["error"].as_str().unwrap().contains("\"api\""), "{e}");
+    let e = error("/api/chess", StatusCode::NOT_FOUND).await;
+    assert_eq!(e["valid"], json!(["nana", "dobutsu"]), "{e}");
 }
 
 #[tokio::test]
@@ -269,8 +304,15 @@ async fn the_page_is_served_at_its_urls() {
         assert!(r.headers[header::CONTENT_TYPE].to_str().unwrap().starts_with("text/html"), "{uri}");
         assert!(r.text().contains("<script>") && r.text().contains("id=\"board\""), "{uri}");
     }
-    let r = request(registry(), Request::post("/api/nana/original").body(Body::empty()).unwrap()).await;
-    assert_eq!(r.status, StatusCode::METHOD_NOT_ALLOWED);
+    // A method other than GET: 405, with a JSON body and CORS like every error.
+    for uri in ["/api/nana/original", "/nana/original", "/api/health"] {
+        let req =
+            Request::post(uri).header(header::ORIGIN, "https://example.org").body(Body::empty()).unwrap();
+        let r = request(registry(), req).await;
+        assert_eq!(r.status, StatusCode::METHOD_NOT_ALLOWED, "{uri}");
+        assert!(r.json()["error"].as_str().unwrap().contains("method POST not allowed"), "{uri}");
+        assert_eq!(r.headers[header::ACCESS_CONTROL_ALLOW_ORIGIN], "*", "{uri}");
+    }
 }
 
 /// A table without a value for a position (its entry marked unused, in a file written with a
@@ -316,20 +358,18 @@ async fn a_position_outside_the_table_is_404() {
 }
 
 /// `nana serve`'s start: tables memory-mapped from their files; with solving turned off, every
-/// missing file named at once.
+/// missing file named at once, each rule set reported missing.
 #[test]
 fn tables_load_from_their_files_and_missing_ones_are_named() {
     let dir = tempfile::tempdir().unwrap();
-    let no_progress = |_: &str| -> Box<dyn nana_engine::Progress> { Box::new(nana_engine::NoProgress) };
     let mut registry = Registry::new();
-    let err = add_game::<Nana>(&mut registry, dir.path(), Missing::Refuse, &no_progress, &mut |_, _| {
-        panic!("no solve")
-    })
-    .unwrap_err();
-    for file in ["nana-current.tb", "nana-original.tb"] {
-        assert!(err.contains(&dir.path().join(file).display().to_string()), "{err}");
+    let notes = add_game::<Nana>(&mut registry, dir.path(), Missing::Refuse);
+    for (note, file) in notes.iter().zip(["nana-current.tb", "nana-original.tb"]) {
+        assert!(note.contains(&dir.path().join(file).display().to_string()), "{note}");
     }
-    assert!(registry.games().is_empty());
+    assert!(!registry.serves_anything());
+    let states: Vec<_> = registry.health().rule_sets.into_iter().map(|r| r.status).collect();
+    assert!(states.iter().all(|s| matches!(s, nana_server::Status::Missing { .. })), "{states:?}");
     for &nana_front::RuleSet { name, rules, .. } in Nana::RULE_SETS {
         let solved = table(name);
         let solution = nana_engine::Solution {
@@ -339,12 +379,14 @@ fn tables_load_from_their_files_and_missing_ones_are_named() {
         };
         nana_probe::table::write(&rules, dir.path(), &solution).unwrap();
     }
-    add_game::<Nana>(&mut registry, dir.path(), Missing::Refuse, &no_progress, &mut |_, _| {
-        panic!("no solve")
-    })
-    .unwrap();
+    let mut registry = Registry::new();
+    assert!(add_game::<Nana>(&mut registry, dir.path(), Missing::Refuse).is_empty());
     let games = registry.games();
-    assert_eq!(games[0].rule_sets[1].origin, dir.path().join("nana-original.tb").display().to_string());
+    // The file's name, never the server's folder.
+    assert_eq!(
+        games[0].rule_sets[1].status,
+        nana_server::Status::Ready { origin: "nana-original.tb".into() }
+    );
     for &nana_front::RuleSet { name, .. } in Nana::RULE_SETS {
         let from_file = registry.get(Nana::NAME, name).unwrap().answer(Some("R1K/2B/2k_b_Rb")).unwrap();
         assert_eq!(from_file, table(name).answer(Some("R1K/2B/2k_b_Rb")).unwrap(), "{name}");

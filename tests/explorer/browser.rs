@@ -9,7 +9,24 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common::{heavy, registry, Server};
+use std::sync::Arc;
+
+use nana_front::Explorable;
+use nana_probe::table::TableGame;
+use nana_server::{Registry, Status};
+
+use crate::common::{heavy, registry, tables, Server};
+
+/// A server whose `nana/current` waits for a solve that never comes (queued), beside a ready
+/// `nana/original`: what the page shows while a table is being solved.
+fn pending_registry() -> Arc<Registry> {
+    let mut r = Registry::new();
+    let current = nana_shogi::Rules::CURRENT;
+    r.add_pending("nana", "current", current.describe(), current.words(), Status::Queued, None);
+    let original = tables().iter().find(|(name, _)| *name == "original").expect("the original rules");
+    r.add("nana", "original", Box::new(original.1.clone()));
+    Arc::new(r)
+}
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("the workspace")
@@ -54,12 +71,14 @@ fn the_page_plays_edits_and_shows_statistics_in_chromium() {
 
     let _turn = heavy();
     let server = Server::start(registry(), 2);
+    let pending = Server::start(pending_registry(), 1);
     let out = root.join("target/explorer-screenshots");
     let _ = std::fs::remove_dir_all(&out);
     let run = Command::new("node")
         .arg(&script)
         .arg(server.url())
         .arg(&out)
+        .arg(pending.url())
         .current_dir(&root)
         .output()
         .expect("node runs");
@@ -71,7 +90,7 @@ fn the_page_plays_edits_and_shows_statistics_in_chromium() {
         Some(2) => panic!("the browser test could not start: {}\n{INSTALL}", stderr.trim()),
         _ => panic!("the browser test failed ({}): {}", run.status, stderr.trim()),
     }
-    drop(server);
+    drop((server, pending));
 
     let names = [
         "explorer-start.png",

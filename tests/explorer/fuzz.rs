@@ -162,12 +162,15 @@ fn position(rng: &mut Rng) -> String {
 }
 
 fn path(rng: &mut Rng) -> String {
-    let games =
-        ["nana", "nana", "nana", "dobutsu", "dobutsu", "chess", "", "NANA", "..", "%2e%2e", "na%00na"];
+    let games = [
+        "nana", "nana", "nana", "dobutsu", "dobutsu", "dobutsu", "chess", "", "NANA", "..", "%2e%2e",
+        "na%00na",
+    ];
     let rules = [
         "original",
         "current",
         "current",
+        "tanaka",
         "tanaka",
         "safe-try",
         "newest",
@@ -186,13 +189,20 @@ fn path(rng: &mut Rng) -> String {
     p
 }
 
-fn query(rng: &mut Rng) -> String {
-    match rng.below(8) {
-        0 => String::new(),
-        1 => format!("?{}", position(rng)),
-        2 => format!("?position={}&position={}", position(rng), position(rng)),
-        3 => format!("?{}={}", rng.pick(ALPHABET), position(rng)),
-        _ => format!("?position={}", position(rng)),
+/// A query for `path`: mostly a position under `fen` or `position`; for a path that takes no
+/// parameter (`/stats`), mostly none.
+fn query(rng: &mut Rng, path: &str) -> String {
+    if path.ends_with("/stats") && rng.below(4) != 0 {
+        return String::new();
+    }
+    match rng.below(12) {
+        0..=2 => String::new(),
+        3 => format!("?{}", position(rng)),
+        4 => format!("?position={}&position={}", position(rng), position(rng)),
+        5 => format!("?fen={}&position={}", position(rng), position(rng)),
+        6 => format!("?{}={}", rng.pick(ALPHABET), position(rng)),
+        7 | 8 => format!("?position={}", position(rng)),
+        _ => format!("?fen={}", position(rng)),
     }
 }
 
@@ -210,7 +220,8 @@ async fn fuzz() {
     let mut statuses = std::collections::BTreeMap::new();
     let mut ok = std::collections::BTreeMap::new();
     for case in 0..8000 {
-        let raw = format!("{}{}", path(&mut rng), query(&mut rng));
+        let p = path(&mut rng);
+        let raw = format!("{p}{}", query(&mut rng, &p));
         let uri = uri_safe(&raw);
         // Some strings are no URI at all (a `%` that starts no escape in a path is fine for
         // the parser, others are not): a client could not send them either.

@@ -11,9 +11,8 @@ use std::marker::PhantomData;
 use std::path::Path;
 use std::process::ExitCode;
 
-use nana_engine::Progress;
 use nana_front::Game;
-use nana_server::{Missing, MissingTable, Registry};
+use nana_server::{Missing, Registry};
 
 /// Every game of the `nana` command line and explorer, the default (`--game` not given) first.
 pub const GAMES: &[&dyn Registered] = &[game::<nana_shogi::Nana>(), game::<dobutsu_shogi::Dobutsu>()];
@@ -34,17 +33,10 @@ pub trait Registered: Sync {
         steps: crate::commands::verify::Steps,
         out: &mut dyn Write,
     ) -> Result<(), String>;
-    /// The tables the explorer serves that are missing from `dir`.
-    fn missing_tables(&self, dir: &Path) -> Vec<MissingTable>;
-    /// Adds the game's tables to the explorer's registry ([`nana_server::add_game`]).
-    fn serve(
-        &self,
-        registry: &mut Registry,
-        dir: &Path,
-        missing: Missing,
-        progress: &dyn Fn(&str) -> Box<dyn Progress>,
-        announce: &mut dyn FnMut(&str, &Path),
-    ) -> Result<(), String>;
+    /// Adds the game's rule sets to the explorer's registry ([`nana_server::add_game`]): each
+    /// table opened from `dir`, or queued for its solve or reported missing as `missing` says,
+    /// or reported damaged; a line for the console about each table not opened.
+    fn serve(&self, registry: &mut Registry, dir: &Path, missing: Missing) -> Vec<String>;
 }
 
 /// A game's registration.
@@ -78,19 +70,8 @@ impl<G: Game> Registered for Entry<G> {
         crate::commands::verify::run::<G>(dir, steps, out)
     }
 
-    fn missing_tables(&self, dir: &Path) -> Vec<MissingTable> {
-        nana_server::missing_tables::<G>(dir)
-    }
-
-    fn serve(
-        &self,
-        registry: &mut Registry,
-        dir: &Path,
-        missing: Missing,
-        progress: &dyn Fn(&str) -> Box<dyn Progress>,
-        announce: &mut dyn FnMut(&str, &Path),
-    ) -> Result<(), String> {
-        nana_server::add_game::<G>(registry, dir, missing, progress, announce)
+    fn serve(&self, registry: &mut Registry, dir: &Path, missing: Missing) -> Vec<String> {
+        nana_server::add_game::<G>(registry, dir, missing)
     }
 }
 

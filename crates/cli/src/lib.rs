@@ -110,9 +110,10 @@ enum Command<G: Game> {
     /// Serve the tablebase explorer: a web page and an HTTP JSON API over every game's tables,
     /// or only the game --game names (docs/EXPLORER.md).
     ///
-    /// Every rule set of the games served is loaded from its file in --tablebase-dir; a missing
-    /// one is solved at start (seconds to minutes per rule set, docs/EXPLORER.md) unless
-    /// --no-solve is given. `nana --game G serve` serves the game G alone.
+    /// Every rule set of the games served is opened from its file in --tablebase-dir, and the
+    /// server answers at once; a missing one is solved in the background (seconds to minutes per
+    /// rule set, docs/EXPLORER.md), written to the folder and then served, unless --no-solve is
+    /// given. `nana --game G serve` serves the game G alone.
     Serve {
         /// Port to listen on (0: any free port, printed at start).
         #[arg(long, default_value_t = 8080)]
@@ -121,8 +122,8 @@ enum Command<G: Game> {
         /// interface).
         #[arg(long, default_value = "127.0.0.1")]
         bind: String,
-        /// Refuse to start when a table is missing (naming every missing file), instead of
-        /// solving it at start.
+        /// Solve nothing: a missing table's rule set is reported missing (naming its file and
+        /// the command that makes it); the server refuses to start only with nothing to serve.
         #[arg(long)]
         no_solve: bool,
     },

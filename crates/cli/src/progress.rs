@@ -25,6 +25,19 @@ impl Bars {
     }
 }
 
+/// A spinner for a phase whose amount of work is not known in advance (the engine reports a
+/// total of 0): the phase and the time it has taken so far, never a share done.
+pub fn spinner(message: String) -> ProgressBar {
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(
+        ProgressStyle::with_template("{msg:32} {spinner} (running) {elapsed_precise}")
+            .expect("valid template"),
+    );
+    bar.set_message(message);
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
 pub fn bar(total: u64, message: String) -> ProgressBar {
     let bar = ProgressBar::new(total);
     bar.set_style(
@@ -38,7 +51,9 @@ pub fn bar(total: u64, message: String) -> ProgressBar {
 
 impl nana_engine::Progress for Bars {
     fn begin(&self, phase: &str, total: u64) {
-        let b = bar(total, format!("{}: {phase}", self.label));
+        let message = format!("{}: {phase}", self.label);
+        // A bar of length 0 reads 100% from the start: a phase of unknown length spins instead.
+        let b = if total == 0 { spinner(message) } else { bar(total, message) };
         *self.bar.lock().unwrap_or_else(|e| e.into_inner()) = Some((b, phase.to_string(), Instant::now()));
     }
 
@@ -53,5 +68,27 @@ impl nana_engine::Progress for Bars {
             b.finish_and_clear();
             self.times.lock().unwrap_or_else(|e| e.into_inner()).push((phase, start.elapsed()));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use nana_engine::Progress;
+
+    use super::*;
+
+    /// A phase of unknown length (the engine's total of 0, as Dobutsu's "reach") is not shown
+    /// as done: it has no length, so no share; a phase of known length has its length.
+    #[test]
+    fn a_phase_of_unknown_length_shows_no_share_done() {
+        let bars = Bars::new("test");
+        bars.begin("reach", 0);
+        let length = |bars: &Bars| bars.bar.lock().unwrap().as_ref().map(|(b, _, _)| b.length());
+        assert_eq!(length(&bars), Some(None));
+        bars.end();
+        bars.begin("retrograde", 10);
+        assert_eq!(length(&bars), Some(Some(10)));
+        bars.end();
+        assert_eq!(bars.times().len(), 2);
     }
 }

@@ -15,13 +15,14 @@
 //! always written, kept so that its output stays byte for byte the same:
 //!
 //! - `fen`: the game's string form of the position ([`ProbeGame::position_string`]);
-//! - `usi` and `hodges` of a move: the game's machine notation
+//! - `uci` and `san` of a move, as the Lichess API names them: the game's machine notation
 //!   ([`ProbeGame::machine_notation`], also used by `best_move` and `mainline`) and its human
-//!   notation ([`ProbeGame::human_notation`]), whatever the game calls them;
+//!   notation ([`ProbeGame::human_notation`]), whatever the game calls them (Nana: USI-like and
+//!   Hodges style; Dobutsu: Fairy-Stockfish's and a SAN-like notation);
 //! - `category` and `dtm`: `"win"`, `"loss"` or `"draw"` and the distance to mate in plies, for
 //!   the side to move at the position — for a move, *after* the move, as in the Lichess
 //!   tablebase API;
-//! - one boolean per ending of the game, named by [`Ending::name`] in the order of
+//! - one boolean per ending of the game, keyed by [`Ending::name`] (snake_case) in the order of
 //!   [`ProbeGame::ENDINGS`] (`checkmate` and `stalemate` for Nana): for a position, whether the
 //!   game is over there for that reason; for a move, whether the move ends the game so.
 //!
@@ -70,7 +71,7 @@
 //! let json = serde_json::to_string(&probe.answer(&1, 10)?)?;
 //! assert_eq!(
 //!     json,
-//!     r#"{"fen":"1","category":"win","dtm":1,"empty":false,"best_move":"-1","moves":[{"usi":"-1","hodges":"take 1","category":"loss","dtm":0,"empty":true}],"mainline":["-1"]}"#
+//!     r#"{"fen":"1","category":"win","dtm":1,"empty":false,"best_move":"-1","moves":[{"uci":"-1","san":"take 1","category":"loss","dtm":0,"empty":true}],"mainline":["-1"]}"#
 //! );
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -83,17 +84,35 @@ use std::fmt;
 use nana_engine::{Dtm, EntryWidth, Value};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-/// Why the game is over at a position, as the game names it: "checkmate", "stalemate", "lion
-/// captured", "try".
+/// Why the game is over at a position, as the game names it: `checkmate`, `stalemate`,
+/// `lion_captured`, `try`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Ending {
-    /// The name, also the key of its flag in the JSON answer.
+    /// The name, also the key of its flag in the JSON answer: snake_case.
     pub name: &'static str,
 }
 
 impl Ending {
+    /// An ending named `name`, in snake_case (lower-case ASCII letters and underscores, as a
+    /// JSON key should be); any other name fails to compile where it is a constant:
+    ///
+    /// ```compile_fail
+    /// const CAPTURED: nana_probe::Ending = nana_probe::Ending::new("lion captured");
+    /// ```
     pub const fn new(name: &'static str) -> Ending {
+        let bytes = name.as_bytes();
+        assert!(!bytes.is_empty(), "an ending has a name");
+        let mut i = 0;
+        while i < bytes.len() {
+            assert!(bytes[i].is_ascii_lowercase() || bytes[i] == b'_', "an ending's name is snake_case");
+            i += 1;
+        }
         Ending { name }
+    }
+
+    /// The name in words: `lion captured`.
+    pub fn words(&self) -> String {
+        self.name.replace('_', " ")
     }
 }
 
@@ -154,11 +173,11 @@ pub trait ProbeGame {
     /// where the side to move has a legal move to make.
     fn terminal(&self, pos: &Self::Position) -> Option<Terminal>;
 
-    /// A move in the machine notation (USI-like): what the answer's `usi`, `best_move` and
+    /// A move in the machine notation (USI-like): what the answer's `uci`, `best_move` and
     /// `mainline` hold, and the order of moves of equal value and equal ending.
     fn machine_notation(&self, pos: &Self::Position, mv: Self::Move) -> String;
 
-    /// A move in the human notation (Hodges style for Nana): the answer's `hodges`.
+    /// A move in the human notation (Hodges style for Nana): the answer's `san`.
     fn human_notation(&self, pos: &Self::Position, mv: Self::Move) -> String;
 
     /// The string form of a position (an SFEN-like string): the answer's `fen` and the position
@@ -472,8 +491,8 @@ impl<'a, G: ProbeGame> Probe<'a, G> {
             moves: moves
                 .iter()
                 .map(|m| MoveAnswer {
-                    usi: self.game.machine_notation(pos, m.mv),
-                    hodges: self.game.human_notation(pos, m.mv),
+                    uci: self.game.machine_notation(pos, m.mv),
+                    san: self.game.human_notation(pos, m.mv),
                     category: m.child_value.category(),
                     dtm: m.child_value.dtm().map(|d| d.0),
                     endings: Endings { all: G::ENDINGS, ending: m.ending },
@@ -542,10 +561,10 @@ pub struct Summary {
 /// the Lichess tablebase API.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct MoveAnswer {
-    /// The game's machine notation.
-    pub usi: String,
-    /// The game's human notation.
-    pub hodges: String,
+    /// The game's machine notation (Lichess's `uci`).
+    pub uci: String,
+    /// The game's human notation (Lichess's `san`).
+    pub san: String,
     pub category: &'static str,
     pub dtm: Option<u16>,
     /// How the move ends the game, if it does.

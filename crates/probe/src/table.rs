@@ -318,7 +318,12 @@ impl<G: TableGame> Table<G> {
     /// A table solved in memory.
     pub fn solve(game: G, progress: &dyn Progress) -> Result<Table<G>, TableError> {
         let solution = game.solve(progress).map_err(TableError::Solve)?;
-        Ok(Table { game, source: Source::Memory(solution), decoded: OnceLock::new() })
+        Ok(Table::from_solution(game, solution))
+    }
+
+    /// A table of a solve's result, kept in memory (for a solution that could not be written).
+    pub fn from_solution(game: G, solution: Solution) -> Table<G> {
+        Table { game, source: Source::Memory(solution), decoded: OnceLock::new() }
     }
 
     /// The table of `game`: the file `explicit` if given, else its file in `dir` if there is

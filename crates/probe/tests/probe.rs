@@ -254,7 +254,7 @@ fn the_json_answer_names_the_games_endings() {
     let probe = Probe::with_width(Race, &entries, EntryWidth::Two).unwrap();
     assert_eq!(
         json(&probe.answer(&5, 10).unwrap()),
-        r#"{"fen":"at 5","category":"win","dtm":1,"overshoot":false,"exact":false,"try":false,"best_move":"+2","moves":[{"usi":"+2","hodges":"5+2","category":"loss","dtm":0,"overshoot":true,"exact":false,"try":false},{"usi":"+3","hodges":"5+3","category":"loss","dtm":0,"overshoot":true,"exact":false,"try":false},{"usi":"+1","hodges":"5+1","category":"loss","dtm":0,"overshoot":false,"exact":true,"try":false}],"mainline":["+2"]}"#
+        r#"{"fen":"at 5","category":"win","dtm":1,"overshoot":false,"exact":false,"try":false,"best_move":"+2","moves":[{"uci":"+2","san":"5+2","category":"loss","dtm":0,"overshoot":true,"exact":false,"try":false},{"uci":"+3","san":"5+3","category":"loss","dtm":0,"overshoot":true,"exact":false,"try":false},{"uci":"+1","san":"5+1","category":"loss","dtm":0,"overshoot":false,"exact":true,"try":false}],"mainline":["+2"]}"#
     );
     assert_eq!(
         json(&probe.answer(&3, 10).unwrap()),
@@ -275,14 +275,14 @@ fn json<T: serde::Serialize>(answer: &T) -> String {
     serde_json::to_string(answer).unwrap()
 }
 
-/// The answer types serialise byte for byte as the private structs the command line's JSON output used
-/// before they moved here (copied from there), for a game whose endings are Nana's.
+/// The answer types serialise byte for byte as plain structs of API v1's fields (docs/EXPLORER.md:
+/// `uci` and `san` for a move, one snake_case key per ending), for a game whose endings are Nana's.
 #[test]
 fn the_answer_serialises_as_nana_query_did() {
     #[derive(serde::Serialize)]
     struct JsonMove {
-        usi: String,
-        hodges: String,
+        uci: String,
+        san: String,
         category: &'static str,
         dtm: Option<u16>,
         checkmate: bool,
@@ -326,16 +326,16 @@ fn the_answer_serialises_as_nana_query_did() {
         };
         assert_eq!(json(&new_value), json(&old_value));
         let old_move = |e: Option<Ending>| JsonMove {
-            usi: "B*2c".into(),
-            hodges: "B*2c".into(),
+            uci: "B*2c".into(),
+            san: "B*2c".into(),
             category: "draw",
             dtm: None,
             checkmate: e == Some(CHECKMATE),
             stalemate: e == Some(STALEMATE),
         };
         let new_move = |e| nana_probe::MoveAnswer {
-            usi: "B*2c".into(),
-            hodges: "B*2c".into(),
+            uci: "B*2c".into(),
+            san: "B*2c".into(),
             category: "draw",
             dtm: None,
             endings: endings(e),

@@ -2,11 +2,16 @@
 
 use std::fmt;
 
-use axum::http::StatusCode;
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::Json;
 use nana_probe::ProbeError;
 use serde::Serialize;
+
+use crate::registry::Status;
+
+/// The seconds a client is asked to wait (`Retry-After`) before asking again for a rule set
+/// being solved.
+pub const RETRY_AFTER: u32 = 5;
 
 /// A failed request. Every one is answered with its status and the JSON body `{"error":
 /// "...", "valid": [...]}` (`valid` for an unknown name only: the names that exist).
@@ -14,6 +19,8 @@ use serde::Serialize;
 pub enum ApiError {
     /// A malformed position, query or path: 400.
     BadRequest(String),
+    /// A query parameter the endpoint does not take: 400, with the ones it takes.
+    UnknownParameter { name: String, valid: Vec<String> },
     /// No game of that name: 404.
     UnknownGame { name: String, valid: Vec<String> },
     /// The game has no rule set of that name: 404.
@@ -22,6 +29,15 @@ pub enum ApiError {
     NotInTable(ProbeError),
     /// No route of that path: 404.
     NoSuchPage(String),
+    /// `/api/{game}` without a rule set: 404, with the game's rule sets.
+    NoRuleSet { game: String, valid: Vec<String> },
+    /// A method other than GET or HEAD: 405.
+    MethodNotAllowed(String),
+    /// A request line or header line too long to read: 414.
+    TooLong(usize),
+    /// The rule set's table is not served (yet): 503, with its state, and `Retry-After` while
+    /// it is being solved.
+    NotReady { game: String, rules: String, status: Status },
     /// A damaged or mismatched table: 500, never a wrong answer.
     Table(ProbeError),
     /// The server failed otherwise: 500.
@@ -39,11 +55,15 @@ impl ApiError {
 
     pub fn status(&self) -> StatusCode {
         match self {
-            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::BadRequest(_) | ApiError::UnknownParameter { .. } => StatusCode::BAD_REQUEST,
             ApiError::UnknownGame { .. }
             | ApiError::UnknownRuleSet { .. }
             | ApiError::NotInTable(_)
-            | ApiError::NoSuchPage(_) => StatusCode::NOT_FOUND,
+            | ApiError::NoSuchPage(_)
+            | ApiError::NoRuleSet { .. } => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::TooLong(_) => StatusCode::URI_TOO_LONG,
+            ApiError::NotReady { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Table(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -51,7 +71,10 @@ impl ApiError {
     /// For an unknown name, the names that exist.
     pub fn valid(&self) -> Option<&[String]> {
         match self {
-            ApiError::UnknownGame { valid, .. } | ApiError::UnknownRuleSet { valid, .. } => Some(valid),
+            ApiError::UnknownGame { valid, .. }
+            | ApiError::UnknownRuleSet { valid, .. }
+            | ApiError::UnknownParameter { valid, .. }
+            | ApiError::NoRuleSet { valid, .. } => Some(valid),
             _ => None,
         }
     }
@@ -62,11 +85,30 @@ impl fmt::Display for ApiError {
         match self {
             ApiError::BadRequest(message) | ApiError::Internal(message) => f.write_str(message),
             ApiError::UnknownGame { name, .. } => write!(f, "unknown game \"{}\"", cut(name)),
+            ApiError::UnknownParameter { name, valid } if valid.is_empty() => {
+                write!(f, "unknown query parameter \"{}\": this endpoint takes none", cut(name))
+            }
+            ApiError::UnknownParameter { name, .. } => write!(f, "unknown query parameter \"{}\"", cut(name)),
             ApiError::UnknownRuleSet { game, name, .. } => {
                 write!(f, "unknown rule set \"{}\" of {game}", cut(name))
             }
             ApiError::NotInTable(e) => write!(f, "the position is not in the table: {e}"),
-            ApiError::NoSuchPage(path) => write!(f, "no such page: {}", cut(path)),
+            ApiError::NoSuchPage(path) => write!(
+                f,
+                "no such page: {}; the API is /api/health, /api/games and /api/{{game}}/{{rules}} \
+                 (with /mainline, /view or /stats), the page / and /{{game}}/{{rules}}",
+                cut(path)
+            ),
+            ApiError::NoRuleSet { game, .. } => {
+                write!(f, "no rule set named: ask /api/{game}/{{rules}}, rules one of `valid`")
+            }
+            ApiError::MethodNotAllowed(method) => {
+                write!(f, "method {} not allowed: the server answers GET and HEAD", cut(method))
+            }
+            ApiError::TooLong(limit) => {
+                write!(f, "request line too long: at most {limit} bytes are read")
+            }
+            ApiError::NotReady { game, rules, status } => f.write_str(&status.why_not(game, rules)),
             ApiError::Table(e) => write!(f, "{e}"),
         }
     }
@@ -79,12 +121,39 @@ struct ErrorBody<'a> {
     error: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     valid: Option<&'a [String]>,
+    /// For a rule set not served: its game, rule set and state.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rules: Option<&'a str>,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    status: Option<&'a Status>,
+}
+
+impl ApiError {
+    /// The JSON body of the error.
+    pub fn body(&self) -> String {
+        let error = self.to_string();
+        let (game, rules, status) = match self {
+            ApiError::NotReady { game, rules, status } => {
+                (Some(game.as_str()), Some(rules.as_str()), Some(status))
+            }
+            _ => (None, None, None),
+        };
+        let body = ErrorBody { error: &error, valid: self.valid(), game, rules, status };
+        serde_json::to_string(&body).expect("an error body serialises")
+    }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let error = self.to_string();
-        (self.status(), Json(ErrorBody { error: &error, valid: self.valid() })).into_response()
+        let retry = matches!(&self, ApiError::NotReady { status, .. } if status.pending());
+        let json = [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))];
+        let mut response = (self.status(), json, self.body()).into_response();
+        if retry {
+            response.headers_mut().insert(header::RETRY_AFTER, RETRY_AFTER.into());
+        }
+        response
     }
 }
 

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use nana_engine::Value;
 use nana_front::{Explorable, Words};
-use nana_probe::table::Table;
+use nana_probe::table::{Source, Table};
 use nana_probe::{Answer, LinePly as Ply, Probe, ProbeGame};
 
 use crate::error::ApiError;
@@ -23,7 +23,7 @@ pub const LONGEST_WINS: usize = 10;
 pub trait Explorer: Send + Sync {
     /// The rule set and options in words.
     fn description(&self) -> String;
-    /// Where the table came from: its file, or "solved in memory".
+    /// Where the table came from: its file's name (never its folder), or "solved in memory".
     fn origin(&self) -> String;
     fn answer(&self, position: Option<&str>) -> Result<Answer, ApiError>;
     fn mainline(&self, position: Option<&str>) -> Result<Mainline, ApiError>;
@@ -39,8 +39,8 @@ fn line<G: ProbeGame>(game: &G, plies: &[Ply<G>]) -> Vec<LinePly> {
     plies
         .iter()
         .map(|ply| LinePly {
-            usi: game.machine_notation(&ply.from, ply.ranked.mv),
-            hodges: game.human_notation(&ply.from, ply.ranked.mv),
+            uci: game.machine_notation(&ply.from, ply.ranked.mv),
+            san: game.human_notation(&ply.from, ply.ranked.mv),
             fen: game.position_string(&ply.ranked.child),
             category: ply.ranked.child_value.category(),
             dtm: ply.ranked.child_value.dtm().map(|d| d.0),
@@ -57,7 +57,10 @@ where
     }
 
     fn origin(&self) -> String {
-        Table::origin(self)
+        match self.source() {
+            Source::File(tb) => tb.path().map_or_else(|| "in memory".to_string(), crate::registry::file_name),
+            Source::Memory(_) => "solved in memory".to_string(),
+        }
     }
 
     fn words(&self) -> Words {
@@ -92,7 +95,7 @@ where
             .moves
             .iter()
             .map(|m| MoveView {
-                usi: game.machine_notation(&pos, m.mv),
+                uci: game.machine_notation(&pos, m.mv),
                 squares: game.move_squares(&pos, m.mv),
                 fen: game.position_string(&m.child),
             })
@@ -142,12 +145,12 @@ where
             .collect();
         TableStats {
             description: game.describe(),
-            origin: Table::origin(self),
+            origin: Explorer::origin(self),
             entries: game.size(),
             wins: s.wins,
             losses: s.losses,
             draws: s.draws,
-            illegal: s.illegal,
+            unused: s.illegal,
             max_dtm: s.max_dtm,
             per_dtm: s.per_dtm,
             longest_wins,

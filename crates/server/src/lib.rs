@@ -16,29 +16,33 @@
 //! | [`request`] | reading a request's path and query |
 //! | [`response`] | the JSON types of the answers |
 //! | [`explorer`] | [`Explorer`]: a table as the handlers see it |
+//! | [`guard`] | a request line too long answered with a JSON 414 |
 //! | [`registry`] | [`Registry`]: the tables served, and how they are found at start |
 //! | [`routes`] | the handlers and the [`router`] |
 //! | [`run`](mod@run) | serving on a listener until a shutdown signal |
 //!
-//! # Endpoints
+//! # Endpoints (API v1, docs/EXPLORER.md)
 //!
 //! | path | answer |
 //! |---|---|
-//! | `GET /api/health` | `{"status":"ok"}` |
-//! | `GET /api/games` | every game with its rule sets |
-//! | `GET /api/{game}/{rules}?position=POS` | the probe's [`Answer`]: value, DTM, how the game ended, every move ranked best first, mainline |
-//! | `GET /api/{game}/{rules}/mainline?position=POS` | [`Mainline`]: the principal variation with each position |
-//! | `GET /api/{game}/{rules}/view?position=POS` | [`View`]: the answer with the board, the moves' squares and the positions they lead to |
+//! | `GET /api/health` | [`Health`]: `ok`, `solving` or `degraded`, and every rule set's [`Status`] |
+//! | `GET /api/games` | every game with its rule sets and their states |
+//! | `GET /api/{game}/{rules}?fen=POS` | the probe's [`Answer`](nana_probe::Answer): value, DTM, how the game ended, every move ranked best first (`uci`, `san`), mainline |
+//! | `GET /api/{game}/{rules}/mainline?fen=POS` | [`Mainline`]: the principal variation with each position |
+//! | `GET /api/{game}/{rules}/view?fen=POS` | [`View`]: the answer with the board, the moves' squares and the positions they lead to |
 //! | `GET /api/{game}/{rules}/stats` | [`TableStats`]: counts, DTM histogram, longest wins |
 //! | `GET /`, `GET /{game}/{rules}`, `GET /{game}/{rules}/stats` | the page |
 //!
-//! `POS` is the game's position string, with `_` accepted for spaces; without it, the start.
-//! Errors are JSON `{"error": "..."}`: 400 for a malformed position or query, 404 for an
-//! unknown game or rule set (with `valid`, the names that exist), a position outside the table
-//! or an unknown path.
+//! `POS` is the game's position string, with `_` accepted for spaces (`position` is read as
+//! another name of `fen`); without it, the start. Every error is JSON `{"error": "..."}`: 400
+//! for a malformed position or query or an unknown parameter, 404 for an unknown game or rule
+//! set (with `valid`, the names that exist), a position outside the table or an unknown path,
+//! 405 for a method other than GET, 414 for a line too long, 503 for a rule set whose table is
+//! not ready (with its state; `Retry-After` while it is being solved).
 
 pub mod error;
 pub mod explorer;
+pub mod guard;
 pub mod registry;
 pub mod request;
 pub mod response;
@@ -47,8 +51,10 @@ pub mod run;
 
 pub use error::ApiError;
 pub use explorer::{Explorer, DRAW_LINE, LONGEST_WINS};
-pub use registry::{add_game, missing_message, missing_tables, Missing, MissingTable, Registry};
+pub use registry::{add_game, Missing, Registry, SolveJob, SolveProgress, Solved, Status};
 pub use request::MAX_POSITION_LEN;
-pub use response::{GameInfo, LinePly, LongWin, Mainline, MoveView, RuleSetInfo, TableStats, View};
+pub use response::{
+    GameInfo, Health, LinePly, LongWin, Mainline, MoveView, RuleSetInfo, RuleSetState, TableStats, View,
+};
 pub use routes::router;
 pub use run::{ctrl_c, run, serve};

@@ -1,35 +1,209 @@
-//! The tables a server serves ([`Registry`]), and how they are found at start: each rule set of
-//! a game from its file in the tablebase folder, a missing one solved in memory or refused
-//! ([`Missing`]).
+//! The tables a server serves ([`Registry`]) and the state of each rule set ([`Status`]):
+//! ready, waiting for its solve, being solved (with the solve's progress), missing or damaged.
+//!
+//! At start each rule set of a game is opened from its file in the tablebase folder
+//! ([`add_game`]); a missing one is queued, and [`Registry::solve_queued`] solves the queue on a
+//! thread of its own, smallest table first, one at a time, while the server answers: each table
+//! solved is written to the folder (atomically, by the tablebase writer), so a restart opens
+//! it, and then served.
 
 use std::fmt;
-use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
+use std::time::Instant;
 
 use nana_engine::Progress;
-use nana_front::{solve_command, Game};
+use nana_front::{solve_command, Explorable, Game, Words};
 use nana_probe::table::{Table, TableGame};
+use nana_probe::ProbeGame;
+use serde::Serialize;
 
 use crate::error::ApiError;
 use crate::explorer::Explorer;
-use crate::response::{GameInfo, RuleSetInfo, TableStats};
+use crate::response::{GameInfo, Health, RuleSetInfo, RuleSetState, TableStats};
+
+/// What to do when a table's file is missing at start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Missing {
+    /// Solve it in the background, write it to the tablebase folder, then serve it.
+    Solve,
+    /// Report it as missing (`nana serve --no-solve`).
+    Refuse,
+}
+
+/// How far a solve has got: the engine's current phase, its units of work done and in all
+/// (0 for a phase that does not count), and the seconds since the solve began.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SolveProgress {
+    pub phase: String,
+    pub done: u64,
+    pub total: u64,
+    pub seconds: u64,
+}
+
+impl SolveProgress {
+    /// `retrograde, 42% of the phase, 35 s so far`.
+    fn words(&self) -> String {
+        let share = match self.total {
+            0 => String::new(),
+            total => format!(", {}% of the phase", self.done.min(total) * 100 / total),
+        };
+        format!("phase {}{share}, {} s so far", self.phase, self.seconds)
+    }
+}
+
+/// A rule set's state, as `/api/health` and `/api/games` report it (`"state": "ready"`, ...,
+/// with the fields of its kind beside it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum Status {
+    /// Served; `origin` is the table's file name, or "solved in memory".
+    Ready { origin: String },
+    /// Waiting for the solves before it.
+    Queued,
+    /// Being solved.
+    Solving { progress: SolveProgress },
+    /// No file, and solving was turned off: `file` in the tablebase folder, made by `command`.
+    Missing { file: String, command: String },
+    /// The file cannot be served (damaged, of another format, rule set or game): why, and the
+    /// command that makes it again.
+    Damaged { file: String, error: String, command: String },
+    /// The solve failed.
+    Failed { error: String },
+}
+
+impl Status {
+    /// Whether the rule set will be served once its solve is done.
+    pub fn pending(&self) -> bool {
+        matches!(self, Status::Queued | Status::Solving { .. })
+    }
+
+    /// Why the rule set `game rules` is not served, in a sentence.
+    pub fn why_not(&self, game: &str, rules: &str) -> String {
+        match self {
+            Status::Ready { .. } => format!("{game} {rules} is ready"),
+            Status::Queued => {
+                format!("the table of {game} {rules} is not ready: it waits for the solves before it")
+            }
+            Status::Solving { progress } => {
+                format!("the table of {game} {rules} is not ready: being solved ({})", progress.words())
+            }
+            Status::Missing { file, command } => format!(
+                "no table for {game} {rules}: {file} is missing and solving at start was turned off; \
+                 make it with `{command}`"
+            ),
+            Status::Damaged { error, command, .. } => {
+                format!(
+                    "the table of {game} {rules} cannot be served: {error}; make it again with `{command}`"
+                )
+            }
+            Status::Failed { error } => format!("the solve of {game} {rules} failed: {error}"),
+        }
+    }
+}
+
+/// The engine's progress, kept for [`Status::Solving`] and passed on to `forward` (a progress
+/// bar on the console).
+struct Tracker {
+    phase: Mutex<(String, u64)>,
+    done: AtomicU64,
+    start: Instant,
+    forward: Box<dyn Progress + Send>,
+}
+
+impl Tracker {
+    fn snapshot(&self) -> SolveProgress {
+        let (phase, total) = self.phase.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        SolveProgress {
+            phase,
+            done: self.done.load(Ordering::Relaxed),
+            total,
+            seconds: self.start.elapsed().as_secs(),
+        }
+    }
+}
+
+impl Progress for Tracker {
+    fn begin(&self, phase: &str, total: u64) {
+        *self.phase.lock().unwrap_or_else(|e| e.into_inner()) = (phase.to_string(), total);
+        self.done.store(0, Ordering::Relaxed);
+        self.forward.begin(phase, total);
+    }
+    fn advance(&self, n: u64) {
+        self.done.fetch_add(n, Ordering::Relaxed);
+        self.forward.advance(n);
+    }
+    fn end(&self) {
+        self.forward.end();
+    }
+}
+
+/// A table a solve made, and what became of its file (for the console).
+pub struct Solved {
+    pub table: Box<dyn Explorer>,
+    /// `saved to tablebase/dobutsu-tanaka.tb`, or why it could not be.
+    pub note: String,
+}
+
+impl fmt::Debug for Solved {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Solved").field("origin", &self.table.origin()).field("note", &self.note).finish()
+    }
+}
+
+/// A queued solve: makes the table, reporting to the progress given.
+pub type SolveJob = Box<dyn FnOnce(&dyn Progress) -> Result<Solved, String> + Send>;
+
+struct Job {
+    game: String,
+    rules: String,
+    /// Index entries: the smallest table is solved first.
+    entries: u64,
+    run: SolveJob,
+}
+
+enum Slot {
+    Ready(Arc<dyn Explorer>),
+    Solving(Arc<Tracker>),
+    /// Any other state.
+    Other(Status),
+}
 
 struct RuleSet {
     name: String,
-    table: Box<dyn Explorer>,
+    description: String,
+    slot: RwLock<Slot>,
     stats: OnceLock<TableStats>,
+}
+
+impl RuleSet {
+    fn status(&self) -> Status {
+        match &*self.slot.read().unwrap_or_else(|e| e.into_inner()) {
+            Slot::Ready(table) => Status::Ready { origin: table.origin() },
+            Slot::Solving(tracker) => Status::Solving { progress: tracker.snapshot() },
+            Slot::Other(status) => status.clone(),
+        }
+    }
+
+    fn set(&self, slot: Slot) {
+        *self.slot.write().unwrap_or_else(|e| e.into_inner()) = slot;
+    }
 }
 
 struct GameTables {
     name: String,
+    words: Words,
     rule_sets: Vec<RuleSet>,
 }
 
 /// The tables a server serves: games by name (`nana`), each with its rule sets by name
-/// (`current`, `original`), in the order added (the first is the page's default).
+/// (`current`, `original`) in the order added (the first is the page's default), each in its
+/// state ([`Status`]), and the solves queued.
 #[derive(Default)]
 pub struct Registry {
     games: Vec<GameTables>,
+    queue: Mutex<Vec<Job>>,
 }
 
 impl fmt::Debug for Registry {
@@ -48,37 +222,104 @@ impl Registry {
         Registry::default()
     }
 
-    /// Adds (or replaces) the table of rule set `rules` of `game`.
-    pub fn add(&mut self, game: &str, rules: &str, table: Box<dyn Explorer>) {
-        let entry = RuleSet { name: rules.to_string(), table, stats: OnceLock::new() };
+    /// Adds (or replaces) the rule set `rules` of `game` in the state `slot`; the game's words
+    /// are those of its first rule set.
+    fn put(&mut self, game: &str, rules: &str, description: String, words: Words, slot: Slot) {
+        let entry =
+            RuleSet { name: rules.to_string(), description, slot: RwLock::new(slot), stats: OnceLock::new() };
         match self.games.iter_mut().find(|g| g.name == game) {
             Some(g) => match g.rule_sets.iter_mut().find(|r| r.name == rules) {
                 Some(r) => *r = entry,
                 None => g.rule_sets.push(entry),
             },
-            None => self.games.push(GameTables { name: game.to_string(), rule_sets: vec![entry] }),
+            None => self.games.push(GameTables { name: game.to_string(), words, rule_sets: vec![entry] }),
         }
     }
 
-    /// Every game with its rule sets.
+    /// Adds (or replaces) the table of rule set `rules` of `game`, ready.
+    pub fn add(&mut self, game: &str, rules: &str, table: Box<dyn Explorer>) {
+        let (description, words) = (table.description(), table.words());
+        self.put(game, rules, description, words, Slot::Ready(Arc::from(table)));
+    }
+
+    /// Adds the rule set `rules` of `game` in a state other than ready (`status` is not
+    /// [`Status::Ready`]); for [`Status::Queued`], `solve` makes its table.
+    pub fn add_pending(
+        &mut self,
+        game: &str,
+        rules: &str,
+        description: String,
+        words: Words,
+        status: Status,
+        solve: Option<(u64, SolveJob)>,
+    ) {
+        if let Some((entries, run)) = solve {
+            let job = Job { game: game.to_string(), rules: rules.to_string(), entries, run };
+            self.queue.get_mut().unwrap_or_else(|e| e.into_inner()).push(job);
+        }
+        self.put(game, rules, description, words, Slot::Other(status));
+    }
+
+    /// Every game with its rule sets and their states.
     pub fn games(&self) -> Vec<GameInfo> {
         self.games
             .iter()
             .map(|g| GameInfo {
                 game: g.name.clone(),
-                // A game has at least one rule set: the one it was added with.
-                words: g.rule_sets[0].table.words(),
+                words: g.words.clone(),
                 rule_sets: g
                     .rule_sets
                     .iter()
                     .map(|r| RuleSetInfo {
                         name: r.name.clone(),
-                        description: r.table.description(),
-                        origin: r.table.origin(),
+                        description: r.description.clone(),
+                        status: r.status(),
                     })
                     .collect(),
             })
             .collect()
+    }
+
+    /// `/api/health`: `ok` when every rule set is served, `solving` while some wait for their
+    /// solve, `degraded` when some will not be served; and every rule set's state.
+    pub fn health(&self) -> Health {
+        let mut states = Vec::new();
+        for g in &self.games {
+            for r in &g.rule_sets {
+                states.push(RuleSetState { game: g.name.clone(), rules: r.name.clone(), status: r.status() });
+            }
+        }
+        let status = if states.iter().all(|s| matches!(s.status, Status::Ready { .. })) {
+            "ok"
+        } else if states.iter().all(|s| matches!(s.status, Status::Ready { .. }) || s.status.pending()) {
+            "solving"
+        } else {
+            "degraded"
+        };
+        Health { status, rule_sets: states }
+    }
+
+    /// Every rule set that is not served and will not be (missing, damaged, failed), in a
+    /// sentence each.
+    pub fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for g in &self.games {
+            for r in &g.rule_sets {
+                let status = r.status();
+                if !matches!(status, Status::Ready { .. }) && !status.pending() {
+                    out.push(status.why_not(&g.name, &r.name));
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether any rule set is served or will be.
+    pub fn serves_anything(&self) -> bool {
+        self.games.iter().flat_map(|g| &g.rule_sets).any(|r| {
+            let status = r.status();
+            matches!(status, Status::Ready { .. }) || status.pending()
+        })
     }
 
     fn rule_set(&self, game: &str, rules: &str) -> Result<&RuleSet, ApiError> {
@@ -95,89 +336,156 @@ impl Registry {
         })
     }
 
-    /// The table of a rule set of a game; a 404 listing the valid names otherwise.
-    pub fn get(&self, game: &str, rules: &str) -> Result<&dyn Explorer, ApiError> {
-        self.rule_set(game, rules).map(|r| r.table.as_ref())
+    /// Whether `game` has a rule set `rules`, ready or not; a 404 listing the valid names
+    /// otherwise.
+    pub fn exists(&self, game: &str, rules: &str) -> Result<(), ApiError> {
+        self.rule_set(game, rules).map(|_| ())
+    }
+
+    /// The table of a rule set of a game; a 404 listing the valid names for an unknown one, a
+    /// 503 with its state for one not ready.
+    pub fn get(&self, game: &str, rules: &str) -> Result<Arc<dyn Explorer>, ApiError> {
+        let r = self.rule_set(game, rules)?;
+        if let Slot::Ready(table) = &*r.slot.read().unwrap_or_else(|e| e.into_inner()) {
+            return Ok(table.clone());
+        }
+        Err(ApiError::NotReady { game: game.to_string(), rules: rules.to_string(), status: r.status() })
     }
 
     /// A table's statistics, counted on first use.
-    pub fn stats(&self, game: &str, rules: &str) -> Result<&TableStats, ApiError> {
+    pub fn stats(&self, game: &str, rules: &str) -> Result<TableStats, ApiError> {
+        let table = self.get(game, rules)?;
         let r = self.rule_set(game, rules)?;
-        Ok(r.stats.get_or_init(|| r.table.stats()))
+        Ok(r.stats.get_or_init(|| table.stats()).clone())
+    }
+
+    /// Solves the queued rule sets on a thread of its own, the smallest table first, one at a
+    /// time, each served once made. `progress` makes a progress report to pass a solve's
+    /// progress on to (from the game's and the rule set's names); `note` is told when a solve
+    /// begins and how it ended. `None` when nothing is queued.
+    pub fn solve_queued(
+        self: &Arc<Registry>,
+        progress: impl Fn(&str, &str) -> Box<dyn Progress + Send> + Send + 'static,
+        note: impl Fn(&str) + Send + 'static,
+    ) -> Option<std::thread::JoinHandle<()>> {
+        let mut jobs = std::mem::take(&mut *self.queue.lock().unwrap_or_else(|e| e.into_inner()));
+        if jobs.is_empty() {
+            return None;
+        }
+        // Stable: tables of one size keep the order they were added in.
+        jobs.sort_by_key(|j| j.entries);
+        let registry = self.clone();
+        Some(std::thread::spawn(move || {
+            for job in jobs {
+                let Ok(r) = registry.rule_set(&job.game, &job.rules) else { continue };
+                let tracker = Arc::new(Tracker {
+                    phase: Mutex::new(("starting".to_string(), 0)),
+                    done: AtomicU64::new(0),
+                    start: Instant::now(),
+                    forward: progress(&job.game, &job.rules),
+                });
+                r.set(Slot::Solving(tracker.clone()));
+                note(&format!("solving {} {} ({})", job.game, job.rules, r.description));
+                let solved = (job.run)(tracker.as_ref());
+                let seconds = tracker.start.elapsed().as_secs_f64();
+                match solved {
+                    Ok(Solved { table, note: saved }) => {
+                        r.set(Slot::Ready(Arc::from(table)));
+                        note(&format!(
+                            "{} {} solved in {seconds:.1} s and served; {saved}",
+                            job.game, job.rules
+                        ));
+                    }
+                    Err(error) => {
+                        note(&format!("the solve of {} {} failed: {error}", job.game, job.rules));
+                        r.set(Slot::Other(Status::Failed { error }));
+                    }
+                }
+            }
+        }))
     }
 }
 
-/// What to do when a table's file is missing at start.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Missing {
-    /// Solve it in memory.
-    Solve,
-    /// Refuse to start (`nana serve --no-solve`).
-    Refuse,
-}
-
-/// A table file that is not in the tablebase folder, and the command that writes it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MissingTable {
-    pub path: PathBuf,
-    /// `nana --game dobutsu solve --rules safe-try`.
-    pub command: String,
-}
-
-/// The tables of `G`'s rule sets ([`Game::RULE_SETS`]) missing from `dir`.
-pub fn missing_tables<G: Game>(dir: &Path) -> Vec<MissingTable> {
-    G::RULE_SETS
-        .iter()
-        .map(|r| (dir.join(r.rules.file_name()), solve_command::<G>(&r.rules)))
-        .filter(|(path, _)| !path.exists())
-        .map(|(path, command)| MissingTable { path, command })
-        .collect()
-}
-
-/// The error of `--no-solve` when files are missing: every missing file, and the commands that
-/// write them.
-pub fn missing_message(missing: &[MissingTable]) -> String {
-    let paths: Vec<String> = missing.iter().map(|m| m.path.display().to_string()).collect();
-    let commands: Vec<String> = missing.iter().map(|m| format!("`{}`", m.command)).collect();
-    format!(
-        "no tablebase at {} (and solving at start was turned off); make {} with {}",
-        paths.join(", "),
-        if paths.len() == 1 { "it" } else { "them" },
-        commands.join(" and ")
-    )
+/// The file name of `path`, for what the server shows: no folder of the server's is given away.
+pub(crate) fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(|| "the table".to_string(), |n| n.to_string_lossy().into_owned())
 }
 
 /// Adds every rule set of `G` ([`Game::RULE_SETS`]) to `registry` under the game's name, each
-/// by its name in URLs, from its file in `dir` (memory-mapped), solving a missing one in memory
-/// or refusing to start as `missing` says (naming every missing file at once). `progress`
-/// makes the progress report of a rule set's solve from its name; `announce` is called before
-/// a solve with the rule set and options in words and the path looked for.
-pub fn add_game<G: Game>(
-    registry: &mut Registry,
-    dir: &Path,
-    missing: Missing,
-    progress: &dyn Fn(&str) -> Box<dyn Progress>,
-    announce: &mut dyn FnMut(&str, &Path),
-) -> Result<(), String> {
-    if missing == Missing::Refuse {
-        let absent = missing_tables::<G>(dir);
-        if !absent.is_empty() {
-            return Err(missing_message(&absent));
-        }
-    }
+/// by its name in URLs: opened from its file in `dir` (memory-mapped) where there is one,
+/// reported damaged where that file cannot be served, and otherwise queued for
+/// [`Registry::solve_queued`] (which writes the table to `dir`) or reported missing, as
+/// `missing` says. Returns a line for the console about each rule set not opened, naming its
+/// file in full and the command that makes it.
+pub fn add_game<G: Game>(registry: &mut Registry, dir: &Path, missing: Missing) -> Vec<String> {
+    let mut notes = Vec::new();
     for rule_set in G::RULE_SETS {
         let rules = rule_set.rules;
-        let progress = progress(rule_set.name);
-        let table =
-            Table::load_or_solve(rules, None, dir, progress.as_ref(), |g, p| announce(&g.describe(), p))
-                .map_err(|e| {
-                    if e.needs_regeneration() {
-                        format!("{e}; regenerate it with `{}`", solve_command::<G>(&rules))
-                    } else {
-                        e.to_string()
-                    }
-                })?;
-        registry.add(G::NAME, rule_set.name, Box::new(table));
+        let path = dir.join(rules.file_name());
+        let file = file_name(&path);
+        let command = solve_command::<G>(&rules);
+        let (description, words) = (rules.describe(), rules.words());
+        if path.exists() {
+            match Table::open(rules, &path) {
+                Ok(table) => registry.add(G::NAME, rule_set.name, Box::new(table)),
+                Err(e) => {
+                    notes.push(format!("{e}; make it again with `{command}`"));
+                    // The server's folder stays its own: the file is named alone.
+                    let error = e.to_string().replace(&path.display().to_string(), &file);
+                    let status = Status::Damaged { file, error, command };
+                    registry.add_pending(G::NAME, rule_set.name, description, words, status, None);
+                }
+            }
+            continue;
+        }
+        match missing {
+            Missing::Refuse => {
+                notes.push(format!(
+                    "no tablebase at {} (solving at start is turned off); make it with `{command}`",
+                    path.display()
+                ));
+                let status = Status::Missing { file, command };
+                registry.add_pending(G::NAME, rule_set.name, description, words, status, None);
+            }
+            Missing::Solve => {
+                notes.push(format!(
+                    "no tablebase at {}; {} {} will be solved in the background and written there",
+                    path.display(),
+                    G::NAME,
+                    rule_set.name
+                ));
+                let dir = dir.to_path_buf();
+                let job: SolveJob = Box::new(move |progress| solve_and_save(rules, &dir, progress));
+                registry.add_pending(
+                    G::NAME,
+                    rule_set.name,
+                    description,
+                    words,
+                    Status::Queued,
+                    Some((rules.size(), job)),
+                );
+            }
+        }
     }
-    Ok(())
+    notes
+}
+
+/// Solves `rules`, writes the table to `dir` and serves it from there; where it cannot be
+/// written, from memory.
+fn solve_and_save<R>(rules: R, dir: &Path, progress: &dyn Progress) -> Result<Solved, String>
+where
+    R: Explorable + Clone + Send + Sync + 'static,
+{
+    let solution = rules.solve(progress).map_err(|e| e.to_string())?;
+    let saved = match nana_probe::table::write(&rules, dir, &solution) {
+        Ok(path) => Table::open(rules.clone(), &path).map(|table| (table, path)).map_err(|e| e.to_string()),
+        Err(e) => Err(e.to_string()),
+    };
+    Ok(match saved {
+        Ok((table, path)) => Solved { table: Box::new(table), note: format!("saved to {}", path.display()) },
+        Err(e) => Solved {
+            table: Box::new(Table::from_solution(rules, solution)),
+            note: format!("could not save it ({e}); served from memory"),
+        },
+    })
 }

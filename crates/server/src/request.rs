@@ -15,20 +15,44 @@ pub type QueryPairs = Result<Query<Vec<(String, String)>>, QueryRejection>;
 /// A path's game and rule set names as axum reads them.
 pub type Names = Result<Path<(String, String)>, PathRejection>;
 
-/// The query of a position request: `position` at most once.
-pub fn position_param(query: QueryPairs) -> Result<Option<String>, ApiError> {
+/// The names a position request takes for its position: `fen`, as the Lichess API names it,
+/// and `position`, the name of earlier versions.
+pub const POSITION_PARAMETERS: [&str; 2] = ["fen", "position"];
+
+fn pairs(query: QueryPairs) -> Result<Vec<(String, String)>, ApiError> {
     let Query(pairs) =
         query.map_err(|e| ApiError::BadRequest(format!("malformed query string: {}", e.body_text())))?;
+    Ok(pairs)
+}
+
+fn unknown(key: &str, valid: &[&str]) -> ApiError {
+    ApiError::UnknownParameter { name: key.to_string(), valid: valid.iter().map(|v| v.to_string()).collect() }
+}
+
+/// The query of a position request: its position, under `fen` or `position`, at most once; any
+/// other parameter is refused.
+pub fn position_param(query: QueryPairs) -> Result<Option<String>, ApiError> {
     let mut found = None;
-    for (key, value) in pairs {
-        if key == "position" {
-            if found.is_some() {
-                return Err(ApiError::BadRequest("`position` given more than once".to_string()));
-            }
-            found = Some(value);
+    for (key, value) in pairs(query)? {
+        if !POSITION_PARAMETERS.contains(&key.as_str()) {
+            return Err(unknown(&key, &POSITION_PARAMETERS));
         }
+        if found.is_some() {
+            return Err(ApiError::BadRequest(
+                "the position is given more than once (`fen` and `position` name the same thing)".to_string(),
+            ));
+        }
+        found = Some(value);
     }
     Ok(found)
+}
+
+/// The query of a request that takes no parameter: empty.
+pub fn no_params(query: QueryPairs) -> Result<(), ApiError> {
+    match pairs(query)?.first() {
+        Some((key, _)) => Err(unknown(key, &[])),
+        None => Ok(()),
+    }
 }
 
 /// The game and rule set names of a path.
@@ -49,7 +73,7 @@ pub fn position<G: ProbeGame>(game: &G, position: Option<&str>) -> Result<G::Pos
     // As Lichess does: underscores for spaces keep URLs readable.
     let text = input.replace('_', " ");
     if text.trim().is_empty() {
-        return Err(ApiError::BadRequest("empty position; leave `position` out for the start".to_string()));
+        return Err(ApiError::BadRequest("empty position; leave `fen` out for the start".to_string()));
     }
     // The game's error names the input and the problem.
     game.parse_position(&text).map_err(|e| ApiError::BadRequest(e.to_string()))

@@ -5,12 +5,16 @@ use nana_front::{Board, MoveSquares, Palette, Words};
 use nana_probe::Answer;
 use serde::Serialize;
 
+use crate::registry::Status;
+
 /// One ply of a [`Mainline`]: the move in both notations and the value of the position after
 /// it for the side to move there (as a move of [`Answer`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LinePly {
-    pub usi: String,
-    pub hodges: String,
+    /// The game's machine notation.
+    pub uci: String,
+    /// The game's human notation.
+    pub san: String,
     /// The position after the move.
     pub fen: String,
     pub category: &'static str,
@@ -31,7 +35,8 @@ pub struct Mainline {
 /// A move of a [`View`], in the order of the answer's moves.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct MoveView {
-    pub usi: String,
+    /// The game's machine notation, as the answer's move.
+    pub uci: String,
     #[serde(flatten)]
     pub squares: MoveSquares,
     /// The position the move leads to.
@@ -65,14 +70,15 @@ pub struct LongWin {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TableStats {
     pub description: String,
-    /// The file, or "solved in memory".
+    /// The table's file name, or "solved in memory".
     pub origin: String,
     pub entries: u64,
     pub wins: u64,
     pub losses: u64,
     pub draws: u64,
-    /// Index entries that hold no legal position.
-    pub illegal: u64,
+    /// Index entries the table holds no value for: no legal position (or, for a table of the
+    /// reachable positions only, none reachable from the start).
+    pub unused: u64,
     pub max_dtm: u16,
     /// `per_dtm[d]`: decided entries at distance `d` plies (wins at odd, losses at even `d`).
     pub per_dtm: Vec<u64>,
@@ -90,9 +96,29 @@ pub struct GameInfo {
     pub words: Words,
 }
 
+/// A rule set of [`GameInfo`]: its name in URLs, its rules and options in words, and its state
+/// (`"state": "ready"` with the table's `origin`, ...).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RuleSetInfo {
     pub name: String,
     pub description: String,
-    pub origin: String,
+    #[serde(flatten)]
+    pub status: Status,
+}
+
+/// A rule set's state, as `/api/health` lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RuleSetState {
+    pub game: String,
+    pub rules: String,
+    #[serde(flatten)]
+    pub status: Status,
+}
+
+/// `GET /api/health`: the server answers; `status` is `ok` when every rule set is served,
+/// `solving` while some wait for their solve, `degraded` when some will not be served.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Health {
+    pub status: &'static str,
+    pub rule_sets: Vec<RuleSetState>,
 }

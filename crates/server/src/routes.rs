@@ -15,17 +15,31 @@ use tower_http::cors::{Any, CorsLayer};
 
 use crate::error::ApiError;
 use crate::registry::Registry;
-use crate::request::{names, position_param, Names, QueryPairs};
-use crate::response::{GameInfo, Mainline, TableStats, View};
+use crate::request::{names, no_params, position_param, Names, QueryPairs};
+use crate::response::{GameInfo, Health, Mainline, TableStats, View};
 
 type Shared = Arc<Registry>;
 
-async fn health() -> Json<serde_json::Value> {
-    Json(serde_json::json!({ "status": "ok" }))
+async fn health(State(registry): State<Shared>, query: QueryPairs) -> Result<Json<Health>, ApiError> {
+    no_params(query)?;
+    Ok(Json(registry.health()))
 }
 
-async fn games(State(registry): State<Shared>) -> Json<Vec<GameInfo>> {
-    Json(registry.games())
+async fn games(State(registry): State<Shared>, query: QueryPairs) -> Result<Json<Vec<GameInfo>>, ApiError> {
+    no_params(query)?;
+    Ok(Json(registry.games()))
+}
+
+/// `/api/{game}` names no rule set: a 404 listing the game's rule sets (or the games).
+async fn game_alone(
+    State(registry): State<Shared>,
+    axum::extract::Path(game): axum::extract::Path<String>,
+) -> ApiError {
+    match registry.exists(&game, "") {
+        Err(ApiError::UnknownRuleSet { game, valid, .. }) => ApiError::NoRuleSet { game, valid },
+        Err(e) => e,
+        Ok(()) => ApiError::NoSuchPage(format!("/api/{game}")),
+    }
 }
 
 /// Runs work on the blocking pool: the statistics count every entry once. (A lookup is a few
@@ -66,10 +80,15 @@ async fn view(
     registry.get(&game, &rules)?.view(&game, &rules, position.as_deref()).map(Json)
 }
 
-async fn stats(State(registry): State<Shared>, path: Names) -> Result<Json<TableStats>, ApiError> {
+async fn stats(
+    State(registry): State<Shared>,
+    path: Names,
+    query: QueryPairs,
+) -> Result<Json<TableStats>, ApiError> {
     let (game, rules) = names(path)?;
+    no_params(query)?;
     registry.get(&game, &rules)?;
-    blocking(move || registry.stats(&game, &rules).cloned()).await.map(Json)
+    blocking(move || registry.stats(&game, &rules)).await.map(Json)
 }
 
 /// The page: one HTML file with its script and style, the only file the server serves.
@@ -85,12 +104,17 @@ async fn index_page() -> Response {
 
 async fn table_page(State(registry): State<Shared>, path: Names) -> Result<Response, ApiError> {
     let (game, rules) = names(path)?;
-    registry.get(&game, &rules)?;
+    // A rule set not ready yet has its page too: the page shows how far its solve has got.
+    registry.exists(&game, &rules)?;
     Ok(page_response())
 }
 
 async fn not_found(request: Request) -> ApiError {
     ApiError::NoSuchPage(request.uri().path().to_string())
+}
+
+async fn method_not_allowed(request: Request) -> ApiError {
+    ApiError::MethodNotAllowed(request.method().to_string())
 }
 
 /// One log line per request: method, path, status and time taken.
@@ -115,6 +139,7 @@ pub fn router(registry: Arc<Registry>) -> Router {
     Router::new()
         .route("/api/health", get(health))
         .route("/api/games", get(games))
+        .route("/api/{game}", get(game_alone))
         .route("/api/{game}/{rules}", get(answer))
         .route("/api/{game}/{rules}/mainline", get(mainline))
         .route("/api/{game}/{rules}/view", get(view))
@@ -123,6 +148,7 @@ pub fn router(registry: Arc<Registry>) -> Router {
         .route("/{game}/{rules}", get(table_page))
         .route("/{game}/{rules}/stats", get(table_page))
         .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
         .with_state(registry)
         .layer(cors)
         .layer(middleware::from_fn(log_request))

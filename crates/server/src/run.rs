@@ -9,13 +9,14 @@ use crate::registry::Registry;
 use crate::routes::router;
 
 /// Serves `router(registry)` on `listener` until `shutdown` completes, then lets the requests
-/// under way finish.
+/// under way finish. Each connection is read through [`LineGuard`](crate::guard::LineGuard): a
+/// line too long is a 414 with a JSON body.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     registry: Arc<Registry>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(registry)).with_graceful_shutdown(shutdown).await
+    axum::serve(crate::guard::Guarded(listener), router(registry)).with_graceful_shutdown(shutdown).await
 }
 
 /// Completes on Ctrl-C (SIGINT), or on SIGTERM on Unix.
@@ -43,23 +44,29 @@ pub async fn ctrl_c() {
 }
 
 /// `nana serve` in one call, for a caller without an async runtime: starts one, logs requests
-/// to standard error (unless a `tracing` subscriber is installed already), binds `addr`, calls
-/// `listening` with the address bound (port 0 picks one), and serves until Ctrl-C.
+/// to standard error (unless a `tracing` subscriber is installed already), binds `addr` (a
+/// busy port fails here, before anything is loaded), builds the registry with `registry` (which
+/// may queue solves: they run in the background), calls `listening` with the address bound
+/// (port 0 picks one), and serves until Ctrl-C.
 pub fn run(
     addr: SocketAddr,
-    registry: Arc<Registry>,
+    registry: impl FnOnce() -> Result<Arc<Registry>, String>,
     listening: impl FnOnce(SocketAddr),
-) -> std::io::Result<()> {
+) -> Result<(), String> {
     use std::io::IsTerminal;
     let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::stderr().is_terminal())
         .with_target(false)
         .try_init();
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(addr).await?;
-        listening(listener.local_addr()?);
-        serve(listener, registry, ctrl_c()).await
-    })
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the server: {e}"))?;
+    let listener =
+        runtime.block_on(tokio::net::TcpListener::bind(addr)).map_err(|e| format!("{addr}: {e}"))?;
+    let registry = registry()?;
+    let bound = listener.local_addr().map_err(|e| format!("{addr}: {e}"))?;
+    listening(bound);
+    runtime.block_on(serve(listener, registry, ctrl_c())).map_err(|e| format!("{addr}: {e}"))
 }

@@ -18,7 +18,10 @@ pub fn run<G: Game>(file: &Path, out: &mut dyn Write) -> Result<(), String> {
     let entries = table.entries();
     let width = table.width();
     let count = (entries.len() / width.bytes()) as u64;
+    // A game may prepare its check before the first entry is done (Dobutsu enumerates the
+    // positions reachable from the start first): the bar's time runs from the start.
     let progress = bar(count, format!("{}: check", table.game().rule_set_name()));
+    progress.enable_steady_tick(std::time::Duration::from_millis(500));
     table
         .game()
         .check(entries, width, &|n| progress.inc(n))

@@ -1,11 +1,15 @@
 //! `nana serve`: the tablebase explorer (the HTTP JSON API and its web page) over every game's
 //! tables, or only `--game`'s when it is given; see docs/EXPLORER.md.
+//!
+//! The port is bound first (a busy one fails at once), the tables in the folder are opened, and
+//! the server answers; missing tables are solved in the background, smallest first, written to
+//! the folder and served as each is done.
 
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::Path;
 use std::sync::Arc;
 
-use nana_server::{missing_message, Missing, Registry};
+use nana_server::{Missing, Registry};
 
 use crate::games::Registered;
 use crate::progress::Bars;
@@ -29,31 +33,28 @@ pub fn run(
     // A bad address fails at once, before any table is loaded.
     let addr = address(bind, port)?;
     let missing = if no_solve { Missing::Refuse } else { Missing::Solve };
-    if no_solve {
-        // Every missing file of every game at once, before anything is loaded.
-        let absent: Vec<_> = games.iter().flat_map(|g| g.missing_tables(dir)).collect();
-        if !absent.is_empty() {
-            return Err(missing_message(&absent));
+    let registry = || {
+        let mut registry = Registry::new();
+        let notes: Vec<String> = games.iter().flat_map(|g| g.serve(&mut registry, dir, missing)).collect();
+        if !registry.serves_anything() {
+            // Nothing to serve: every table named, missing or damaged, with its command.
+            return Err(format!("nothing to serve: {}", notes.join("; ")));
         }
-    } else {
-        crate::pool::start()?;
-    }
-    // Every table is opened (or solved) before the server listens.
-    let mut registry = Registry::new();
-    for game in games {
-        let name = game.name();
-        game.serve(
-            &mut registry,
-            dir,
-            missing,
-            &|rules| Box::new(Bars::new(format!("{name} {rules}"))),
-            &mut |rules, path| {
-                eprintln!("note: no tablebase at {}; solving {rules} in memory", path.display());
-            },
-        )?;
-    }
-    nana_server::run(addr, Arc::new(registry), |addr| {
+        for note in &notes {
+            eprintln!("note: {note}");
+        }
+        let registry = Arc::new(registry);
+        if !no_solve {
+            crate::pool::start()?;
+            // The solves run while the server answers: one at a time, smallest first.
+            let _ = registry.solve_queued(
+                |game, rules| Box::new(Bars::new(format!("{game} {rules}"))),
+                |note| eprintln!("note: {note}"),
+            );
+        }
+        Ok(registry)
+    };
+    nana_server::run(addr, registry, |addr| {
         eprintln!("listening on http://{addr}/ (Ctrl-C stops)");
     })
-    .map_err(|e| format!("{addr}: {e}"))
 }

@@ -69,7 +69,12 @@ fn check<G: Game>(dir: &Path, out: &mut dyn Write) -> Result<(), String> {
         .into_iter()
         .map(|rules| table::load_or_solve::<G>(rules, None, dir))
         .collect::<Result<Vec<_>, _>>()?;
-    let report = G::verify(&tables)?;
+    // Counting the figures may walk the whole game again (a minute for Dobutsu): a spinner says
+    // what runs, and for how long so far.
+    let counting = crate::progress::spinner(format!("{}: counting the published figures", G::NAME));
+    let report = G::verify(&tables);
+    counting.finish_and_clear();
+    let report = report?;
     out!(out, "{}\n{}", report.table, report.summary);
     if report.failed > 0 {
         return Err(format!(

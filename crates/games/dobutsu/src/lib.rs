@@ -22,6 +22,7 @@ pub mod index;
 mod position;
 pub mod probe;
 pub mod reach;
+pub mod san;
 pub mod survey;
 pub mod tablebase;
 mod types;

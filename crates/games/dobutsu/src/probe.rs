@@ -14,14 +14,14 @@ pub use nana_probe::{Answer, Ending, MoveAnswer, ProbeError, ProbeGame, Summary,
 use crate::fen::{self, ParseError};
 use crate::index::{self, SIZE};
 use crate::position::{End, Move, Position};
-use crate::types::{Role, Rules};
+use crate::types::Rules;
 
 /// A lion has been taken: a loss in 0 for its owner, the side to move.
-pub const LION_CAPTURED: Ending = Ending::new("lion captured");
+pub const LION_CAPTURED: Ending = Ending::new("lion_captured");
 /// A lion has completed a try (a loss in 0 for the opponent, a win in 1 for its owner).
 pub const TRY: Ending = Ending::new("try");
 /// Both lions stand safely on their far ranks (safe-try reading): a draw.
-pub const BOTH_TRIES: Ending = Ending::new("both tries");
+pub const BOTH_TRIES: Ending = Ending::new("both_tries");
 
 /// A solution of one rule set, ready for lookups.
 pub type Probe<'a> = nana_probe::Probe<'a, Rules>;
@@ -88,16 +88,9 @@ impl ProbeGame for Rules {
         mv.to_string()
     }
 
-    /// The piece, then the move: `C b2xb3`, `L b1-a2`, `C b3-b4+`, `G*b2`.
+    /// SAN-like ([`crate::san`]): `Cxb3`, `La2`, `Cb4+`, `G*b2`.
     fn human_notation(&self, pos: &Position, mv: Move) -> String {
-        match mv {
-            Move::Step { from, to, promote } => {
-                let role = pos.piece_at(from).map_or(Role::Lion, |p| p.role);
-                let sep = if pos.piece_at(to).is_some() { 'x' } else { '-' };
-                format!("{} {from}{sep}{to}{}", role.letter(), if promote { "+" } else { "" })
-            }
-            Move::Drop { role, to } => format!("{}*{to}", role.letter()),
-        }
+        crate::san::format(pos, mv)
     }
 
     fn position_string(&self, pos: &Position) -> String {
@@ -201,6 +194,6 @@ mod tests {
             assert_eq!(rules.play(&start, mv), *child);
         });
         assert_eq!(n, 4);
-        assert_eq!(rules.human_notation(&start, fen::parse_move_text("b2b3").unwrap()), "C b2xb3");
+        assert_eq!(rules.human_notation(&start, fen::parse_move_text("b2b3").unwrap()), "Cxb3");
     }
 }

@@ -62,9 +62,9 @@ impl Game for Dobutsu {
         let t = rules.terminal(pos)?;
         let side = pos.side_to_move().name();
         Some(match t.value {
-            Value::Win(_) => format!("the game is decided ({}): the {side} player wins", t.ending.name),
-            Value::Loss(_) => format!("the game is over ({}): the {side} player has lost", t.ending.name),
-            Value::Draw => format!("the game is over ({}): a draw", t.ending.name),
+            Value::Win(_) => format!("the game is decided ({}): the {side} player wins", t.ending.words()),
+            Value::Loss(_) => format!("the game is over ({}): the {side} player has lost", t.ending.words()),
+            Value::Draw => format!("the game is over ({}): a draw", t.ending.words()),
         })
     }
 
