@@ -34,6 +34,8 @@ pub trait Registered: Sync {
         steps: crate::commands::verify::Steps,
         out: &mut dyn Write,
     ) -> Result<(), String>;
+    /// The game as `nana engine` lists it (a value of `UCI_Variant`).
+    fn variant(&self) -> &'static dyn nana_protocol::Variant;
     /// The tables the explorer serves that are missing from `dir`.
     fn missing_tables(&self, dir: &Path) -> Vec<MissingTable>;
     /// Adds the game's tables to the explorer's registry ([`nana_server::add_game`]).
@@ -76,6 +78,10 @@ impl<G: Game> Registered for Entry<G> {
         out: &mut dyn Write,
     ) -> Result<(), String> {
         crate::commands::verify::run::<G>(dir, steps, out)
+    }
+
+    fn variant(&self) -> &'static dyn nana_protocol::Variant {
+        nana_protocol::variant::<G>()
     }
 
     fn missing_tables(&self, dir: &Path) -> Vec<MissingTable> {
