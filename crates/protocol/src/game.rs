@@ -353,20 +353,20 @@ impl<G: Game> VariantEngine for GameEngine<G> {
     fn go(&self, dialect: Dialect, search: &Search) -> Result<GoAnswer, String> {
         let rules = self.rules();
         let pos = self.position.as_ref().ok_or("no position: the last position command could not be read")?;
-        let table = self.table().ok_or("no table is open")?;
-        let probe = table.probe();
-        let value = probe.value(pos).map_err(|e| e.to_string())?;
+        // Where the game is over, the rules give the value (a table may hold only the
+        // positions reachable from the start).
         if let Some(over) = rules.terminal(pos) {
             if let Some(mv) = G::finishing_move(&rules, pos) {
                 let mv = G::protocol_move(&rules, pos, mv, dialect);
-                let info =
-                    format!("info depth 1 seldepth 1 multipv 1 score {} pv {mv}", score(value, dialect));
+                let value = score(over.value, dialect);
+                let info = format!("info depth 1 seldepth 1 multipv 1 score {value} pv {mv}");
                 return Ok(GoAnswer { info: vec![info], best: BestMove::Move(mv) });
             }
             let why = G::game_over(&rules, pos).unwrap_or_else(|| over.ending.name.to_string());
             let best = if matches!(over.value, Value::Win(_)) { BestMove::Won } else { BestMove::None };
             return Ok(GoAnswer { info: vec![format!("info string the game is over: {why}")], best });
         }
+        let probe = self.table().ok_or("no table is open")?.probe();
         let mut moves = probe.ranked_moves(pos).map_err(|e| e.to_string())?;
         if !search.moves.is_empty() {
             let wanted: Vec<Mv<G>> = search

@@ -18,7 +18,7 @@ use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 
 use nana_engine::Value;
-use nana_probe::echo::{cut, echo};
+use nana_probe::echo::echo;
 
 pub use game::{
     rules_option, switch_option, variant, BestMove, GameEngine, GoAnswer, Variant, VariantEngine, PERFT_MAX,
@@ -182,9 +182,20 @@ impl Session<'_> {
                     say!(out, "{best}");
                 }
             }
-            "position" => self.position(args, out)?,
+            "position" => self.position(line, args, out)?,
             "go" => self.go(args, out)?,
             "quit" => return Ok(false),
+            // Fairy-Stockfish's debugging command, without its board: the position in both forms.
+            "d" => {
+                match (self.engine().position(PositionForm::Fen), self.engine().position(PositionForm::Sfen))
+                {
+                    (Some(fen), Some(sfen)) => {
+                        say!(out, "Fen: {fen}");
+                        say!(out, "Sfen: {sfen}");
+                    }
+                    _ => self.error(out, "no position: the last position command could not be read")?,
+                }
+            }
             _ => self.error(out, &format!("unknown command {}", echo(line)))?,
         }
         Ok(true)
@@ -282,7 +293,7 @@ impl Session<'_> {
                 Ok(())
             }
             // What every USI GUI sends; the answers are from the table, so neither matters.
-            "usi_hash" | "usi_ponder" | "hash" | "ponder" => Ok(()),
+            "uci_hash" | "uci_ponder" | "hash" | "ponder" => Ok(()),
             _ => self
                 .engines
                 .iter_mut()
@@ -295,7 +306,7 @@ impl Session<'_> {
         }
     }
 
-    fn position(&mut self, args: &[&str], out: &mut dyn Write) -> io::Result<()> {
+    fn position(&mut self, line: &str, args: &[&str], out: &mut dyn Write) -> io::Result<()> {
         let (moves, head) = match args.iter().position(|&w| w == "moves") {
             Some(at) => (&args[at + 1..], &args[..at]),
             None => (&args[..0], args),
@@ -307,11 +318,8 @@ impl Session<'_> {
             _ => {
                 // No answer to `go` until a position is read.
                 self.engine().clear_position();
-                let line = format!("position {}", args.join(" "));
-                return self.error(
-                    out,
-                    &format!("{}: position startpos|fen FEN|sfen SFEN [moves ...]", echo(&line)),
-                );
+                let usage = "position startpos|fen FEN|sfen SFEN [moves ...]";
+                return self.error(out, &format!("{}: {usage}", echo(line)));
             }
         };
         let dialect = self.dialect;
@@ -368,7 +376,7 @@ impl Session<'_> {
                 }
             }
             Err(e) => {
-                self.error(out, &format!("go: {}", cut(&e)))?;
+                self.error(out, &format!("go: {e}"))?;
                 none.to_string()
             }
         };

@@ -59,7 +59,14 @@ pub fn parse_move(pos: &Position, rules: &Rules, input: &str) -> Result<Move, Pa
         let to = parse_square(&squares[2..]).ok_or_else(|| err("the second square is not 3a to 1d"))?;
         format!("{from}{to}{promote}")
     };
-    fen::parse_move(pos, rules, &fen_form).map_err(|e| ParseError::new(input, e.reason))
+    fen::parse_move(pos, rules, &fen_form).map_err(|e| {
+        // The reason names the move in USI form too.
+        let reason = match fen::parse_move_text(&fen_form) {
+            Ok(mv) => e.reason.replace(&mv.to_string(), &format_move(mv)),
+            Err(_) => e.reason,
+        };
+        ParseError::new(input, reason)
+    })
 }
 
 /// A position in SFEN form, move number 1.
