@@ -109,6 +109,10 @@ struct Session<'a> {
     seed: u64,
     /// The `bestmove` line of a `go infinite` or `go ponder`, sent on `stop` or `ponderhit`.
     pending: Option<String>,
+    /// Whether the GUI has set up a game (an option, a new game or a position): from then on
+    /// `isready` opens the table. The `isready` of a bare handshake answers at once, so that a
+    /// GUI that asks before it sets the variant does not wait for another game's table.
+    set_up: bool,
 }
 
 /// `say!(out, ...)`: one line to the GUI.
@@ -134,6 +138,7 @@ pub fn run(setup: &Setup<'_>, input: &mut dyn BufRead, out: &mut dyn Write) -> i
         strength: STRENGTH_MAX,
         seed: 0,
         pending: None,
+        set_up: false,
     };
     let mut bytes = Vec::new();
     loop {
@@ -172,17 +177,26 @@ impl Session<'_> {
                 say!(out, "{command}ok");
             }
             "isready" => {
-                self.load(out)?;
+                if self.set_up {
+                    self.load(out)?;
+                }
                 say!(out, "readyok");
             }
-            "setoption" => self.set_option(args, out)?,
-            "ucinewgame" | "usinewgame" | "gameover" => {}
+            "setoption" => {
+                self.set_up = true;
+                self.set_option(args, out)?;
+            }
+            "ucinewgame" | "usinewgame" => self.set_up = true,
+            "gameover" => {}
             "stop" | "ponderhit" => {
                 if let Some(best) = self.pending.take() {
                     say!(out, "{best}");
                 }
             }
-            "position" => self.position(line, args, out)?,
+            "position" => {
+                self.set_up = true;
+                self.position(line, args, out)?;
+            }
             "go" => self.go(args, out)?,
             "quit" => return Ok(false),
             // Fairy-Stockfish's debugging command, without its board: the position in both forms.
