@@ -64,6 +64,12 @@ impl Engine {
         self.input.flush().expect("flush");
     }
 
+    /// Sends a line of raw bytes.
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        self.input.write_all(bytes).and_then(|()| self.input.write_all(b"\n")).expect("write");
+        self.input.flush().expect("flush");
+    }
+
     /// The next line.
     pub fn line(&mut self) -> String {
         self.lines

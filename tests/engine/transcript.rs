@@ -164,3 +164,93 @@ fn nana_perfect_play_after_any_moves() {
         perfect_play::<nana_shogi::Nana>(&mut engine, &table, dialect, 31, 60);
     }
 }
+
+/// Thousands of lines made of the protocol's words, squares, numbers and junk (a line that is
+/// not UTF-8, a long one among them): the engine answers each with at most some error lines,
+/// never a crash, and is ready after them.
+#[test]
+fn junk_never_stops_the_engine() {
+    const WORDS: &[&str] = &[
+        "uci",
+        "usi",
+        "isready",
+        "position",
+        "startpos",
+        "fen",
+        "sfen",
+        "moves",
+        "go",
+        "perft",
+        "stop",
+        "ponderhit",
+        "setoption",
+        "name",
+        "value",
+        "UCI_Variant",
+        "USI_Variant",
+        "dobutsu",
+        "nana",
+        "MultiPV",
+        "Strength",
+        "Seed",
+        "DobutsuRules",
+        "NanaRules",
+        "tanaka",
+        "original",
+        "searchmoves",
+        "infinite",
+        "ponder",
+        "d",
+        "b2b3",
+        "2c2b",
+        "C@b3",
+        "C*2b",
+        "K*2a",
+        "b3b4+",
+        "-1",
+        "0",
+        "3",
+        "11",
+        "99999999999999999999",
+        "gle/1c1/1C1/ELG[-]",
+        "w",
+        "b",
+        "-",
+        "[",
+        "]",
+        "é",
+        "\t",
+        "+",
+    ];
+    let mut engine = Engine::nana(&dobutsu_dir());
+    let mut rng = Rng::new(404);
+    let mut ready = 0;
+    for i in 0..3000 {
+        let n = 1 + rng.below(8);
+        let mut line: Vec<&str> = (0..n).map(|_| WORDS[rng.below(WORDS.len())]).collect();
+        // Never leave the engine: `quit` is not among the words, and `go infinite` ends here.
+        if line.first() == Some(&"go") && line.contains(&"perft") {
+            line.truncate(1);
+        }
+        ready += usize::from(line[0] == "isready");
+        engine.send(&line.join(" "));
+        if i % 500 == 0 {
+            engine.send_bytes(b"position \xff\xfe startpos");
+            engine.send(&"x".repeat(100_000));
+        }
+    }
+    engine.send("stop");
+    for _ in 0..ready {
+        engine.until("readyok");
+    }
+    engine.sync();
+    engine.send("uci");
+    engine.until("uciok");
+    engine.send("setoption name UCI_Variant value dobutsu");
+    engine.send("setoption name MultiPV value 1");
+    engine.send("setoption name Strength value 20");
+    engine.send("position startpos");
+    engine.send("go");
+    let lines = engine.until("bestmove");
+    assert!(lines.iter().any(|l| l.contains(" score mate -39 ")), "{lines:?}");
+}
