@@ -1,7 +1,7 @@
 //! A third game, added to the command line and the explorer by one registration: take-away, a
 //! test double written here against the front layer's traits alone. It is solved, queried,
-//! checked, verified, served and listed like the games of the `nana` binary, with no other edit
-//! to any crate.
+//! checked, verified, served, played by `nana engine` and listed like the games of the `nana`
+//! binary, with no other edit to any crate.
 //!
 //! Take-away: a pile of 0 to 12 stones, the side to move takes one or two; who cannot move has
 //! lost. Positions with a multiple of 3 stones are lost, in as many plies as there are stones
@@ -365,6 +365,32 @@ fn a_registered_game_is_solved_queried_verified_served_and_listed() {
     assert!(ok && text.contains("CONFIRMED the first player loses in 8 plies"), "{text}");
     let (ok, text) = nana(&["--game", "toy", "results", "--dir", &d]);
     assert!(ok && text == "longest loss: 8 plies\n", "{text}");
+
+    // Played by the engine for GUIs: a value of `UCI_Variant`, with its rule-set option; the
+    // start (a loss in 8 plies) is mate -4 over UCI, -8 over USI; 4 stones are taken down to 3.
+    let input = "uci\nsetoption name UCI_Variant value toy\nisready\nposition startpos\ngo\n\
+                 usi\nposition fen 4 a\ngo\nposition fen 13 a\nquit\n";
+    let mut out = Vec::new();
+    nana_cli::commands::engine::run(&games(), "nana", dir.path(), &mut input.as_bytes(), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains("option name UCI_Variant type combo default nana var nana var dobutsu var toy"),
+        "{text}"
+    );
+    assert!(text.contains("option name ToyRules type combo default standard var standard"), "{text}");
+    assert!(
+        text.contains(
+            "info depth 1 seldepth 8 multipv 1 score mate -4 pv -1 -2 -1 -2 -1 -2 -1 -2\nbestmove -1\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("usiok\ninfo depth 1 seldepth 3 multipv 1 score mate 3 pv -1 -1 -2\nbestmove -1\n"),
+        "{text}"
+    );
+    let refused =
+        "info string error: position not set: not a pile of 0 to 12 stones and a side a or b: 13 a\n";
+    assert!(text.ends_with(refused), "{text}");
 
     // Another game's command refuses its table, naming both games.
     let (ok, _) = nana(&["query", "--tablebase", &dir_arg(&table)]);

@@ -127,6 +127,13 @@ enum Command<G: Game> {
         #[arg(long)]
         no_solve: bool,
     },
+    /// Run as an engine for GUIs: UCI or USI on standard input and output, every game a value
+    /// of `UCI_Variant` (--game's the default), every answer from the tables
+    /// (docs/ENGINE-PROTOCOL.md).
+    ///
+    /// A missing table is solved when the GUI first asks for it (`isready`), with progress on
+    /// `info string` lines.
+    Engine,
 }
 
 fn run<G: Game>(cli: Cli<G>, games: &[&dyn Registered], out: &mut dyn Write) -> Result<(), String> {
@@ -165,6 +172,11 @@ fn run<G: Game>(cli: Cli<G>, games: &[&dyn Registered], out: &mut dyn Write) -> 
                 None => games.to_vec(),
             };
             commands::serve::run(&bind, port, no_solve, &served, &tb_dir)
+        }
+        Command::Engine => {
+            pool::start()?;
+            let stdin = std::io::stdin();
+            commands::engine::run(games, G::VARIANT, &tb_dir, &mut stdin.lock(), out)
         }
     }
 }

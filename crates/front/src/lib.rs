@@ -72,6 +72,25 @@ impl<R> FrontRules for R where
 /// A position of a game.
 pub type Pos<G> = <<G as Game>::Rules as ProbeGame>::Position;
 
+/// A move of a game.
+pub type Mv<G> = <<G as Game>::Rules as ProbeGame>::Move;
+
+/// The engine protocol a GUI speaks (`nana engine`): the one it opens with, `uci` or `usi`.
+/// They differ in how moves, mate distances and some option names are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Dialect {
+    Uci,
+    Usi,
+}
+
+/// How a `position` command gives a position: after `fen` or after `sfen` (in either dialect,
+/// as Fairy-Stockfish reads them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PositionForm {
+    Fen,
+    Sfen,
+}
+
 /// What `verify` prints, in two parts so that `nana results` can set the second in a code block.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Report {
@@ -160,6 +179,46 @@ pub trait Game: Debug + Send + Sync + 'static {
     /// The generated part of the game's results document (Markdown), from the tables `load`
     /// gives.
     fn results(load: Load<'_, Self::Rules>) -> Result<String, String>;
+
+    /// Its value of `UCI_Variant` / `USI_Variant` in the engine protocol: Fairy-Stockfish's
+    /// name for the game where it has one, by default [`Game::NAME`].
+    const VARIANT: &'static str = Self::NAME;
+
+    /// Reads a position of a `position fen|sfen` command; by default the game's own string
+    /// form after either keyword (a game no other engine plays).
+    fn parse_protocol_position(
+        rules: &Self::Rules,
+        input: &str,
+        form: PositionForm,
+    ) -> Result<Pos<Self>, String> {
+        let _ = form;
+        rules.parse_position(input).map_err(|e| e.to_string())
+    }
+
+    /// A position as `form` writes it; by default the game's own string form.
+    fn protocol_position(rules: &Self::Rules, pos: &Pos<Self>, form: PositionForm) -> String {
+        let _ = form;
+        rules.position_string(pos)
+    }
+
+    /// A legal move as the dialect writes it (`bestmove`, `pv`, `go perft`); by default the
+    /// game's machine notation.
+    fn protocol_move(rules: &Self::Rules, pos: &Pos<Self>, mv: Mv<Self>, dialect: Dialect) -> String {
+        let _ = dialect;
+        rules.machine_notation(pos, mv)
+    }
+
+    /// Reads a legal move of `pos` as the dialect writes it; by default in any notation the
+    /// game reads.
+    fn parse_protocol_move(
+        rules: &Self::Rules,
+        pos: &Pos<Self>,
+        input: &str,
+        dialect: Dialect,
+    ) -> Result<Mv<Self>, String> {
+        let _ = dialect;
+        rules.parse_move(pos, input).map_err(|e| e.to_string())
+    }
 }
 
 /// The rule set named `name` of a game.

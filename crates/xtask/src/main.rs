@@ -3,7 +3,8 @@
 //! arguments are given (`cargo xtask test -p nana-shogi --test golden`).
 //!
 //! What the tests need beyond the Rust toolchain: Node.js with npm and Chromium, for the
-//! explorer's browser test (which installs its pinned npm packages itself). Where a program is
+//! explorer's browser test (which installs its pinned npm packages itself), and Fairy-Stockfish,
+//! the engine `nana engine` is checked and matched against (`tests/engine`). Where a program is
 //! missing, its Debian package is installed with `apt-get` (as root, else through `sudo -n`);
 //! where that is impossible, the command stops and says what to install. Playwright needs
 //! Node.js 20 or later: where the machine's is older (Debian 12 packages Node.js 18), a Node.js
@@ -15,7 +16,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 /// A program the tests run, and the Debian package that provides it.
-const TOOLS: [(&str, &str); 3] = [("node", "nodejs"), ("npm", "npm"), ("chromium", "chromium")];
+const TOOLS: [(&str, &str); 4] =
+    [("node", "nodejs"), ("npm", "npm"), ("chromium", "chromium"), ("fairy-stockfish", "fairy-stockfish")];
+
+/// Where Debian puts games (`/usr/games/fairy-stockfish`), a folder not every `PATH` has.
+const GAMES_DIR: &str = "/usr/games";
 
 /// The oldest Node.js major version the browser test's Playwright runs on.
 const NODE_MAJOR: u32 = 20;
@@ -108,7 +113,7 @@ fn node_major(node: &Path) -> Option<u32> {
 fn install_missing() -> Result<(), String> {
     let mut updated = false;
     for (program, package) in TOOLS {
-        if on_path(program) {
+        if installed(program) {
             continue;
         }
         let install = format!("apt-get install -y {package}");
@@ -119,7 +124,7 @@ fn install_missing() -> Result<(), String> {
                 "could not install {package}: run `{install}` as root, then this command again"
             ));
         }
-        if !on_path(program) {
+        if !installed(program) {
             return Err(format!("`{program}` is still missing after installing {package}"));
         }
     }
@@ -137,14 +142,12 @@ fn as_root(args: &[&str]) -> bool {
     command.args(&args[1..]).env("DEBIAN_FRONTEND", "noninteractive").status().is_ok_and(|s| s.success())
 }
 
-/// Whether `program` is an executable file in a folder of the `PATH`.
-fn on_path(program: &str) -> bool {
+/// Whether `program` is an executable file in a folder of the `PATH` or in [`GAMES_DIR`] (the
+/// tests look for Fairy-Stockfish there too).
+fn installed(program: &str) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    let Some(path) = env::var_os("PATH") else { return false };
-    env::split_paths(&path).any(|dir| {
-        Path::new(&dir)
-            .join(program)
-            .metadata()
-            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    let path = env::var_os("PATH").unwrap_or_default();
+    env::split_paths(&path).chain([PathBuf::from(GAMES_DIR)]).any(|dir| {
+        dir.join(program).metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
     })
 }

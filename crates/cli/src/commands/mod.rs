@@ -1,6 +1,7 @@
 //! One module per subcommand, each generic over the game ([`crate::games::Game`]).
 
 pub mod check;
+pub mod engine;
 pub mod moves;
 pub mod perft;
 pub mod play;

@@ -1,5 +1,5 @@
 //! Dobutsu shogi: the rules with two readings of the try, Fairy-Stockfish's position and move
-//! strings, a combinatorial position index and the game description the retrograde solver works
+//! strings (its FEN and UCI forms in [`fen`], its SFEN and USI forms in [`usi`]), a combinatorial position index and the game description the retrograde solver works
 //! on. See `docs/DOBUTSU.md`.
 //!
 //! ```
@@ -26,6 +26,7 @@ pub mod san;
 pub mod survey;
 pub mod tablebase;
 mod types;
+pub mod usi;
 
 pub use front::Dobutsu;
 pub use game::DobutsuGame;

@@ -4,12 +4,12 @@
 mod view;
 
 use nana_engine::Value;
-use nana_front::{grouped, Game, Load, Report, RuleSet};
+use nana_front::{grouped, Dialect, Game, Load, PositionForm, Report, RuleSet};
 use nana_probe::table::{Table, TableGame};
 use nana_probe::ProbeGame;
 
 use crate::claims::{CLAIMS, TANAKA_COUNTS};
-use crate::{index, reach, Position, Rules};
+use crate::{index, reach, usi, Move, Position, Rules};
 
 /// Dobutsu shogi, as the front ends list it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,6 +101,51 @@ impl Game for Dobutsu {
 
     fn verify(tables: &[Table<Rules>]) -> Result<Report, String> {
         report(tables)
+    }
+
+    /// Fairy-Stockfish's FEN after `fen`, its SFEN after `sfen` (a captured lion refused, as
+    /// the probe refuses it).
+    fn parse_protocol_position(rules: &Rules, input: &str, form: PositionForm) -> Result<Position, String> {
+        let text = match form {
+            PositionForm::Fen => return rules.parse_position(input).map_err(|e| e.to_string()),
+            PositionForm::Sfen => usi::parse_position(input).map_err(|e| e.to_string())?,
+        };
+        rules.parse_position(&text.to_string()).map_err(|e| {
+            let reason = e.reason;
+            format!("{:?}: {reason}", nana_probe::echo::cut(input))
+        })
+    }
+
+    fn protocol_position(_: &Rules, pos: &Position, form: PositionForm) -> String {
+        match form {
+            PositionForm::Fen => pos.to_string(),
+            PositionForm::Sfen => usi::format_position(pos),
+        }
+    }
+
+    /// Fairy-Stockfish's forms: `b2b3`, `C@b3` over UCI; `2c2b`, `C*2b` over USI.
+    fn protocol_move(_: &Rules, _: &Position, mv: Move, dialect: Dialect) -> String {
+        match dialect {
+            Dialect::Uci => mv.to_string(),
+            Dialect::Usi => usi::format_move(mv),
+        }
+    }
+
+    fn parse_protocol_move(
+        rules: &Rules,
+        pos: &Position,
+        input: &str,
+        dialect: Dialect,
+    ) -> Result<Move, String> {
+        match dialect {
+            Dialect::Uci => rules.parse_move(pos, input),
+            Dialect::Usi => match pos.solver_end(rules) {
+                // The probe's reading says why the game is over.
+                Some(_) => rules.parse_move(pos, input),
+                None => usi::parse_move(pos, rules, input),
+            },
+        }
+        .map_err(|e| e.to_string())
     }
 
     fn results(load: Load<'_, Rules>) -> Result<String, String> {

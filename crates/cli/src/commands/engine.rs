@@ -1,0 +1,30 @@
+//! `nana engine`: the perfect-play engine for GUIs, over UCI or USI on standard input and output
+//! (`nana_protocol`; docs/ENGINE-PROTOCOL.md), every game of the registry a value of
+//! `UCI_Variant`.
+
+use std::io::{BufRead, Write};
+use std::path::Path;
+
+use nana_protocol::{Setup, Variant};
+
+use crate::games::Registered;
+
+/// Runs the engine over `games` until `quit` or the end of `input`; `default` is the variant
+/// until a GUI sets one.
+pub fn run(
+    games: &[&dyn Registered],
+    default: &str,
+    dir: &Path,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let variants: Vec<&dyn Variant> = games.iter().map(|g| g.variant()).collect();
+    let setup = Setup {
+        variants: &variants,
+        default_variant: default,
+        name: format!("nana {}", env!("CARGO_PKG_VERSION")),
+        author: "the nana authors".to_string(),
+        tablebase_dir: dir.to_path_buf(),
+    };
+    nana_protocol::run(&setup, input, out).map_err(crate::out::error)
+}

@@ -1,0 +1,401 @@
+//! One game behind the protocol: its rule options, its tables, the position a GUI set and the
+//! answers to `go` and `go perft`, generic over the front layer's [`Game`]. [`Variant`] and
+//! [`VariantEngine`] are its object-safe faces, so that one engine lists games of different
+//! types.
+
+use std::marker::PhantomData;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use nana_engine::{Progress, Value};
+use nana_front::{solve_command, Dialect, Game, Mv, Pos, PositionForm};
+use nana_probe::echo::echo;
+use nana_probe::table::{Table, TableGame};
+use nana_probe::{ProbeGame, Ranked};
+
+use crate::options::{EngineOption, OptionKind};
+use crate::{score, Search};
+
+/// A drawing line in a `pv` stops after this many plies.
+const DRAW_PV: usize = 12;
+
+/// The deepest `go perft` answered (deeper trees take minutes and block the engine).
+pub const PERFT_MAX: u32 = 10;
+
+/// A game as the engine lists it, whatever its type.
+pub trait Variant: Sync + std::fmt::Debug {
+    /// Its value of `UCI_Variant` ([`Game::VARIANT`]).
+    fn name(&self) -> &'static str;
+    /// Its rule options: the rule set and each rule switch.
+    fn options(&self) -> Vec<EngineOption>;
+    /// A fresh engine for the game: its default rules, its start position, no table open.
+    fn engine(&self) -> Box<dyn VariantEngine>;
+}
+
+/// The registration of `G` for [`crate::run`]'s list of games.
+pub const fn variant<G: Game>() -> &'static dyn Variant {
+    &Registration::<G>(PhantomData)
+}
+
+#[derive(Debug)]
+struct Registration<G>(PhantomData<fn() -> G>);
+
+impl<G: Game> Variant for Registration<G> {
+    fn name(&self) -> &'static str {
+        G::VARIANT
+    }
+
+    fn options(&self) -> Vec<EngineOption> {
+        let mut options = vec![EngineOption {
+            name: rules_option::<G>(),
+            kind: OptionKind::Combo {
+                default: G::RULE_SETS[0].name,
+                vars: G::RULE_SETS.iter().map(|r| r.name).collect(),
+            },
+        }];
+        for o in G::OPTIONS {
+            options
+                .push(EngineOption { name: switch_option::<G>(o.name), kind: OptionKind::Check(o.default) });
+        }
+        options
+    }
+
+    fn engine(&self) -> Box<dyn VariantEngine> {
+        Box::new(GameEngine::<G>::new())
+    }
+}
+
+/// `Dobutsu` for `dobutsu`.
+fn capitalised(name: &str) -> String {
+    let mut chars = name.chars();
+    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
+/// The name of a game's rule-set option: `DobutsuRules`.
+pub fn rules_option<G: Game>() -> String {
+    format!("{}Rules", capitalised(G::VARIANT))
+}
+
+/// The name of a rule switch's option: `NanaDropStalemate` for Nana's `drop-stalemate`.
+pub fn switch_option<G: Game>(flag: &str) -> String {
+    let words: String = flag.split('-').map(capitalised).collect();
+    format!("{}{words}", capitalised(G::VARIANT))
+}
+
+/// What `go` answers: the `info` lines and the move (`None`: no move, the game is over).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GoAnswer {
+    pub info: Vec<String>,
+    pub best: BestMove,
+}
+
+/// The word after `bestmove`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BestMove {
+    Move(String),
+    /// The game is over with the side to move the winner (`win` over USI).
+    Won,
+    /// The game is over otherwise, or no position was read.
+    None,
+}
+
+/// A game's engine, whatever its type.
+pub trait VariantEngine {
+    /// Sets one of the game's options; `None` where `name` is not one of them.
+    fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), String>>;
+    /// The rule set in words.
+    fn describe(&self) -> String;
+    /// Opens the table of the rule set from `dir` (or solves it where it is missing, with
+    /// progress through `say`), unless it is open already.
+    fn load(&mut self, dir: &Path, say: &mut dyn FnMut(String)) -> Result<(), String>;
+    /// Forgets the tables opened (the folder changed).
+    fn forget_tables(&mut self);
+    /// The start position.
+    fn reset(&mut self);
+    /// Sets the position of a `position` command: the start (`None`) or a position in `form`,
+    /// then `moves` in the dialect's notation. On an error the engine has no position until
+    /// the next one is read.
+    fn set_position(
+        &mut self,
+        position: Option<(PositionForm, &str)>,
+        moves: &[&str],
+        dialect: Dialect,
+    ) -> Result<(), String>;
+    /// Forgets the position: no answer to `go` until the next `position` is read.
+    fn clear_position(&mut self);
+    /// The position set, in `form` (`None`: none was read).
+    fn position(&self, form: PositionForm) -> Option<String>;
+    /// The answer to `go` from the table (which [`VariantEngine::load`] opened).
+    fn go(&self, dialect: Dialect, search: &Search) -> Result<GoAnswer, String>;
+    /// `go perft depth`: each move with its count, then the total.
+    fn perft(&self, dialect: Dialect, depth: u32) -> Result<(Vec<(String, u64)>, u64), String>;
+}
+
+/// The state of one game.
+pub struct GameEngine<G: Game> {
+    rule_set: usize,
+    switches: Vec<bool>,
+    tables: Vec<Table<G::Rules>>,
+    position: Option<Pos<G>>,
+}
+
+impl<G: Game> GameEngine<G> {
+    pub fn new() -> GameEngine<G> {
+        let rules = G::RULE_SETS[0].rules;
+        GameEngine {
+            rule_set: 0,
+            switches: G::OPTIONS.iter().map(|o| o.default).collect(),
+            tables: Vec::new(),
+            position: Some(rules.start()),
+        }
+    }
+
+    fn rules(&self) -> G::Rules {
+        G::with_options(G::RULE_SETS[self.rule_set].rules, &self.switches)
+    }
+
+    fn table(&self) -> Option<&Table<G::Rules>> {
+        let rules = self.rules();
+        self.tables.iter().find(|t| *t.game() == rules)
+    }
+
+    /// The principal variation after `first`: the best moves to the end, a drawing line of
+    /// [`DRAW_PV`] plies.
+    fn pv(&self, pos: &Pos<G>, first: &Ranked<G::Rules>, dialect: Dialect) -> Result<Vec<String>, String> {
+        let rules = self.rules();
+        let probe = self.table().ok_or("no table is open")?.probe();
+        let mut pv = vec![G::protocol_move(&rules, pos, first.mv, dialect)];
+        let line = probe.walk(&first.child, DRAW_PV - 1).map_err(|e| e.to_string())?;
+        for ply in &line {
+            pv.push(G::protocol_move(&rules, &ply.from, ply.ranked.mv, dialect));
+        }
+        Ok(pv)
+    }
+
+    /// The move played at strength `search.strength` ([`crate::choose`]).
+    fn choose<'m>(
+        &self,
+        pos: &Pos<G>,
+        moves: &'m [Ranked<G::Rules>],
+        search: &Search,
+    ) -> &'m Ranked<G::Rules> {
+        let text = G::protocol_position(&self.rules(), pos, PositionForm::Fen);
+        &moves[crate::choose(moves.len(), search.strength, search.seed, &text)]
+    }
+}
+
+impl<G: Game> std::fmt::Debug for GameEngine<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GameEngine")
+            .field("rules", &self.rules())
+            .field("tables", &self.tables.len())
+            .field("position", &self.position(PositionForm::Fen))
+            .finish()
+    }
+}
+
+impl<G: Game> Default for GameEngine<G> {
+    fn default() -> Self {
+        GameEngine::new()
+    }
+}
+
+/// A solve's progress, read by the thread that writes the `info string` lines.
+#[derive(Debug, Default)]
+struct Shared {
+    phase: Mutex<(String, u64)>,
+    done: AtomicU64,
+}
+
+impl Progress for Shared {
+    fn begin(&self, phase: &str, total: u64) {
+        *self.phase.lock().unwrap_or_else(|e| e.into_inner()) = (phase.to_string(), total);
+        self.done.store(0, Ordering::Relaxed);
+    }
+
+    fn advance(&self, n: u64) {
+        self.done.fetch_add(n, Ordering::Relaxed);
+    }
+
+    fn end(&self) {}
+}
+
+impl<G: Game> VariantEngine for GameEngine<G> {
+    fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
+        if name.eq_ignore_ascii_case(&rules_option::<G>()) {
+            return Some(match G::RULE_SETS.iter().position(|r| r.name.eq_ignore_ascii_case(value)) {
+                Some(i) => {
+                    self.rule_set = i;
+                    self.reset();
+                    Ok(())
+                }
+                None => Err(format!(
+                    "{name}: no rule set {} (known: {})",
+                    echo(value),
+                    G::RULE_SETS.iter().map(|r| r.name).collect::<Vec<_>>().join(", ")
+                )),
+            });
+        }
+        let i = G::OPTIONS.iter().position(|o| name.eq_ignore_ascii_case(&switch_option::<G>(o.name)))?;
+        Some(match value.to_ascii_lowercase().as_str() {
+            "true" | "on" => {
+                self.switches[i] = true;
+                self.reset();
+                Ok(())
+            }
+            "false" | "off" => {
+                self.switches[i] = false;
+                self.reset();
+                Ok(())
+            }
+            _ => Err(format!("{name}: {} is not true or false", echo(value))),
+        })
+    }
+
+    fn describe(&self) -> String {
+        format!("{} rules \"{}\"", G::VARIANT, self.rules().describe())
+    }
+
+    fn load(&mut self, dir: &Path, say: &mut dyn FnMut(String)) -> Result<(), String> {
+        if self.table().is_some() {
+            return Ok(());
+        }
+        let rules = self.rules();
+        let path = dir.join(rules.file_name());
+        let start = Instant::now();
+        let solving = !path.exists();
+        if solving {
+            say(format!(
+                "no table at {}: solving {} in memory (`{}` keeps one)",
+                path.display(),
+                self.describe(),
+                solve_command::<G>(&rules)
+            ));
+        }
+        let shared = Shared::default();
+        let table = std::thread::scope(|s| {
+            let work = s.spawn(|| {
+                Table::load_or_solve(rules, None, dir, &shared, |_, _| {}).map_err(|e| {
+                    if e.needs_regeneration() {
+                        format!("{e}; regenerate it with `{}`", solve_command::<G>(&rules))
+                    } else {
+                        e.to_string()
+                    }
+                })
+            });
+            let mut said = Instant::now();
+            while !work.is_finished() {
+                std::thread::sleep(Duration::from_millis(50));
+                if said.elapsed() >= Duration::from_secs(2) {
+                    said = Instant::now();
+                    let (phase, total) = shared.phase.lock().unwrap_or_else(|e| e.into_inner()).clone();
+                    let done = shared.done.load(Ordering::Relaxed);
+                    let percent = (done.min(total) * 100).checked_div(total).unwrap_or(0);
+                    say(format!("solving: {phase} {percent}%"));
+                }
+            }
+            work.join()
+        })
+        .map_err(|_| "the solve stopped with a panic".to_string())??;
+        if solving {
+            say(format!("solved in {:.1} s", start.elapsed().as_secs_f64()));
+        } else {
+            say(format!("table {} open", path.display()));
+        }
+        self.tables.push(table);
+        Ok(())
+    }
+
+    fn forget_tables(&mut self) {
+        self.tables.clear();
+    }
+
+    fn reset(&mut self) {
+        self.position = Some(self.rules().start());
+    }
+
+    fn set_position(
+        &mut self,
+        position: Option<(PositionForm, &str)>,
+        moves: &[&str],
+        dialect: Dialect,
+    ) -> Result<(), String> {
+        self.position = None;
+        let rules = self.rules();
+        let mut pos = match position {
+            None => rules.start(),
+            Some((form, text)) => G::parse_protocol_position(&rules, text, form)?,
+        };
+        for (i, text) in moves.iter().enumerate() {
+            let mv = G::parse_protocol_move(&rules, &pos, text, dialect)
+                .map_err(|e| format!("move {} of {}: {e}", i + 1, moves.len()))?;
+            pos = rules.play(&pos, mv);
+        }
+        self.position = Some(pos);
+        Ok(())
+    }
+
+    fn clear_position(&mut self) {
+        self.position = None;
+    }
+
+    fn position(&self, form: PositionForm) -> Option<String> {
+        self.position.as_ref().map(|pos| G::protocol_position(&self.rules(), pos, form))
+    }
+
+    fn go(&self, dialect: Dialect, search: &Search) -> Result<GoAnswer, String> {
+        let rules = self.rules();
+        let pos = self.position.as_ref().ok_or("no position: the last position command could not be read")?;
+        // Where the game is over, there is no move to name.
+        if let Some(over) = rules.terminal(pos) {
+            let why = G::game_over(&rules, pos).unwrap_or_else(|| over.ending.name.to_string());
+            let best = if matches!(over.value, Value::Win(_)) { BestMove::Won } else { BestMove::None };
+            return Ok(GoAnswer { info: vec![format!("info string the game is over: {why}")], best });
+        }
+        let probe = self.table().ok_or("no table is open")?.probe();
+        let mut moves = probe.ranked_moves(pos).map_err(|e| e.to_string())?;
+        if !search.moves.is_empty() {
+            let wanted: Vec<Mv<G>> = search
+                .moves
+                .iter()
+                .map(|m| G::parse_protocol_move(&rules, pos, m, dialect))
+                .collect::<Result<_, _>>()
+                .map_err(|e| format!("searchmoves: {e}"))?;
+            let text = |mv| rules.machine_notation(pos, mv);
+            moves.retain(|m| wanted.iter().any(|&w| text(w) == text(m.mv)));
+            if moves.is_empty() {
+                return Err("searchmoves: no legal move given".to_string());
+            }
+        }
+        let mut info = Vec::new();
+        for (k, m) in moves.iter().take(search.multipv).enumerate() {
+            let pv = self.pv(pos, m, dialect)?;
+            info.push(format!(
+                "info depth 1 seldepth {} multipv {} score {} pv {}",
+                pv.len(),
+                k + 1,
+                score(m.value_before(), dialect),
+                pv.join(" ")
+            ));
+        }
+        let best = self.choose(pos, &moves, search);
+        Ok(GoAnswer { info, best: BestMove::Move(G::protocol_move(&rules, pos, best.mv, dialect)) })
+    }
+
+    fn perft(&self, dialect: Dialect, depth: u32) -> Result<(Vec<(String, u64)>, u64), String> {
+        if depth > PERFT_MAX {
+            return Err(format!("go perft {depth}: at most {PERFT_MAX}"));
+        }
+        let rules = self.rules();
+        let pos = self.position.as_ref().ok_or("no position: the last position command could not be read")?;
+        let mut split = Vec::new();
+        if depth > 0 {
+            rules.for_each_move(pos, |mv, child| {
+                split.push((G::protocol_move(&rules, pos, mv, dialect), G::perft(&rules, child, depth - 1)));
+            });
+        }
+        Ok((split, G::perft(&rules, pos, depth)))
+    }
+}
