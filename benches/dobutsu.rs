@@ -1,8 +1,8 @@
 //! Dobutsu shogi's hot paths: the index both ways, the successors and predecessors the solver
 //! asks for, perft, and the dense numbering's gather (a table's bytes by dense number, as the
-//! survey's are gathered after the enumeration). The whole solve is timed by the example
-//! `solve_reachable` (figures in `docs/DOBUTSU.md`): it takes minutes, too long for criterion's
-//! repetitions.
+//! check gathers a table's entries of the solved set). The whole solve is timed by `nana --game
+//! dobutsu solve` (figures in `docs/PERFORMANCE.md`): it takes a minute and more, too long for
+//! criterion's repetitions.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use dobutsu_shogi::dense::Dense;

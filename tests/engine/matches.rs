@@ -186,11 +186,12 @@ fn match_against_fairy_stockfish() {
         };
         games.push(play(&mut ours, &mut fsf, &probe, start, ours_side, 5));
     }
-    eprintln!("| start | we play | Fairy-Stockfish depth | table value for us | result | plies | ended by |");
-    eprintln!("|---|---|---|---|---|---|---|");
+    let mut report = String::from(
+        "| start | we play | Fairy-Stockfish depth | table value for us | result | plies | ended by |\n|---|---|---|---|---|---|---|\n",
+    );
     for g in &games {
-        eprintln!(
-            "| `{}` | {} | {} | {} | {:?} | {} | {} |",
+        report += &format!(
+            "| `{}` | {} | {} | {} | {:?} | {} | {} |\n",
             g.start,
             if g.ours == 0 { "first" } else { "second" },
             g.depth,
@@ -206,13 +207,14 @@ fn match_against_fairy_stockfish() {
     }
     let count = |o: Outcome| games.iter().filter(|g| g.outcome == o).count();
     let plies: u32 = games.iter().map(|g| g.plies).sum();
-    eprintln!(
-        "games {}, won {}, drawn {}, lost {}, plies {plies}",
+    report += &format!(
+        "\n`games {}, won {}, drawn {}, lost {}, plies {plies}`",
         games.len(),
         count(Outcome::Won),
         count(Outcome::Drawn),
         count(Outcome::Lost)
     );
+    eprintln!("{report}");
     for g in &games {
         match g.value {
             Value::Win(d) => assert!(
@@ -226,4 +228,8 @@ fn match_against_fairy_stockfish() {
         }
     }
     assert_eq!(count(Outcome::Lost), 0);
+    // The games are the same on every run: the doc shows them as this test prints them.
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/ENGINE-PROTOCOL.md"))
+        .expect("docs/ENGINE-PROTOCOL.md");
+    assert!(doc.contains(&report), "docs/ENGINE-PROTOCOL.md does not hold the match as played:\n{report}");
 }

@@ -76,8 +76,8 @@ pub struct TableStats {
     pub wins: u64,
     pub losses: u64,
     pub draws: u64,
-    /// Index entries the table holds no value for: no legal position (or, for a table of the
-    /// reachable positions only, none reachable from the start).
+    /// Index entries the table holds no value for: no legal position, or one whose value the
+    /// rules decide (Dobutsu: the side to move can take the lion).
     pub unused: u64,
     pub max_dtm: u16,
     /// `per_dtm[d]`: decided entries at distance `d` plies (wins at odd, losses at even `d`).

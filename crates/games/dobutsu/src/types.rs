@@ -148,7 +148,8 @@ impl Square {
 
     /// The square on `file` (0 to 2, `a` to `c`) and `rank` (0 to 3, `1` to `4`).
     pub fn new(file: u8, rank: u8) -> Option<Square> {
-        (file < 3 && rank < 4).then_some(Square(rank * 3 + file))
+        // Lazily: for a file or rank far out of range, `rank * 3 + file` would overflow.
+        (file < 3 && rank < 4).then(|| Square(rank * 3 + file))
     }
 
     pub fn file(self) -> u8 {

@@ -78,7 +78,9 @@ fn bad_positions_are_one_line_errors() {
 fn bad_moves_are_one_line_errors() {
     let rules = Rules::TANAKA;
     let s = Position::start();
-    for m in ["", "b2", "b2b4", "a1a2", "z9a1", "C@b2", "Q@a3", "L@a3", "b1b1", "b2b3+++", "b1a2x"] {
+    for m in
+        ["", "b2", "b2b4", "a1a2", "z9a1", "C@b2", "Q@a3", "L@a3", "b1b1", "b2b3+++", "b1a2x", "C*2b", "b*a!"]
+    {
         let e = fen::parse_move(&s, &rules, m).unwrap_err().to_string();
         assert!(!e.contains('\n'), "{m}: {e}");
     }

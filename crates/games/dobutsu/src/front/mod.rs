@@ -139,7 +139,7 @@ impl Game for Dobutsu {
     ) -> Result<Move, String> {
         match dialect {
             Dialect::Uci => rules.parse_move(pos, input),
-            Dialect::Usi => match pos.solver_end(rules) {
+            Dialect::Usi => match pos.outcome(rules) {
                 // The probe's reading says why the game is over.
                 Some(_) => rules.parse_move(pos, input),
                 None => usi::parse_move(pos, rules, input),
