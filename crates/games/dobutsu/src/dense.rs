@@ -240,9 +240,13 @@ impl<G: Game> Game for Dense<G> {
         }
     }
 
-    /// Surveyed: the moves into a win in 1 are left out, so nothing walks back from one.
+    /// Surveyed: the moves into a win in 1 are left out, so nothing walks back from one; and
+    /// nothing walks back from a loss in 0 (a try completed by the opponent): every entry with
+    /// a move into one is a win in 1 the survey decided ([`byte::TRY_WINS`]).
     fn has_predecessors(&self, d: u64) -> bool {
-        self.survey.as_ref().is_none_or(|survey| survey[d as usize] != byte::TERMINAL_WIN)
+        self.survey
+            .as_ref()
+            .is_none_or(|survey| !matches!(survey[d as usize], byte::TERMINAL_WIN | byte::TERMINAL_LOSS))
     }
 
     fn predecessors(&self, d: u64, out: &mut Vec<u64>) {

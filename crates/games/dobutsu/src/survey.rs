@@ -21,7 +21,7 @@ use nana_engine::{Dtm, Node, Value};
 use rayon::prelude::*;
 
 use crate::index::{self, Frame, SIZE};
-use crate::position::{Move, Position};
+use crate::position::{Move, Position, FAR_RANK};
 use crate::types::{Role, Rules};
 
 /// The entries of one run of the sweep: 1,024 words of the bitmap.
@@ -39,7 +39,10 @@ pub struct Survey {
 /// The bytes of [`Survey`]: a count of distinct successors, or how the game is over.
 pub mod byte {
     /// The most distinct successors a surveyed inner entry records (far above Dobutsu's 38).
-    pub const MAX_COUNT: u8 = 251;
+    pub const MAX_COUNT: u8 = 250;
+    /// An entry where the game goes on and a move completes a try (the opponent has lost
+    /// after it): a win in 1, decided here, so that nothing walks back from the lost ones.
+    pub const TRY_WINS: u8 = 251;
     /// An entry where the game goes on but every move loses at once: a loss in 2.
     pub const ALL_MOVES_LOSE: u8 = 252;
     /// An entry where the game is over: a draw.
@@ -56,7 +59,7 @@ pub mod byte {
 #[inline]
 pub fn node(b: u8) -> (Node, usize) {
     match b {
-        byte::TERMINAL_WIN => (Node::Terminal(Value::Win(Dtm(1))), 0),
+        byte::TERMINAL_WIN | byte::TRY_WINS => (Node::Terminal(Value::Win(Dtm(1))), 0),
         byte::TERMINAL_LOSS => (Node::Terminal(Value::Loss(Dtm(0))), 0),
         byte::TERMINAL_DRAW => (Node::Terminal(Value::Draw), 0),
         byte::ALL_MOVES_LOSE => (Node::Terminal(Value::Loss(Dtm(2))), 0),
@@ -87,17 +90,29 @@ fn byte_of(pos: &Position, rules: &Rules) -> u8 {
     // (the lion's moves ranked whole).
     let mut children = [0u64; MOVES_BOUND];
     let mut n = 0;
+    let mut try_wins = false;
     let exposure = pos.exposure();
     let frame = Frame::new(&Position { turn: pos.turn.other(), ..*pos });
+    let us = pos.turn.index();
+    // A move completes a try only by bringing the lion onto its far rank, or, where it stands
+    // there already but attacked (the safe-try reading), by making it safe.
+    let lion_home = pos.lion(pos.turn).is_some_and(|l| FAR_RANK[us] & 1 << l.0 != 0);
     pos.for_each_move(|mv| {
         let loses = exposure.loses_at_once(mv);
         // Where the game is not over before the move, a win at once after it can only be the
         // lion's capture.
         debug_assert_eq!(loses, matches!(pos.play_unchecked(mv).solver_end(rules), Some((Value::Win(_), _))));
-        if loses {
+        if loses || try_wins {
             return;
         }
         let after = pos.play_unchecked(mv);
+        let may_complete = lion_home || matches!(mv, Move::Step { to, .. } if FAR_RANK[us] & 1 << to.0 != 0);
+        let lost = |p: &Position| matches!(p.solver_end(rules), Some((Value::Loss(_), _)));
+        debug_assert!(may_complete || !lost(&after), "{mv} completes a try");
+        if may_complete && lost(&after) {
+            try_wins = true;
+            return;
+        }
         children[n] = match mv {
             Move::Step { from, .. } if pos.board[from.index()] & 7 == Role::Lion as u8 => index::rank(&after),
             Move::Step { from, to, .. } => frame.rank(&after, &[from.index(), to.index()]),
@@ -105,6 +120,9 @@ fn byte_of(pos: &Position, rules: &Rules) -> u8 {
         };
         n += 1;
     });
+    if try_wins {
+        return byte::TRY_WINS;
+    }
     let children = &mut children[..n];
     children.sort_unstable();
     let distinct = children.len() - children.windows(2).filter(|w| w[0] == w[1]).count();
