@@ -34,7 +34,7 @@ pub fn path() -> PathBuf {
         })
 }
 
-/// Opens a session in `dialect` with the variant set; the lines of the handshake.
+/// Starts a dialogue in `dialect` with the variant set; the lines of the handshake.
 pub fn open(engine: &mut Engine, dialect: Dialect, variant_option: &str) -> Vec<String> {
     let (hello, ok) = match dialect {
         Dialect::Uci => ("uci", "uciok"),

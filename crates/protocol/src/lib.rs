@@ -98,7 +98,7 @@ pub struct Setup<'a> {
 }
 
 /// The engine between two commands.
-struct Session<'a> {
+struct Dialogue<'a> {
     setup: &'a Setup<'a>,
     dialect: Dialect,
     variant: usize,
@@ -128,7 +128,7 @@ macro_rules! say {
 /// `info string error: ...` line.
 pub fn run(setup: &Setup<'_>, input: &mut dyn BufRead, out: &mut dyn Write) -> io::Result<()> {
     let variant = setup.variants.iter().position(|v| v.name() == setup.default_variant).unwrap_or(0);
-    let mut session = Session {
+    let mut dialogue = Dialogue {
         setup,
         dialect: Dialect::Uci,
         variant,
@@ -150,13 +150,13 @@ pub fn run(setup: &Setup<'_>, input: &mut dyn BufRead, out: &mut dyn Write) -> i
             say!(out, "info string error: a line that is not UTF-8");
             continue;
         };
-        if !session.command(line.trim(), out)? {
+        if !dialogue.command(line.trim(), out)? {
             return Ok(());
         }
     }
 }
 
-impl Session<'_> {
+impl Dialogue<'_> {
     fn engine(&mut self) -> &mut dyn VariantEngine {
         self.engines[self.variant].as_mut()
     }
