@@ -14,8 +14,8 @@
 //! game is over there, or the number of distinct entries reached by its moves that do not lose
 //! at once. It runs in runs of [`RUN`] entries, each writing its part of the set's bitmap and
 //! its bytes in entry order, so the bytes come out in the order of the set's dense numbers
-//! ([`crate::dense::Dense::surveyed`]) and nothing the size of the whole index is held but the
-//! bitmap.
+//! ([`crate::dense::Dense::surveyed`]) and nothing the size of the whole index takes memory but
+//! the bitmap ([`survey`]).
 
 use nana_engine::{Dtm, Node, Value};
 use rayon::prelude::*;
@@ -134,31 +134,42 @@ fn byte_of(pos: &Position, rules: &Rules) -> u8 {
 }
 
 /// Sweeps the index under `rules`; `progress` is called with the entries of each run done.
+///
+/// Each run writes its words in place, and its bytes at the start of its own slot of a buffer
+/// the size of the index; the slots are then moved together, in order, and the buffer cut to
+/// their length. The buffer is zeroed lazily by the system (a fresh mapping), so only the pages
+/// the runs write take memory: about the bytes' own size, and nothing is copied from one
+/// allocation to another.
 pub fn survey(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Survey {
-    let runs: Vec<(Vec<u64>, Vec<u8>)> = (0..SIZE.div_ceil(RUN))
-        .into_par_iter()
-        .map(|r| {
-            let (first, end) = (r * RUN, ((r + 1) * RUN).min(SIZE));
-            let mut words = vec![0u64; (end - first).div_ceil(64) as usize];
-            let mut bytes = Vec::with_capacity(RUN as usize / 3);
-            for i in first..end {
+    let mut words = vec![0u64; SIZE.div_ceil(64) as usize];
+    let mut bytes = vec![0u8; SIZE as usize];
+    let lens: Vec<usize> = words
+        .par_chunks_mut((RUN / 64) as usize)
+        .zip(bytes.par_chunks_mut(RUN as usize))
+        .enumerate()
+        .map(|(r, (words, slot))| {
+            let first = r as u64 * RUN;
+            let mut n = 0;
+            for (k, i) in (first..first + slot.len() as u64).enumerate() {
                 let Some(pos) = index::unrank(i) else { continue };
                 if pos.can_capture_lion() {
                     continue;
                 }
-                words[((i - first) / 64) as usize] |= 1 << (i % 64);
-                bytes.push(byte_of(&pos, rules));
+                words[k / 64] |= 1 << (k % 64);
+                slot[n] = byte_of(&pos, rules);
+                n += 1;
             }
-            progress(end - first);
-            bytes.shrink_to_fit();
-            (words, bytes)
+            progress(slot.len() as u64);
+            n
         })
         .collect();
-    let mut words = Vec::with_capacity(SIZE.div_ceil(64) as usize);
-    let mut bytes = Vec::with_capacity(runs.iter().map(|r| r.1.len()).sum());
-    for (w, b) in runs {
-        words.extend_from_slice(&w);
-        bytes.extend_from_slice(&b);
+    let mut len = 0;
+    for (r, &n) in lens.iter().enumerate() {
+        let start = r * RUN as usize;
+        bytes.copy_within(start..start + n, len);
+        len += n;
     }
+    bytes.truncate(len);
+    bytes.shrink_to_fit();
     Survey { words, bytes }
 }
