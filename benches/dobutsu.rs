@@ -69,7 +69,7 @@ fn dense(c: &mut Criterion) {
         })
         .collect();
     let full: Vec<u8> = (0..words * 64).map(|i| (i % 251) as u8).collect();
-    let dense = Dense::from_words(DobutsuGame::new(Rules::TANAKA), bits);
+    let dense = Dense::from_words(DobutsuGame::new(Rules::TANAKA), &bits);
     let n = dense.size();
     let mut group = c.benchmark_group("dobutsu dense");
     group.sample_size(10);

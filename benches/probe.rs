@@ -10,7 +10,7 @@ use nana_shogi::{NanaGame, Position, Rules};
 fn probe(c: &mut Criterion) {
     let rules = Rules::ORIGINAL;
     let solution = nana_engine::solve(&NanaGame::prepared(rules), &nana_engine::NoProgress).unwrap();
-    let probe = Probe::new(rules, &solution.entries).unwrap();
+    let probe = Probe::of_solution(rules, &solution).unwrap();
     // Positions from a deterministic walk along best and second-best moves.
     let mut positions = Vec::new();
     let mut pos = Position::start();

@@ -30,7 +30,7 @@ fn solve_both(c: &mut Criterion) {
                     },
                     max_dtm: u32::from(s.stats.max_dtm),
                 };
-                nana_tablebase::write(&dir.join(format!("{}.tb", rules.variant)), &header, &s.entries)
+                nana_tablebase::write(&dir.join(format!("{}.tb", rules.variant)), &header, &s.bytes())
                     .unwrap();
             }
         })

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::common::{get, registry, request, table};
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
-use nana_engine::{EntryWidth, Stats};
+use nana_engine::EntryWidth;
 use nana_front::Game;
 use nana_probe::table::Table;
 use nana_probe::{ProbeError, ProbeGame};
@@ -324,8 +324,7 @@ async fn a_position_outside_the_table_is_404() {
     let outside = rules.parse_position("R1K/2B/2k b Rb").unwrap();
     let mut entries = solved.entries().to_vec();
     entries[rules.index(&outside) as usize] = nana_engine::Entry::ILLEGAL.0;
-    let stats = Stats::of(&entries, EntryWidth::One);
-    let solution = nana_engine::Solution { entries, width: EntryWidth::One, stats };
+    let solution = nana_engine::Solution::whole(entries, EntryWidth::One);
     let dir = tempfile::tempdir().unwrap();
     let path = nana_probe::table::write(&rules, dir.path(), &solution).unwrap();
     let holed = Table::open(rules, &path).unwrap();
@@ -372,11 +371,7 @@ fn tables_load_from_their_files_and_missing_ones_are_named() {
     assert!(states.iter().all(|s| matches!(s, nana_server::Status::Missing { .. })), "{states:?}");
     for &nana_front::RuleSet { name, rules, .. } in Nana::RULE_SETS {
         let solved = table(name);
-        let solution = nana_engine::Solution {
-            entries: solved.entries().to_vec(),
-            width: solved.width(),
-            stats: solved.stats(),
-        };
+        let solution = nana_engine::Solution::whole(solved.entries().to_vec(), solved.width());
         nana_probe::table::write(&rules, dir.path(), &solution).unwrap();
     }
     let mut registry = Registry::new();

@@ -12,10 +12,12 @@
 mod check;
 pub mod reach;
 mod solve;
+mod subset;
 mod value;
 
 pub use check::{check, check_relations, check_with, CheckError, Problem, RelationMismatch};
-pub use solve::{solve, solve_with, NoProgress, Progress, Solution, SolveError, Stats, MAX_SIZE};
+pub use solve::{solve, solve_with, NoProgress, Progress, Solution, SolveError, Solved, Stats, MAX_SIZE};
+pub use subset::Subset;
 pub use value::{Dtm, Entry, EntryWidth, Value, WideEntry};
 
 /// What an index entry is, as the game says.
@@ -157,7 +159,7 @@ mod tests {
 
     fn values<G: Game>(g: &G) -> Vec<Option<Value>> {
         let s = solve(g, &NoProgress).unwrap();
-        check(g, &s.entries, &|_| {}).unwrap();
+        check(g, &s.bytes(), &|_| {}).unwrap();
         check_relations(g).unwrap();
         (0..g.size()).map(|i| s.value(i)).collect()
     }
@@ -186,12 +188,12 @@ mod tests {
 
     #[test]
     fn check_catches_a_wrong_entry() {
-        let mut s = solve(&TakeAway, &NoProgress).unwrap();
+        let mut entries = solve(&TakeAway, &NoProgress).unwrap().into_bytes();
         // 4 is a win in 3 (take one, leaving 3, a loss in 2); claim a win in 1.
-        s.entries[4] = Entry::decided(1).0;
-        let truth = solve(&TakeAway, &NoProgress).unwrap().entries[4];
-        assert_ne!(truth, s.entries[4]);
-        let err = check(&TakeAway, &s.entries, &|_| {}).unwrap_err();
+        entries[4] = Entry::decided(1).0;
+        let truth = solve(&TakeAway, &NoProgress).unwrap().bytes()[4];
+        assert_ne!(truth, entries[4]);
+        let err = check(&TakeAway, &entries, &|_| {}).unwrap_err();
         assert_eq!(err.index, 4);
         assert_eq!(err.stored, Some(Value::Win(Dtm(1))));
         assert_eq!(err.problem, Problem::Successors(Value::Win(Dtm(3))));
@@ -239,7 +241,7 @@ mod tests {
         let walked = solve(&Leaves { silent: &[] }, &NoProgress).unwrap();
         let silent = Leaves { silent: &[0, 4] };
         let settled = solve(&silent, &NoProgress).unwrap();
-        assert_eq!(settled.entries, walked.entries);
+        assert_eq!(settled.bytes(), walked.bytes());
         assert_eq!(settled.stats, walked.stats);
         let (w, l) = (|d| Some(Value::Win(Dtm(d))), |d| Some(Value::Loss(Dtm(d))));
         assert_eq!(values(&silent), [w(1), l(0), w(1), l(2), w(1), w(3), l(4)]);
@@ -248,7 +250,7 @@ mod tests {
         assert!(check_relations(&wrong).is_err());
         let s = solve(&wrong, &NoProgress).unwrap();
         assert_eq!(s.value(2), Some(Value::Draw));
-        assert_eq!(check(&wrong, &s.entries, &|_| {}).unwrap_err().index, 2);
+        assert_eq!(check(&wrong, &s.bytes(), &|_| {}).unwrap_err().index, 2);
     }
 
     #[test]

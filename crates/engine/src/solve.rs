@@ -25,13 +25,14 @@
 //! the counter (one byte, or four where some entry has more than 255 successors), and
 //! dispatches once per solve: the common case runs the same byte-wide loops as always.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, Ordering};
 
 use rayon::prelude::*;
 
 use crate::value::{Code, Entry, EntryWidth, Value, WideEntry};
-use crate::{Game, Node};
+use crate::{Game, Node, Subset};
 
 /// Receives progress reports; the command line shows them as progress bars.
 pub trait Progress: Sync {
@@ -115,16 +116,87 @@ impl Stats {
 /// little-endian).
 #[derive(Debug, Clone)]
 pub struct Solution {
-    pub entries: Vec<u8>,
+    pub entries: Solved,
     pub width: EntryWidth,
     pub stats: Stats,
 }
 
+/// Where a solution's entries are.
+#[derive(Debug, Clone)]
+pub enum Solved {
+    /// Every index entry's, in an array.
+    Whole(Vec<u8>),
+    /// The one-byte entries of a set's members, by dense number; every other index entry is
+    /// unused. Spread over the index when asked ([`Solved::fill`]), so that a table is written
+    /// block by block without the whole array in memory.
+    Members { set: Subset, values: Vec<u8> },
+}
+
 impl Solution {
+    /// A solution of every index entry, with its counts.
+    pub fn whole(entries: Vec<u8>, width: EntryWidth) -> Solution {
+        let stats = Stats::of(&entries, width);
+        Solution { entries: Solved::Whole(entries), width, stats }
+    }
+
+    /// A solution of a set's members (one-byte entries by dense number), with its counts: every
+    /// entry outside the set is unused.
+    pub fn of_members(set: Subset, values: Vec<u8>) -> Solution {
+        assert_eq!(values.len() as u64, set.len(), "one value per member");
+        let mut stats = Stats::of(&values, EntryWidth::One);
+        stats.illegal += set.universe() - set.len();
+        Solution { entries: Solved::Members { set, values }, width: EntryWidth::One, stats }
+    }
+
+    /// The number of index entries.
+    pub fn len(&self) -> u64 {
+        match &self.entries {
+            Solved::Whole(bytes) => bytes.len() as u64 / self.width.bytes() as u64,
+            Solved::Members { set, .. } => set.universe(),
+        }
+    }
+
+    /// Whether the index has no entry.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// The value of an entry, or `None` for an unused entry.
     #[inline]
     pub fn value(&self, index: u64) -> Option<Value> {
-        self.width.value(&self.entries, index)
+        match &self.entries {
+            Solved::Whole(bytes) => self.width.value(bytes, index),
+            Solved::Members { set, values } => {
+                set.rank(index).and_then(|d| Entry(values[d as usize]).value())
+            }
+        }
+    }
+
+    /// The bytes of entries `first..` filling `out` (a whole number of entries).
+    pub fn fill(&self, first: u64, out: &mut [u8]) {
+        match &self.entries {
+            Solved::Whole(bytes) => {
+                let start = first as usize * self.width.bytes();
+                out.copy_from_slice(&bytes[start..start + out.len()]);
+            }
+            Solved::Members { set, values } => set.spread_into(values, Entry::ILLEGAL.0, first, out),
+        }
+    }
+
+    /// Every entry's bytes, in one array (spread over the index for a set's members).
+    pub fn bytes(&self) -> Cow<'_, [u8]> {
+        match &self.entries {
+            Solved::Whole(bytes) => Cow::Borrowed(bytes),
+            Solved::Members { set, values } => Cow::Owned(set.spread(values, Entry::ILLEGAL.0)),
+        }
+    }
+
+    /// Every entry's bytes, in one array.
+    pub fn into_bytes(self) -> Vec<u8> {
+        match self.entries {
+            Solved::Whole(bytes) => bytes,
+            Solved::Members { set, values } => set.spread(&values, Entry::ILLEGAL.0),
+        }
     }
 }
 
@@ -238,8 +310,7 @@ pub fn solve_with<G: Game>(
         EntryWidth::One => solve_code::<G, Entry>(game, progress)?,
         EntryWidth::Two => solve_code::<G, WideEntry>(game, progress)?,
     };
-    let stats = Stats::of(&entries, width);
-    Ok(Solution { entries, width, stats })
+    Ok(Solution::whole(entries, width))
 }
 
 /// What one share of the forward pass found (rayon folds the chunks a worker takes into one).
@@ -398,7 +469,7 @@ fn backward<G: Game, E: Code, C: Cell>(
     let mut frontier: Vec<u32> = seeds.first_mut().map(std::mem::take).unwrap_or_default();
     progress.advance(settled + frontier.len() as u64);
     let mut dtm: usize = 0;
-    // The passes' predecessors dealt out by range, kept from pass to pass.
+    // The passes' predecessors dealt out by range, kept from pass to pass up to [`DEALT_KEPT`].
     let mut dealt = Vec::new();
     let threads = rayon::current_num_threads();
     while !frontier.is_empty() || dtm + 1 < seeds.len() {
@@ -428,6 +499,12 @@ fn backward<G: Game, E: Code, C: Cell>(
             let finds =
                 owned_pass::<E, C>(values, counters, piece, losses, next, &mut dealt, tasks, deal, sorted);
             found.extend(finds.into_iter().flatten());
+            // Lists grown for a large piece are freed rather than kept for the next pieces:
+            // each list keeps the capacity of the largest piece it ever held, and together
+            // those would outgrow any one piece's lists several times over.
+            if dealt.iter().flatten().map(Vec::capacity).sum::<usize>() > DEALT_KEPT {
+                dealt.clear();
+            }
         }
         frontier = found;
         if !frontier.is_empty() && next_dtm > E::MAX_DTM as usize {
@@ -444,9 +521,14 @@ fn backward<G: Game, E: Code, C: Cell>(
 }
 
 /// The most frontier entries whose predecessors one pass deals out at once (Dobutsu's have a
-/// dozen on average: some 200 MB of dealt lists, where its largest frontier would need
-/// several times that).
-const PASS_PIECE: usize = 1 << 22;
+/// dozen on average: some 50 MB of dealt lists, where its largest frontier, 14 million
+/// entries, would need 700 MB).
+const PASS_PIECE: usize = 1 << 20;
+
+/// The most dealt predecessors (all lists' capacity together) kept from one piece of a pass
+/// to the next: 128 MB. A small game's lists are kept from pass to pass (no fresh pages for
+/// each pass); a large game's are freed after each piece.
+const DEALT_KEPT: usize = 1 << 25;
 
 /// How a pass lists the predecessors of a chunk of its frontier: each frontier entry's
 /// predecessors (from the game, distinct ones where the pass counts them down; from reversed

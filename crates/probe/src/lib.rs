@@ -345,6 +345,16 @@ impl<'a, G: ProbeGame> Probe<'a, G> {
         Ok(Probe { game, entries: table::Entries::Bytes(entries), width })
     }
 
+    /// A solution in memory; an error unless it has exactly one entry per index entry of the
+    /// game.
+    pub fn of_solution(game: G, solution: &'a nana_engine::Solution) -> Result<Probe<'a, G>, ProbeError> {
+        let (entries, expected) = (solution.len(), game.size());
+        if entries != expected {
+            return Err(ProbeError::WrongSize { entries, expected });
+        }
+        Ok(Probe { game, entries: table::Entries::Solution(solution), width: solution.width })
+    }
+
     /// A table file's entries, of the width its header names, read one at a time (a compressed
     /// table decodes an entry's block); an error unless it has exactly one entry per index entry
     /// of the game.

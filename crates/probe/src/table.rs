@@ -11,7 +11,9 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use nana_engine::{CheckError, Entry, EntryWidth, Progress, Solution, SolveError, Stats, Value, WideEntry};
+use nana_engine::{
+    CheckError, Entry, EntryWidth, Progress, Solution, SolveError, Solved, Stats, Value, WideEntry,
+};
 use nana_tablebase::{Counts, Expected, Header, Layout, Tablebase, TablebaseError};
 
 use crate::{Probe, ProbeGame};
@@ -207,7 +209,9 @@ pub fn write<G: TableGame>(game: &G, dir: &Path, solution: &Solution) -> Result<
     let s = &solution.stats;
     let counts = Counts { wins: s.wins, losses: s.losses, draws: s.draws, illegal: s.illegal };
     let header = game.header(counts, u32::from(s.max_dtm));
-    nana_tablebase::write(&path, &header, &solution.entries)
+    let width = solution.width.bytes() as u64;
+    let fill = |first: u64, out: &mut [u8]| solution.fill(first / width, out);
+    nana_tablebase::write_from(&path, &header, Layout::DEFAULT, &fill)
         .map_err(|error| TableError::File { path: path.clone(), error })?;
     Ok(path)
 }
@@ -229,6 +233,8 @@ pub enum Entries<'a> {
     /// A validated table file, read one entry at a time (a compressed table decodes the entry's
     /// block).
     File(&'a Tablebase),
+    /// A solve's result, whichever way it holds its entries.
+    Solution(&'a Solution),
 }
 
 impl Entries<'_> {
@@ -245,6 +251,7 @@ impl Entries<'_> {
                     EntryWidth::Two => WideEntry(raw).value(),
                 }
             }
+            Entries::Solution(solution) => solution.value(index),
         }
     }
 }
@@ -254,7 +261,8 @@ impl Entries<'_> {
 pub struct Table<G> {
     game: G,
     source: Source,
-    /// A compressed file's entries, decoded the first time [`Table::entries`] asks for them.
+    /// A compressed file's entries, or a solution's spread over the index, made the first time
+    /// [`Table::entries`] asks for them.
     decoded: OnceLock<Vec<u8>>,
 }
 
@@ -383,7 +391,10 @@ impl<G: TableGame> Table<G> {
                 let entries = tb.entries().map_err(|error| TableError::File { path: path(), error })?;
                 Ok(self.decoded.get_or_init(|| entries.into_owned()))
             }
-            Source::Memory(s) => Ok(&s.entries),
+            Source::Memory(s) => match &s.entries {
+                Solved::Whole(bytes) => Ok(bytes),
+                Solved::Members { .. } => Ok(self.decoded.get_or_init(|| s.bytes().into_owned())),
+            },
         }
     }
 
@@ -404,7 +415,7 @@ impl<G: TableGame> Table<G> {
     {
         let probe = match &self.source {
             Source::File(tb) => Probe::of_file(self.game.clone(), tb),
-            Source::Memory(s) => Probe::with_width(self.game.clone(), &s.entries, s.width),
+            Source::Memory(s) => Probe::of_solution(self.game.clone(), s),
         };
         probe.expect("the size was checked when the table was opened or solved")
     }

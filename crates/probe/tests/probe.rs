@@ -113,8 +113,8 @@ impl Game for Race {
 
 fn solved(width: EntryWidth) -> Vec<u8> {
     let s = solve_with(&Race, width, &NoProgress).unwrap();
-    check_with(&Race, &s.entries, width, &|_| {}).unwrap();
-    s.entries
+    check_with(&Race, &s.bytes(), width, &|_| {}).unwrap();
+    s.into_bytes()
 }
 
 /// `(move, value for the player making it, counted from before the move, ending)`, best first.
@@ -470,7 +470,7 @@ mod table {
 
             let opened = Table::open(game, &path).unwrap();
             assert!(matches!(opened.source(), Source::File(_)));
-            assert_eq!((opened.width(), opened.entries()), (width, &solution.entries[..]));
+            assert_eq!((opened.width(), opened.entries()), (width, &solution.bytes()[..]));
             assert_eq!(opened.stats(), solution.stats);
             assert_eq!(opened.probe().value(&0).unwrap(), Win(Dtm(3)));
             // Written in compressed blocks and read an entry at a time: every position reads
@@ -480,7 +480,7 @@ mod table {
                 Source::Memory(_) => unreachable!(),
             };
             assert!(matches!(file.storage().layout, nana_tablebase::Layout::Lz4Blocks { .. }));
-            let in_memory = Probe::with_width(game, &solution.entries, width).unwrap();
+            let in_memory = Probe::of_solution(game, &solution).unwrap();
             for pos in 0..ProbeGame::size(&game) {
                 let (read, solved) = (opened.probe().value(&pos), in_memory.value(&pos));
                 assert_eq!(read.map_err(|e| e.to_string()), solved.map_err(|e| e.to_string()), "{pos}");

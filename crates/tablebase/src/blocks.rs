@@ -11,6 +11,8 @@
 //! last one is the length of the blocks together. Each record's CRC-32 is
 //! that of its block's stored (compressed) bytes.
 
+use rayon::prelude::*;
+
 use crate::TablebaseError;
 
 /// The largest block, in decoded bytes, a reader accepts and a writer
@@ -62,19 +64,64 @@ impl Shape {
     }
 }
 
-/// Compresses an entry array of the given shape into a payload.
-pub(crate) fn compress(entries: &[u8], shape: &Shape) -> Vec<u8> {
-    debug_assert_eq!(entries.len() as u64, shape.total);
-    let mut index = Vec::with_capacity(shape.blocks as usize * RECORD_BYTES);
-    let mut data = Vec::new();
-    for block in entries.chunks(shape.block_bytes as usize) {
-        let compressed = lz4_flex::block::compress(block);
-        data.extend_from_slice(&compressed);
-        index.extend_from_slice(&(data.len() as u64).to_le_bytes());
-        index.extend_from_slice(&crc32fast::hash(&compressed).to_le_bytes());
+/// Blocks one task of [`compress_from`] compresses in a row.
+const GROUP_BLOCKS: u64 = 64;
+
+/// A blocked payload as it is written: its block index, then its blocks in groups, one after
+/// another; and the CRC-32 of the entry array the blocks decode to.
+pub(crate) struct Compressed {
+    pub index: Vec<u8>,
+    pub groups: Vec<Vec<u8>>,
+    pub entries_crc: u32,
+}
+
+impl Compressed {
+    /// The payload's length: the index and the blocks.
+    pub fn len(&self) -> u64 {
+        (self.index.len() + self.groups.iter().map(Vec::len).sum::<usize>()) as u64
     }
-    index.extend_from_slice(&data);
-    index
+}
+
+/// Compresses the entry array of the given shape that `fill` produces, a block at a time:
+/// `fill(first, out)` writes the array's bytes from `first` on into `out`, a block's worth.
+/// Groups of blocks are compressed in parallel, each block on its own, so the bytes do not
+/// depend on the thread count; no more of the array than a block per thread is held at once.
+pub(crate) fn compress_from(shape: &Shape, fill: &(dyn Fn(u64, &mut [u8]) + Sync)) -> Compressed {
+    let groups = shape.blocks.div_ceil(GROUP_BLOCKS);
+    // Each group's blocks, their lengths and checksums, and the checksum of what they decode to.
+    type Group = (Vec<u8>, Vec<(u64, u32)>, crc32fast::Hasher);
+    let done: Vec<Group> = (0..groups)
+        .into_par_iter()
+        .map(|g| {
+            let mut data = Vec::new();
+            let mut records = Vec::new();
+            let mut entries = crc32fast::Hasher::new();
+            let mut block = vec![0u8; shape.block_bytes as usize];
+            for k in g * GROUP_BLOCKS..((g + 1) * GROUP_BLOCKS).min(shape.blocks) {
+                let block = &mut block[..shape.len_of(k)];
+                fill(k * shape.block_bytes, block);
+                entries.update(block);
+                let compressed = lz4_flex::block::compress(block);
+                data.extend_from_slice(&compressed);
+                records.push((compressed.len() as u64, crc32fast::hash(&compressed)));
+            }
+            (data, records, entries)
+        })
+        .collect();
+    let mut index = Vec::with_capacity(shape.blocks as usize * RECORD_BYTES);
+    let mut entries_crc = crc32fast::Hasher::new();
+    let mut end = 0u64;
+    let mut data = Vec::with_capacity(done.len());
+    for (group, records, crc) in done {
+        for (len, block_crc) in records {
+            end += len;
+            index.extend_from_slice(&end.to_le_bytes());
+            index.extend_from_slice(&block_crc.to_le_bytes());
+        }
+        entries_crc.combine(&crc);
+        data.push(group);
+    }
+    Compressed { index, groups: data, entries_crc: entries_crc.finalize() }
 }
 
 /// A blocked payload whose index has been checked: every block's bytes lie
@@ -219,6 +266,32 @@ impl<'a> Blocks<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The payload of an entry array, in one piece; its entries' checksum is theirs.
+    fn compress(entries: &[u8], shape: &Shape) -> Vec<u8> {
+        let copy = |first: u64, out: &mut [u8]| out.copy_from_slice(&entries[first as usize..][..out.len()]);
+        let compressed = compress_from(shape, &copy);
+        assert_eq!(compressed.entries_crc, crc32fast::hash(entries));
+        let len = compressed.len();
+        let mut payload = compressed.index;
+        compressed.groups.iter().for_each(|g| payload.extend_from_slice(g));
+        assert_eq!(payload.len() as u64, len);
+        payload
+    }
+
+    /// Many groups of blocks, and a short last block, decode to the array in order.
+    #[test]
+    fn groups_of_blocks_decode_in_order() {
+        let entries: Vec<u8> = (0..100_003u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 29) as u8).collect();
+        let shape = Shape::new(100_003, 1, 100).unwrap();
+        assert!(shape.blocks > 10 * GROUP_BLOCKS);
+        let payload = compress(&entries, &shape);
+        let index_len = shape.index_len().unwrap() as usize;
+        let blocks = Blocks::new(&payload, shape, crc32fast::hash(&payload[..index_len])).unwrap();
+        let mut all = Vec::new();
+        blocks.for_each(crc32fast::hash(&entries), |b| all.extend_from_slice(b)).unwrap();
+        assert!(all == entries);
+    }
 
     #[test]
     fn shapes_cover_the_array_exactly() {

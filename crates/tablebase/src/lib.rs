@@ -84,4 +84,4 @@ pub use header::{
     MAGIC_V1, OPTIONS_MAX, RULE_SET_MAX,
 };
 pub use reader::{validate_bytes, Tablebase};
-pub use writer::{write, write_with};
+pub use writer::{write, write_from, write_with};

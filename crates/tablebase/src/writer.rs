@@ -64,23 +64,67 @@ pub fn write_with(
     if expected != Some(len) {
         return Err(TablebaseError::PayloadLength { len, expected: expected.unwrap_or(u64::MAX) });
     }
-    let entries_crc = crc32fast::hash(entries);
-    // The header's payload checksum: of a plain payload, all of it; of blocks, their index
-    // (every block has its own checksum in the index).
-    let (compressed, payload_crc) = match layout {
-        Layout::Plain => (None, entries_crc),
+    match layout {
+        Layout::Plain => {
+            let crc = crc32fast::hash(entries);
+            let storage = Storage { layout, payload_len: len, payload_crc: crc, entries_crc: crc };
+            write_parts(path, &header.encode_with(&storage)?, &[entries])
+        }
+        Layout::Lz4Blocks { .. } => {
+            let copy = |first: u64, out: &mut [u8]| {
+                let start = first as usize;
+                out.copy_from_slice(&entries[start..start + out.len()]);
+            };
+            write_from(path, header, layout, &copy)
+        }
+    }
+}
+
+/// Writes a tablebase file atomically as [`write_with`] does, its entry array produced a piece
+/// at a time by `fill`: `fill(first, out)` writes the array's bytes from byte `first` on into
+/// `out` (a whole number of entries). In compressed blocks, no more of the array than a block
+/// per thread is held at once; a plain payload is assembled whole.
+///
+/// # Errors
+///
+/// Those of [`write_with`], but for the payload's length, which `fill` cannot get wrong.
+pub fn write_from(
+    path: &Path,
+    header: &Header,
+    layout: Layout,
+    fill: &(dyn Fn(u64, &mut [u8]) + Sync),
+) -> Result<(), TablebaseError> {
+    header.check_fields()?;
+    let total =
+        header.payload_len().ok_or(TablebaseError::BadLayout("the entry array's length overflows"))?;
+    match layout {
+        Layout::Plain => {
+            let len = usize::try_from(total)
+                .map_err(|_| TablebaseError::PayloadLength { len: total, expected: total })?;
+            let mut entries = vec![0u8; len];
+            fill(0, &mut entries);
+            write_with(path, header, &entries, layout)
+        }
         Layout::Lz4Blocks { block_entries } => {
             let shape = Shape::new(header.entries, header.entry_width, block_entries)?;
-            let payload = blocks::compress(entries, &shape);
-            let index_len = shape.blocks as usize * blocks::RECORD_BYTES;
-            let index_crc = crc32fast::hash(&payload[..index_len]);
-            (Some(payload), index_crc)
+            let compressed = blocks::compress_from(&shape, fill);
+            // The header's payload checksum is the block index's: every block has its own in
+            // the index.
+            let storage = Storage {
+                layout,
+                payload_len: compressed.len(),
+                payload_crc: crc32fast::hash(&compressed.index),
+                entries_crc: compressed.entries_crc,
+            };
+            let mut parts: Vec<&[u8]> = vec![&compressed.index];
+            parts.extend(compressed.groups.iter().map(Vec::as_slice));
+            write_parts(path, &header.encode_with(&storage)?, &parts)
         }
-    };
-    let payload = compressed.as_deref().unwrap_or(entries);
-    let storage = Storage { layout, payload_len: payload.len() as u64, payload_crc, entries_crc };
-    let header_bytes = header.encode_with(&storage)?;
+    }
+}
 
+/// Writes a header and its payload, given in parts, atomically to `path`.
+fn write_parts(path: &Path, header_bytes: &[u8], payload: &[&[u8]]) -> Result<(), TablebaseError> {
     let file_name = path.file_name().ok_or_else(|| TablebaseError::Io {
         path: path.to_path_buf(),
         source: io::Error::new(io::ErrorKind::InvalidInput, "the path has no file name"),
@@ -102,8 +146,8 @@ pub fn write_with(
     let mut file = OpenOptions::new().write(true).create_new(true).open(&temp_path).map_err(temp_error)?;
     let guard = RemoveOnDrop(Some(temp_path.clone()));
 
-    file.write_all(&header_bytes)
-        .and_then(|()| file.write_all(payload))
+    file.write_all(header_bytes)
+        .and_then(|()| payload.iter().try_for_each(|part| file.write_all(part)))
         .and_then(|()| file.sync_all())
         .map_err(temp_error)?;
     drop(file);

@@ -1,7 +1,7 @@
 //! The identity of Dobutsu's tablebase files: their names, and the header fields that say which
 //! game and rule set a table was built for.
 
-use nana_engine::{CheckError, Entry, EntryWidth, Problem, Progress, Solution, SolveError, Stats};
+use nana_engine::{CheckError, Entry, EntryWidth, Problem, Progress, Solution, SolveError};
 use nana_probe::table::{RulesError, TableGame};
 use nana_tablebase::{Encoding, Expected, Header};
 use rayon::prelude::*;
@@ -61,9 +61,10 @@ impl TableGame for Rules {
     }
 
     /// Surveys every entry of the index (a "survey" phase, [`crate::survey`]) and solves the
-    /// solved set (the engine's phases, over its entries numbered densely), and spreads the
-    /// values over the index: entries outside the set (unused, or a position where the side to
-    /// move can take the lion, a win in 1 the probe decides) are marked unused.
+    /// solved set (the engine's phases, over its entries numbered densely). The solution is the
+    /// set's values, spread over the index as the table is written: entries outside the set
+    /// (unused, or a position where the side to move can take the lion, a win in 1 the probe
+    /// decides) are unused.
     fn solve(&self, progress: &dyn Progress) -> Result<Solution, SolveError> {
         progress.begin("survey", index::SIZE);
         let survey = survey::survey(self, &|n| progress.advance(n));
@@ -71,9 +72,7 @@ impl TableGame for Rules {
         progress.end();
         let dense = nana_engine::solve(&game, progress)?;
         game.forget_survey();
-        let entries = game.spread(&dense.entries);
-        let stats = Stats::of(&entries, EntryWidth::One);
-        Ok(Solution { entries, width: EntryWidth::One, stats })
+        Ok(Solution::of_members(game.into_set(), dense.into_bytes()))
     }
 
     /// Marks the solved set again, plainly ([`survey::in_set`]: every legal position where the
@@ -94,7 +93,7 @@ impl TableGame for Rules {
                     .fold(0, |a, b| a | 1 << b)
             })
             .collect();
-        let game = Dense::from_words(DobutsuGame::new(*self), words);
+        let game = Dense::from_words(DobutsuGame::new(*self), &words);
         let dense = game.gather(entries);
         nana_engine::check_with(&game, &dense, width, progress).map_err(|mut e| {
             e.index = game.select(e.index);

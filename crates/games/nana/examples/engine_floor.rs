@@ -108,7 +108,7 @@ impl Phases {
 fn solve_all<G: Game>(games: &[G]) -> (Vec<Vec<u8>>, f64, String) {
     let phases = Phases::default();
     let t = Instant::now();
-    let entries = games.iter().map(|g| solve(g, &phases).expect("solves").entries).collect();
+    let entries = games.iter().map(|g| solve(g, &phases).expect("solves").into_bytes()).collect();
     (entries, t.elapsed().as_secs_f64(), phases.summary())
 }
 

@@ -122,24 +122,24 @@ fn solve_both_rule_sets() {
         let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
         let s = two.install(|| solve(&game, &NoProgress)).unwrap();
         let s1 = one.install(|| solve(&game, &NoProgress)).unwrap();
-        assert!(s.entries == s1.entries, "{}: bytes differ between 1 and 2 threads", rules.short_name());
+        assert!(s.bytes() == s1.bytes(), "{}: bytes differ between 1 and 2 threads", rules.short_name());
         let retro = two.install(|| solve(&NanaGame::prepared(rules), &NoProgress)).unwrap();
-        assert!(s.entries == retro.entries, "{}: bytes differ over retro-moves", rules.short_name());
+        assert!(s.bytes() == retro.bytes(), "{}: bytes differ over retro-moves", rules.short_name());
 
         // Every win has a move to a loss one ply shorter and none shorter, every loss's moves
         // all lead to wins, draws have a drawing move and no winning one.
-        check(&plain, &s.entries, &|_| {}).unwrap();
+        check(&plain, &s.bytes(), &|_| {}).unwrap();
 
         // Mirror symmetry where mirror images are stored apart (Kings on file 2).
         let asym = (0..MAIN)
             .into_par_iter()
-            .filter(|&i| is_self_mirror_pair(i) && s.entries[i as usize] != Entry::ILLEGAL.0)
-            .filter(|&i| s.entries[i as usize] != s.entries[rank(&unrank(i).unwrap().mirror()) as usize])
+            .filter(|&i| is_self_mirror_pair(i) && s.bytes()[i as usize] != Entry::ILLEGAL.0)
+            .filter(|&i| s.bytes()[i as usize] != s.bytes()[rank(&unrank(i).unwrap().mirror()) as usize])
             .count();
         assert_eq!(asym, 0);
 
         // Colour symmetry: the position with White to move answers with the same value.
-        let probe = Probe::new(rules, &s.entries).unwrap();
+        let probe = Probe::of_solution(rules, &s).unwrap();
         let start = Position::start();
         assert_eq!(probe.value(&start).unwrap(), probe.value(&start.flip()).unwrap());
 
@@ -174,7 +174,7 @@ fn solve_both_rule_sets() {
             if let Some(p) = game.position(i) {
                 if p.is_terminal(&rules) {
                     terminal = Some(i);
-                    assert_eq!(Entry(s.entries[i as usize]).value(), Some(Value::Loss(nana_engine::Dtm(0))));
+                    assert_eq!(Entry(s.bytes()[i as usize]).value(), Some(Value::Loss(nana_engine::Dtm(0))));
                 }
             }
         }
