@@ -100,6 +100,33 @@ pub trait Game: Sync {
     fn reverse_successors(&self) -> bool {
         false
     }
+
+    /// The forward pass the game has made already, handed over once: the solver reads its
+    /// bytes instead of asking [`Game::successor_count`] and [`Game::has_predecessors`] of each
+    /// entry, and keeps them as its counters, so the census costs no memory past the solve's
+    /// own. A second call gets `None`, as does a game without one (the default). Read only
+    /// where the solver does not keep the successors ([`Game::reverse_successors`]).
+    fn take_census(&self) -> Option<Census> {
+        None
+    }
+}
+
+/// A game's forward pass, made before the solve: one byte per index entry, which `read` turns
+/// into what the solver needs to know of the entry.
+#[derive(Debug)]
+pub struct Census {
+    pub bytes: Vec<u8>,
+    pub read: fn(u8) -> Counted,
+}
+
+/// What the forward pass learns of an entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counted {
+    pub node: Node,
+    /// For an inner entry, its distinct successors (at most 255 in a [`Census`]).
+    pub successors: u8,
+    /// For a terminal entry, whether a move leads into it ([`Game::has_predecessors`]).
+    pub has_predecessors: bool,
 }
 
 #[cfg(test)]
@@ -234,6 +261,87 @@ mod tests {
         fn has_predecessors(&self, i: u64) -> bool {
             !self.silent.contains(&i)
         }
+    }
+
+    /// A game whose forward pass is made beforehand: `inner`'s, written as census bytes (255
+    /// unused, 254 a loss in 0, 253 a win in 1 without predecessors, 252 a draw, 251 a win in 1,
+    /// else the count).
+    struct Censused<G> {
+        inner: G,
+        census: std::sync::Mutex<Option<Vec<u8>>>,
+    }
+
+    impl<G: Game> Censused<G> {
+        fn new(inner: G) -> Censused<G> {
+            let mut scratch = Vec::new();
+            let bytes = (0..inner.size())
+                .map(|i| match inner.successor_count(i, &mut scratch) {
+                    (Node::Illegal, _) => 255,
+                    (Node::Terminal(Value::Loss(Dtm(0))), _) => 254,
+                    (Node::Terminal(Value::Win(Dtm(1))), _) if !inner.has_predecessors(i) => 253,
+                    (Node::Terminal(Value::Win(Dtm(1))), _) => 251,
+                    (Node::Terminal(Value::Draw), _) => 252,
+                    (Node::Inner, n) => u8::try_from(n).unwrap(),
+                    (node, _) => panic!("{i}: {node:?} has no census byte"),
+                })
+                .collect();
+            Censused { inner, census: std::sync::Mutex::new(Some(bytes)) }
+        }
+
+        fn read(b: u8) -> Counted {
+            let terminal = |value, has_predecessors| Counted {
+                node: Node::Terminal(value),
+                successors: 0,
+                has_predecessors,
+            };
+            match b {
+                255 => Counted { node: Node::Illegal, successors: 0, has_predecessors: false },
+                254 => terminal(Value::Loss(Dtm(0)), true),
+                253 => terminal(Value::Win(Dtm(1)), false),
+                252 => terminal(Value::Draw, true),
+                251 => terminal(Value::Win(Dtm(1)), true),
+                n => Counted { node: Node::Inner, successors: n, has_predecessors: true },
+            }
+        }
+    }
+
+    /// Nothing but the census: the forward pass must not ask the game.
+    impl<G: Game> Game for Censused<G> {
+        fn size(&self) -> u64 {
+            self.inner.size()
+        }
+        fn successors(&self, _: u64, _: &mut Vec<u64>) -> Node {
+            panic!("the forward pass asked for successors despite a census")
+        }
+        fn predecessors(&self, i: u64, out: &mut Vec<u64>) {
+            self.inner.predecessors(i, out)
+        }
+        fn has_predecessors(&self, _: u64) -> bool {
+            panic!("the forward pass asked for predecessors despite a census")
+        }
+        fn take_census(&self) -> Option<Census> {
+            let bytes = self.census.lock().unwrap().take()?;
+            Some(Census { bytes, read: Censused::<G>::read })
+        }
+    }
+
+    /// A census gives the same solution as the game's own answers, and is handed over once.
+    #[test]
+    fn a_census_stands_for_the_forward_pass() {
+        for silent in [&[][..], &[0, 4]] {
+            let plain = solve(&Leaves { silent }, &NoProgress).unwrap();
+            let censused = Censused::new(Leaves { silent });
+            assert_eq!(solve(&censused, &NoProgress).unwrap().bytes(), plain.bytes(), "{silent:?}");
+            assert!(censused.take_census().is_none());
+        }
+        let plain = solve(&TakeAway, &NoProgress).unwrap();
+        assert_eq!(solve(&Censused::new(TakeAway), &NoProgress).unwrap().bytes(), plain.bytes());
+        let plain = solve(&Cycle, &NoProgress).unwrap();
+        assert_eq!(solve(&Censused::new(Cycle), &NoProgress).unwrap().bytes(), plain.bytes());
+        // A census of another size is an error, not a wrong solution.
+        let short = Censused::new(TakeAway);
+        short.census.lock().unwrap().as_mut().unwrap().pop();
+        assert_eq!(solve(&short, &NoProgress).unwrap_err(), SolveError::CensusSize { bytes: 9, size: 10 });
     }
 
     #[test]

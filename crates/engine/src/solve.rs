@@ -32,7 +32,7 @@ use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, Ordering};
 use rayon::prelude::*;
 
 use crate::value::{Code, Entry, EntryWidth, Value, WideEntry};
-use crate::{Game, Node, Subset};
+use crate::{Census, Game, Node, Subset};
 
 /// Receives progress reports; the command line shows them as progress bars.
 pub trait Progress: Sync {
@@ -217,6 +217,8 @@ pub enum SolveError {
     BadTerminal { index: u64, value: Value },
     /// The game called an entry inner but gave it no successor.
     NoSuccessors { index: u64 },
+    /// The game's census has another number of bytes than the game has entries.
+    CensusSize { bytes: u64, size: u64 },
 }
 
 impl fmt::Display for SolveError {
@@ -241,6 +243,9 @@ impl fmt::Display for SolveError {
             ),
             SolveError::NoSuccessors { index } => {
                 write!(f, "entry {index} is neither terminal nor illegal but has no successor")
+            }
+            SolveError::CensusSize { bytes, size } => {
+                write!(f, "the game's census has {bytes} bytes for {size} entries")
             }
         }
     }
@@ -335,7 +340,20 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
     let n = size as usize;
     let keep_edges = game.reverse_successors();
     let values: Vec<E::Cell> = (0..n).into_par_iter().map(|_| E::Cell::new(E::DRAW)).collect();
-    let counters: Vec<AtomicU8> = (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect();
+    // A census the game made is read from the counters, each byte replaced by the entry's
+    // count as the forward pass comes to it: the bytes become the counters in place (a `Vec`
+    // mapped into one of the same layout keeps its allocation).
+    let census = if keep_edges { None } else { game.take_census() };
+    let read = census.as_ref().map(|c| c.read);
+    let counters: Vec<AtomicU8> = match census {
+        Some(Census { bytes, .. }) => {
+            if bytes.len() != n {
+                return Err(SolveError::CensusSize { bytes: bytes.len() as u64, size });
+            }
+            bytes.into_iter().map(AtomicU8::new).collect()
+        }
+        None => (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
+    };
 
     // Forward pass: count successors, find the terminal positions.
     progress.begin("count moves", size);
@@ -349,7 +367,10 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
                 let end = (start + CHUNK).min(n);
                 for i in start..end {
                     let succ = &mut found.succ;
-                    let (node, count) = if keep_edges {
+                    let counted = read.map(|read| read(counters[i].load(Ordering::Relaxed)));
+                    let (node, count) = if let Some(c) = counted {
+                        (c.node, usize::from(c.successors))
+                    } else if keep_edges {
                         // Kept as reported, duplicates too: an entry reported twice is counted
                         // twice and has two edges back, so it is counted down twice when it is
                         // decided. The result is the same, without sorting every list.
@@ -373,7 +394,9 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
                                 return Err(SolveError::DtmOverflow { dtm: dtm.0.into(), width: E::WIDTH });
                             }
                             values[i].set(E::decided(dtm.0));
-                            if !game.has_predecessors(i as u64) {
+                            let has_predecessors = counted
+                                .map_or_else(|| game.has_predecessors(i as u64), |c| c.has_predecessors);
+                            if !has_predecessors {
                                 // Decided, and nothing to walk back to: no frontier holds it.
                                 found.settled += 1;
                                 continue;

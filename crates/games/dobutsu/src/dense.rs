@@ -7,19 +7,22 @@
 //!
 //! The set and its numbering are the engine's [`Subset`].
 
-use nana_engine::{Dtm, Entry, Game, Node, Subset, Value};
+use std::sync::{Mutex, PoisonError};
+
+use nana_engine::{Census, Dtm, Entry, Game, Node, Subset, Value};
 use rayon::prelude::*;
 
 use crate::reach::Reachable;
-use crate::survey::{self, byte, Survey};
+use crate::survey::{self, Survey};
 
 /// `inner` over a set of its entries.
 #[derive(Debug)]
 pub struct Dense<G> {
     inner: G,
     set: Subset,
-    /// The [`Survey`] bytes of the entries, by dense number, if surveyed.
-    survey: Option<Vec<u8>>,
+    /// The [`Survey`] bytes of the entries, by dense number, if surveyed, until the solver
+    /// takes them ([`Game::take_census`]).
+    survey: Mutex<Option<Vec<u8>>>,
 }
 
 impl<G: Game> Dense<G> {
@@ -36,31 +39,28 @@ impl<G: Game> Dense<G> {
     /// word `i / 64`). A successor outside the set must be a move that loses at once.
     pub fn from_words(inner: G, words: &[u64]) -> Dense<G> {
         let set = Subset::from_words(words, inner.size());
-        Dense { inner, set, survey: None }
+        Dense { inner, set, survey: Mutex::new(None) }
     }
 
     /// `inner` over the solved set of a [`Survey`] (made by [`crate::survey::survey`] for the
-    /// same rule set as `inner`), with the forward pass answered from its bytes instead of by
-    /// generating moves.
+    /// same rule set as `inner`), whose bytes the solver takes as its forward pass
+    /// ([`Game::take_census`]) instead of generating moves.
     ///
-    /// Besides the moves out of the set, this game leaves out the moves into an entry where
-    /// the opponent wins in 1 by a try (its byte [`byte::TERMINAL_WIN`]), as the survey's
-    /// counts do: such an entry has no predecessors, and an entry whose every move loses at
-    /// once is a terminal loss in 2 ([`byte::ALL_MOVES_LOSE`]). The values are the same: a loss
-    /// in 2 is the quickest loss there is, so a move into one never decides the longest
-    /// resistance of a position that has another move.
+    /// The survey's counts leave out the moves into an entry where the opponent wins in 1 by a
+    /// try (its byte [`survey::byte::TERMINAL_WIN`]), besides the moves out of the set: nothing walks
+    /// back from such an entry, and an entry whose every move loses at once is a terminal loss
+    /// in 2 ([`survey::byte::ALL_MOVES_LOSE`]). The values are the same: a loss in 2 is the quickest
+    /// loss there is, so a move into one never decides the longest resistance of a position
+    /// that has another move. Nothing walks back from a loss in 0 (a try completed by the
+    /// opponent) either: every entry with a move into one is a win in 1 the survey decided
+    /// ([`survey::byte::TRY_WINS`]).
     pub fn surveyed(inner: G, survey: Survey) -> Dense<G> {
         let Survey { words, bytes } = survey;
-        let mut dense = Dense::from_words(inner, &words);
+        let dense = Dense::from_words(inner, &words);
         drop(words);
         assert_eq!(dense.set.len(), bytes.len() as u64, "one survey byte per entry of the set");
-        dense.survey = Some(bytes);
+        *dense.survey.lock().unwrap_or_else(PoisonError::into_inner) = Some(bytes);
         dense
-    }
-
-    /// Frees the survey's bytes, which only the solve reads.
-    pub fn forget_survey(&mut self) {
-        self.survey = None;
     }
 
     /// The set, numbered densely.
@@ -109,12 +109,10 @@ impl<G: Game> Game for Dense<G> {
     fn successors(&self, d: u64, out: &mut Vec<u64>) -> Node {
         let start = out.len();
         let node = self.inner.successors(self.select(d), out);
-        // The moves out of the set lose at once: left out. Surveyed, so are the moves into a
-        // win in 1.
+        // The moves out of the set lose at once: left out.
         let mut keep = start;
         for k in start..out.len() {
-            let Some(q) = self.rank(out[k]) else { continue };
-            if self.survey.as_ref().is_none_or(|survey| survey[q as usize] != byte::TERMINAL_WIN) {
+            if let Some(q) = self.rank(out[k]) {
                 out[keep] = q;
                 keep += 1;
             }
@@ -127,32 +125,7 @@ impl<G: Game> Game for Dense<G> {
         }
     }
 
-    fn successor_count(&self, d: u64, scratch: &mut Vec<u64>) -> (Node, usize) {
-        match &self.survey {
-            Some(survey) => survey::node(survey[d as usize]),
-            None => {
-                scratch.clear();
-                let node = self.successors(d, scratch);
-                scratch.sort_unstable();
-                scratch.dedup();
-                (node, scratch.len())
-            }
-        }
-    }
-
-    /// Surveyed: the moves into a win in 1 are left out, so nothing walks back from one; and
-    /// nothing walks back from a loss in 0 (a try completed by the opponent): every entry with
-    /// a move into one is a win in 1 the survey decided ([`byte::TRY_WINS`]).
-    fn has_predecessors(&self, d: u64) -> bool {
-        self.survey
-            .as_ref()
-            .is_none_or(|survey| !matches!(survey[d as usize], byte::TERMINAL_WIN | byte::TERMINAL_LOSS))
-    }
-
     fn predecessors(&self, d: u64, out: &mut Vec<u64>) {
-        if !self.has_predecessors(d) {
-            return;
-        }
         let start = out.len();
         self.inner.predecessors(self.select(d), out);
         let mut keep = start;
@@ -163,6 +136,12 @@ impl<G: Game> Game for Dense<G> {
             }
         }
         out.truncate(keep);
+    }
+
+    /// The survey's bytes, if surveyed and not taken yet.
+    fn take_census(&self) -> Option<Census> {
+        let bytes = self.survey.lock().unwrap_or_else(PoisonError::into_inner).take()?;
+        Some(Census { bytes, read: survey::counted })
     }
 }
 

@@ -17,7 +17,7 @@
 //! ([`crate::dense::Dense::surveyed`]) and nothing the size of the whole index takes memory but
 //! the bitmap ([`survey`]).
 
-use nana_engine::{Dtm, Node, Value};
+use nana_engine::{Counted, Dtm, Node, Value};
 use rayon::prelude::*;
 
 use crate::index::{self, Frame, SIZE};
@@ -54,16 +54,20 @@ pub mod byte {
     pub const TERMINAL_WIN: u8 = 255;
 }
 
-/// What a byte of the survey says, as the solver's forward pass wants it: the node and, for an
-/// inner one, its number of distinct successors.
-#[inline]
-pub fn node(b: u8) -> (Node, usize) {
+/// What a byte of the survey says, as the solver's forward pass wants it
+/// ([`nana_engine::Census`]): the node; for an inner one, its number of distinct successors;
+/// for a terminal one, whether a move of the solved game leads into it (not into a win in 1 by
+/// a try, [`byte::TERMINAL_WIN`], nor into a try completed, [`byte::TERMINAL_LOSS`]).
+pub fn counted(b: u8) -> Counted {
+    let terminal =
+        |value, has_predecessors| Counted { node: Node::Terminal(value), successors: 0, has_predecessors };
     match b {
-        byte::TERMINAL_WIN | byte::TRY_WINS => (Node::Terminal(Value::Win(Dtm(1))), 0),
-        byte::TERMINAL_LOSS => (Node::Terminal(Value::Loss(Dtm(0))), 0),
-        byte::TERMINAL_DRAW => (Node::Terminal(Value::Draw), 0),
-        byte::ALL_MOVES_LOSE => (Node::Terminal(Value::Loss(Dtm(2))), 0),
-        count => (Node::Inner, usize::from(count)),
+        byte::TERMINAL_WIN => terminal(Value::Win(Dtm(1)), false),
+        byte::TRY_WINS => terminal(Value::Win(Dtm(1)), true),
+        byte::TERMINAL_LOSS => terminal(Value::Loss(Dtm(0)), false),
+        byte::TERMINAL_DRAW => terminal(Value::Draw, true),
+        byte::ALL_MOVES_LOSE => terminal(Value::Loss(Dtm(2)), true),
+        count => Counted { node: Node::Inner, successors: count, has_predecessors: true },
     }
 }
 

@@ -68,10 +68,9 @@ impl TableGame for Rules {
     fn solve(&self, progress: &dyn Progress) -> Result<Solution, SolveError> {
         progress.begin("survey", index::SIZE);
         let survey = survey::survey(self, &|n| progress.advance(n));
-        let mut game = Dense::surveyed(DobutsuGame::new(*self), survey);
+        let game = Dense::surveyed(DobutsuGame::new(*self), survey);
         progress.end();
         let dense = nana_engine::solve(&game, progress)?;
-        game.forget_survey();
         Ok(Solution::of_members(game.into_set(), dense.into_bytes()))
     }
 
