@@ -132,6 +132,7 @@ pub struct Counted {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve_with;
 
     /// Take-away: `n` stones, take one or two; who cannot move loses. Losses at multiples of 3,
     /// in `n` plies. Index `n`, with an unused entry at 7.
@@ -342,6 +343,53 @@ mod tests {
         let short = Censused::new(TakeAway);
         short.census.lock().unwrap().as_mut().unwrap().pop();
         assert_eq!(solve(&short, &NoProgress).unwrap_err(), SolveError::CensusSize { bytes: 9, size: 10 });
+    }
+
+    /// A chain `len - 1 -> ... -> 0` (0 has no move) and a hub `len` with a move to each of the
+    /// 250 entries after it (each without a move): its 250 successors leave packed cells room
+    /// for distances below 4.
+    struct Ladder {
+        len: u64,
+    }
+
+    impl Game for Ladder {
+        fn size(&self) -> u64 {
+            self.len + 251
+        }
+        fn successors(&self, i: u64, out: &mut Vec<u64>) -> Node {
+            if i == self.len {
+                out.extend(self.len + 1..self.len + 251);
+            } else if (1..self.len).contains(&i) {
+                out.push(i - 1);
+            }
+            Node::moves_or_loss(!out.is_empty())
+        }
+        fn predecessors(&self, i: u64, out: &mut Vec<u64>) {
+            if i > self.len {
+                out.push(self.len);
+            } else if i + 1 < self.len {
+                out.push(i + 1);
+            }
+        }
+    }
+
+    /// Packed cells give the values of split ones (two-byte entries are never packed), and a
+    /// distance past their codes solves the game again, unpacked, to the same values.
+    #[test]
+    fn packed_cells_fall_back_past_their_codes() {
+        for len in [3, 4, 5, 40] {
+            let game = Ladder { len };
+            check_relations(&game).unwrap();
+            let packed = solve(&game, &NoProgress).unwrap();
+            let split = solve_with(&game, EntryWidth::Two, &NoProgress).unwrap();
+            check(&game, &packed.bytes(), &|_| {}).unwrap();
+            for i in 0..game.size() {
+                assert_eq!(packed.value(i), split.value(i), "{len}: {i}");
+            }
+            let dtm = Dtm(len as u16 - 1);
+            let top = if dtm.0 % 2 == 1 { Value::Win(dtm) } else { Value::Loss(dtm) };
+            assert_eq!(packed.value(len - 1), Some(top));
+        }
     }
 
     #[test]

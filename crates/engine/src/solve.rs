@@ -312,8 +312,8 @@ pub fn solve_with<G: Game>(
         return Err(SolveError::TooLarge { size });
     }
     let entries = match width {
-        EntryWidth::One => solve_code::<G, Entry>(game, progress)?,
-        EntryWidth::Two => solve_code::<G, WideEntry>(game, progress)?,
+        EntryWidth::One => solve_code::<G, Entry>(game, progress, true)?,
+        EntryWidth::Two => solve_code::<G, WideEntry>(game, progress, false)?,
     };
     Ok(Solution::whole(entries, width))
 }
@@ -335,7 +335,14 @@ struct Forward {
     succ: Vec<u64>,
 }
 
-fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec<u8>, SolveError> {
+/// Solves `game` in entries of `E`; with `pack` (one-byte entries only), in one byte per
+/// entry for value and counter together where the counts and distances leave room
+/// ([`Packed`]), else in a value and a counter per entry ([`Split`]).
+fn solve_code<G: Game, E: Code>(
+    game: &G,
+    progress: &dyn Progress,
+    pack: bool,
+) -> Result<Vec<u8>, SolveError> {
     let size = game.size();
     let n = size as usize;
     let keep_edges = game.reverse_successors();
@@ -368,6 +375,10 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
                 for i in start..end {
                     let succ = &mut found.succ;
                     let counted = read.map(|read| read(counters[i].load(Ordering::Relaxed)));
+                    if counted.is_some() {
+                        // Only an inner entry has a counter: the census byte is read.
+                        counters[i].store(0, Ordering::Relaxed);
+                    }
                     let (node, count) = if let Some(c) = counted {
                         (c.node, usize::from(c.successors))
                     } else if keep_edges {
@@ -452,9 +463,37 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
     };
     let edges = reversed.as_ref();
 
-    if many.is_empty() {
-        backward::<G, E, AtomicU8>(game, edges, &values, &counters, seeds, settled, progress)?;
-        drop(counters);
+    if many.is_empty() && pack && E::WIDTH == EntryWidth::One {
+        if let Some(base) = Packed::base::<E>(&counters, &values) {
+            // Each entry's value and counter in one byte: the counters, packed in place.
+            counters.par_iter().zip(values.par_iter()).for_each(|(c, v)| {
+                let (count, raw): (u8, usize) = (c.load(Ordering::Relaxed), v.get().into());
+                c.store(if count > 0 { base + count } else { raw as u8 }, Ordering::Relaxed);
+            });
+            drop(values);
+            let cells = Packed { cells: &counters, base };
+            return match backward(game, edges, &cells, seeds, settled, progress) {
+                Ok(()) => {
+                    drop(reversed);
+                    Ok(counters.into_iter().map(|c| Packed::entry(c.into_inner(), base)).collect())
+                }
+                Err(Halt::Error(e)) => Err(e),
+                // A distance past the codes the counters leave: solved again, unpacked.
+                Err(Halt::OutOfCodes) => {
+                    drop((counters, reversed));
+                    solve_code::<G, E>(game, progress, false)
+                }
+            };
+        }
+    }
+    let halt = |h| match h {
+        Halt::Error(e) => e,
+        Halt::OutOfCodes => unreachable!("split cells hold every distance"),
+    };
+    let values = if many.is_empty() {
+        let cells = Split::<E, AtomicU8> { values, counters };
+        backward(game, edges, &cells, seeds, settled, progress).map_err(halt)?;
+        cells.values
     } else {
         let wide: Vec<AtomicU32> =
             counters.into_par_iter().map(|c| AtomicU32::new(c.into_inner().into())).collect();
@@ -463,8 +502,10 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
                 u32::try_from(count).map_err(|_| SolveError::TooManySuccessors { index: i.into(), count })?;
             wide[i as usize].set(c);
         }
-        backward::<G, E, AtomicU32>(game, edges, &values, &wide, seeds, settled, progress)?;
-    }
+        let cells = Split::<E, AtomicU32> { values, counters: wide };
+        backward(game, edges, &cells, seeds, settled, progress).map_err(halt)?;
+        cells.values
+    };
 
     // The counters and edges are done with: free them before the entries are written out.
     drop(reversed);
@@ -474,20 +515,154 @@ fn solve_code<G: Game, E: Code>(game: &G, progress: &dyn Progress) -> Result<Vec
     Ok(entries)
 }
 
+/// Why the backward passes stopped short.
+enum Halt {
+    Error(SolveError),
+    /// A distance that packed cells cannot hold ([`Packed`]).
+    OutOfCodes,
+}
+
+/// What the backward passes read and write of each entry: whether it is still undecided, its
+/// counter, its value once decided.
+trait Cells: Sync {
+    type Raw: Copy + Send + Sync;
+    fn len(&self) -> usize;
+    /// The entries that are positions.
+    fn legal(&self) -> usize;
+    /// The value of a win or loss in `dtm`, as a pass writes it.
+    fn code(&self, dtm: usize) -> Result<Self::Raw, Halt>;
+    /// After the pass of `dtm`, which decided entries if `decided`: whether they fit.
+    fn check_pass(&self, dtm: usize, decided: bool) -> Result<(), Halt>;
+    fn undecided(&self, p: usize) -> bool;
+    fn decide(&self, p: usize, raw: Self::Raw);
+    /// Counts one reply down; true when it was the last one.
+    fn count_down(&self, p: usize) -> bool;
+}
+
+/// A value and a counter per entry.
+struct Split<E: Code, C: Cell> {
+    values: Vec<E::Cell>,
+    counters: Vec<C>,
+}
+
+impl<E: Code, C: Cell> Cells for Split<E, C> {
+    type Raw = E::Raw;
+    fn len(&self) -> usize {
+        self.values.len()
+    }
+    fn legal(&self) -> usize {
+        self.values.par_iter().filter(|v| v.get() != E::ILLEGAL).count()
+    }
+    fn code(&self, dtm: usize) -> Result<E::Raw, Halt> {
+        // One pass beyond what the encoding holds is run to see whether it decides anything;
+        // what it marks is thrown away with the error.
+        Ok(if dtm <= E::MAX_DTM as usize { E::decided(dtm as u16) } else { E::ILLEGAL })
+    }
+    fn check_pass(&self, dtm: usize, decided: bool) -> Result<(), Halt> {
+        if decided && dtm > E::MAX_DTM as usize {
+            return Err(Halt::Error(SolveError::DtmOverflow { dtm: dtm as u32, width: E::WIDTH }));
+        }
+        Ok(())
+    }
+    #[inline]
+    fn undecided(&self, p: usize) -> bool {
+        // A terminal draw is never a predecessor: no pass meets it.
+        self.values[p].get() == E::DRAW
+    }
+    #[inline]
+    fn decide(&self, p: usize, raw: E::Raw) {
+        self.values[p].set(raw)
+    }
+    #[inline]
+    fn count_down(&self, p: usize) -> bool {
+        self.counters[p].count_down()
+    }
+}
+
+/// One byte per entry for value and counter together: an undecided entry with `n` replies not
+/// yet known to lose holds `base + n`, above every [`Entry`] code a pass writes (a distance
+/// `d` is `d + 1`, at most `base`) and below [`Entry::ILLEGAL`]. With Dobutsu's 38 distinct
+/// successors at most, distances up to 215 plies fit; a longer one stops the passes
+/// ([`Halt::OutOfCodes`]) and the game is solved again, unpacked.
+struct Packed<'a> {
+    cells: &'a [AtomicU8],
+    base: u8,
+}
+
+impl Packed<'_> {
+    /// The base for the counters' codes: 254 less the largest count; `None` if that leaves no
+    /// room for the values the forward pass set (or for a win in 1).
+    fn base<E: Code>(counters: &[AtomicU8], values: &[E::Cell]) -> Option<u8> {
+        let most = counters.par_iter().map(|c| c.load(Ordering::Relaxed)).max().unwrap_or(0);
+        let illegal: usize = E::ILLEGAL.into();
+        let set = values
+            .par_iter()
+            .map(|v| v.get().into())
+            .filter(|&raw: &usize| raw != illegal)
+            .max()
+            .unwrap_or(0);
+        let base = 254 - most;
+        (usize::from(base) >= set.max(2)).then_some(base)
+    }
+
+    /// The entry a cell ends as: a draw where it is still undecided.
+    #[inline]
+    fn entry(cell: u8, base: u8) -> u8 {
+        if cell > base && cell != Entry::ILLEGAL.0 {
+            Entry::DRAW.0
+        } else {
+            cell
+        }
+    }
+}
+
+impl Cells for Packed<'_> {
+    type Raw = u8;
+    fn len(&self) -> usize {
+        self.cells.len()
+    }
+    fn legal(&self) -> usize {
+        self.cells.par_iter().filter(|c| c.load(Ordering::Relaxed) != Entry::ILLEGAL.0).count()
+    }
+    fn code(&self, dtm: usize) -> Result<u8, Halt> {
+        if dtm < usize::from(self.base) {
+            Ok(Entry::decided(dtm as u16).0)
+        } else {
+            Err(Halt::OutOfCodes)
+        }
+    }
+    fn check_pass(&self, _: usize, _: bool) -> Result<(), Halt> {
+        Ok(())
+    }
+    #[inline]
+    fn undecided(&self, p: usize) -> bool {
+        let cell = self.cells[p].load(Ordering::Relaxed);
+        cell > self.base && cell != Entry::ILLEGAL.0
+    }
+    #[inline]
+    fn decide(&self, p: usize, raw: u8) {
+        self.cells[p].store(raw, Ordering::Relaxed)
+    }
+    #[inline]
+    fn count_down(&self, p: usize) -> bool {
+        let left = self.cells[p].load(Ordering::Relaxed) - 1;
+        self.cells[p].store(left, Ordering::Relaxed);
+        left == self.base
+    }
+}
+
 /// The backward passes, one distance at a time, from the terminal entries `seeds` by distance,
 /// over the reversed successors `edges` if the forward pass kept them, else over the game's
 /// predecessors. `settled` terminal entries without predecessors are decided already.
-#[allow(clippy::too_many_arguments)]
-fn backward<G: Game, E: Code, C: Cell>(
+fn backward<G: Game, S: Cells>(
     game: &G,
     edges: Option<&Reversed>,
-    values: &[E::Cell],
-    counters: &[C],
+    cells: &S,
     mut seeds: Vec<Vec<u32>>,
     settled: u64,
     progress: &dyn Progress,
-) -> Result<(), SolveError> {
-    let legal = values.par_iter().filter(|v| v.get() != E::ILLEGAL).count();
+) -> Result<(), Halt> {
+    let legal = cells.legal();
     progress.begin("retrograde", legal as u64);
     let mut frontier: Vec<u32> = seeds.first_mut().map(std::mem::take).unwrap_or_default();
     progress.advance(settled + frontier.len() as u64);
@@ -497,9 +672,7 @@ fn backward<G: Game, E: Code, C: Cell>(
     let threads = rayon::current_num_threads();
     while !frontier.is_empty() || dtm + 1 < seeds.len() {
         let next_dtm = dtm + 1;
-        // One pass beyond what the encoding holds is run to see whether it decides anything;
-        // what it marks is thrown away with the error.
-        let next = if next_dtm <= E::MAX_DTM as usize { E::decided(next_dtm as u16) } else { E::ILLEGAL };
+        let next = cells.code(next_dtm)?;
         let losses = dtm.is_multiple_of(2);
         // Reversed edges cost the same for every entry: a few chunks a thread. The game's
         // predecessors cost more in some parts of the index than in others: more, smaller
@@ -519,8 +692,7 @@ fn backward<G: Game, E: Code, C: Cell>(
         // piece at most are held at once; the entries decided do not depend on the order.
         let mut found = Vec::new();
         for piece in frontier.chunks(PASS_PIECE) {
-            let finds =
-                owned_pass::<E, C>(values, counters, piece, losses, next, &mut dealt, tasks, deal, sorted);
+            let finds = owned_pass(cells, piece, losses, next, &mut dealt, tasks, deal, sorted);
             found.extend(finds.into_iter().flatten());
             // Lists grown for a large piece are freed rather than kept for the next pieces:
             // each list keeps the capacity of the largest piece it ever held, and together
@@ -530,9 +702,7 @@ fn backward<G: Game, E: Code, C: Cell>(
             }
         }
         frontier = found;
-        if !frontier.is_empty() && next_dtm > E::MAX_DTM as usize {
-            return Err(SolveError::DtmOverflow { dtm: next_dtm as u32, width: E::WIDTH });
-        }
+        cells.check_pass(next_dtm, !frontier.is_empty())?;
         if let Some(terminal) = seeds.get_mut(next_dtm) {
             frontier.append(terminal);
         }
@@ -605,18 +775,17 @@ const RANGE_BITS: u32 = 18;
 /// The entries decided, and their values, do not depend on the order: a win is only written as
 /// `next`, a counter reaches zero once. Each range's finds come out in index order if `sorted`.
 #[allow(clippy::too_many_arguments)]
-fn owned_pass<E: Code, C: Cell>(
-    values: &[E::Cell],
-    counters: &[C],
+fn owned_pass<S: Cells>(
+    cells: &S,
     frontier: &[u32],
     losses: bool,
-    next: E::Raw,
+    next: S::Raw,
     dealt: &mut Vec<Vec<Vec<u32>>>,
     tasks: usize,
     deal: &Deal<'_>,
     sorted: bool,
 ) -> Vec<Vec<u32>> {
-    let ranges = values.len().div_ceil(1 << RANGE_BITS);
+    let ranges = cells.len().div_ceil(1 << RANGE_BITS);
     dealt.resize_with(tasks, || vec![Vec::new(); ranges]);
     let chunk = frontier.len().div_ceil(tasks).max(1024);
     let used = frontier.len().div_ceil(chunk);
@@ -631,16 +800,16 @@ fn owned_pass<E: Code, C: Cell>(
             let mut found = Vec::new();
             for p in dealt.iter().flat_map(|by_range| &by_range[r]) {
                 let p = *p as usize;
-                if values[p].get() != E::DRAW {
+                if !cells.undecided(p) {
                     continue;
                 }
                 if losses {
                     // A move into a loss: the predecessor wins.
-                    values[p].set(next);
+                    cells.decide(p, next);
                     found.push(p as u32);
-                } else if counters[p].count_down() {
+                } else if cells.count_down(p) {
                     // Its last reply that was not yet known to lose: every move loses.
-                    values[p].set(next);
+                    cells.decide(p, next);
                     found.push(p as u32);
                 }
             }
