@@ -326,6 +326,13 @@ fn is_canonical_pair(a: u8, b: u8) -> bool {
     }
 }
 
+/// Whether an entry's lions stand a step apart (on neighbouring squares, diagonals included):
+/// then the side to move can take the lion in every position of the entry's lion pair.
+pub fn lions_adjacent(index: u64) -> bool {
+    let (a, b) = tables().pairs[(index / REST) as usize];
+    (a / 3).abs_diff(b / 3) <= 1 && (a % 3).abs_diff(b % 3) <= 1
+}
+
 /// Whether an entry's lions are both on file b, where the mirror image keeps the pair.
 pub fn is_self_mirror_pair(index: u64) -> bool {
     let (a, b) = tables().pairs[(index / REST) as usize];

@@ -20,7 +20,7 @@
 use nana_engine::{Counted, Dtm, Node, Value};
 use rayon::prelude::*;
 
-use crate::index::{self, Frame, SIZE};
+use crate::index::{self, Frame, REST, SIZE};
 use crate::position::{Move, Position, FAR_RANK};
 use crate::types::{Role, Rules};
 
@@ -152,10 +152,18 @@ pub fn survey(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Survey {
         .zip(bytes.par_chunks_mut(RUN as usize))
         .enumerate()
         .map(|(r, (words, slot))| {
-            let first = r as u64 * RUN;
+            let (first, end) = (r as u64 * RUN, r as u64 * RUN + slot.len() as u64);
             let mut n = 0;
-            for (k, i) in (first..first + slot.len() as u64).enumerate() {
-                let Some(pos) = index::unrank(i) else { continue };
+            let mut i = first;
+            while i < end {
+                if index::lions_adjacent(i) {
+                    // The lion can be taken in every entry of the pair: none is in the set.
+                    i = (i / REST + 1) * REST;
+                    continue;
+                }
+                let k = (i - first) as usize;
+                i += 1;
+                let Some(pos) = index::unrank(i - 1) else { continue };
                 if pos.can_capture_lion() {
                     continue;
                 }
