@@ -90,28 +90,39 @@ impl Subset {
         self.lines.len() * size_of::<Line>() + self.hint.len() * size_of::<u32>()
     }
 
+    /// The members of `line` before its entry `r` (below [`LINE_ENTRIES`]): the words before
+    /// `r`'s and the bits below it in its own, all seven words masked rather than a loop that
+    /// stops at `r`'s word (whose exit the processor would mispredict).
+    #[inline]
+    fn below_in_line(line: &Line, r: u64) -> u64 {
+        let (w, bit) = ((r / 64) as usize, r % 64);
+        let mut n = 0;
+        for (k, &word) in line.words.iter().enumerate() {
+            let mask = match k.cmp(&w) {
+                std::cmp::Ordering::Less => u64::MAX,
+                std::cmp::Ordering::Equal => (1 << bit) - 1,
+                std::cmp::Ordering::Greater => 0,
+            };
+            n += (word & mask).count_ones();
+        }
+        line.before + u64::from(n)
+    }
+
     /// The members before `index` (at most [`Subset::universe`]).
     #[inline]
     fn count_below(&self, index: u64) -> u64 {
-        let l = (index / LINE_ENTRIES) as usize;
-        let Some(line) = self.lines.get(l) else { return self.len };
-        let r = index % LINE_ENTRIES;
-        let (w, bit) = ((r / 64) as usize, r % 64);
-        let whole: u32 = line.words[..w].iter().map(|x| x.count_ones()).sum();
-        line.before + u64::from(whole) + u64::from((line.words[w] & ((1 << bit) - 1)).count_ones())
+        match self.lines.get((index / LINE_ENTRIES) as usize) {
+            Some(line) => Subset::below_in_line(line, index % LINE_ENTRIES),
+            None => self.len,
+        }
     }
 
     /// The dense number of a member; `None` for an entry outside the set.
     #[inline]
     pub fn rank(&self, index: u64) -> Option<u64> {
-        let l = (index / LINE_ENTRIES) as usize;
+        let line = self.lines.get((index / LINE_ENTRIES) as usize)?;
         let r = index % LINE_ENTRIES;
-        let line = self.lines.get(l)?;
-        let (w, bit) = ((r / 64) as usize, r % 64);
-        (line.words[w] >> bit & 1 != 0).then(|| {
-            let whole: u32 = line.words[..w].iter().map(|x| x.count_ones()).sum();
-            line.before + u64::from(whole) + u64::from((line.words[w] & ((1 << bit) - 1)).count_ones())
-        })
+        (line.words[(r / 64) as usize] >> (r % 64) & 1 != 0).then(|| Subset::below_in_line(line, r))
     }
 
     /// The member of a dense number (below [`Subset::len`]).
