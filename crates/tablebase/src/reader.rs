@@ -241,7 +241,8 @@ impl Tablebase {
     }
 
     /// Entry `index` as an unsigned integer (a 2-byte entry little-endian),
-    /// or `None` past the last entry.
+    /// or `None` past the last entry. A don't-care entry
+    /// ([`Header::dont_care`]) reads as stored: its neighbour's value.
     ///
     /// A compressed table decodes the block that holds it, unless this
     /// thread's cache of decoded blocks (256 slots, each block in the slot
