@@ -123,13 +123,32 @@ pub(crate) struct Compressed {
 /// `fill`, unused entries are stored filled ([`fill_unused`]).
 pub(crate) fn compress(entries: &[u8], shape: &Shape, fill: bool) -> Compressed {
     debug_assert_eq!(entries.len() as u64, shape.total);
+    let block_bytes = shape.block_bytes as usize;
+    compress_blocks(shape, fill, |k, block| {
+        let at = k as usize * block_bytes;
+        block.copy_from_slice(&entries[at..at + block.len()]);
+    })
+}
+
+/// Compresses the entry array whose blocks `block_of` writes, block `k` (in
+/// order, one at a time) into a buffer of that block's length, into a
+/// payload; with `fill`, each block's unused entries are stored filled
+/// ([`fill_unused`]). Nothing but one block is held decoded, so a caller can
+/// make the entries block by block.
+pub(crate) fn compress_blocks(
+    shape: &Shape,
+    fill: bool,
+    mut block_of: impl FnMut(u64, &mut [u8]),
+) -> Compressed {
     let width = shape.width;
     let mut index = Vec::with_capacity(shape.blocks as usize * RECORD_BYTES);
     let mut data = Vec::new();
     let mut counts = vec![0u64; 1 << (8 * width)];
     let mut stored_crc = crc32fast::Hasher::new();
-    let mut scratch = Vec::with_capacity(shape.block_bytes as usize);
-    for block in entries.chunks(shape.block_bytes as usize) {
+    let mut block = Vec::with_capacity(shape.block_bytes as usize);
+    for k in 0..shape.blocks {
+        block.resize(shape.len_of(k), 0);
+        block_of(k, &mut block);
         for entry in block.chunks_exact(width) {
             let v = if width == 1 {
                 usize::from(entry[0])
@@ -138,16 +157,11 @@ pub(crate) fn compress(entries: &[u8], shape: &Shape, fill: bool) -> Compressed 
             };
             counts[v] += 1;
         }
-        let stored = if fill {
-            scratch.clear();
-            scratch.extend_from_slice(block);
-            fill_unused(&mut scratch, width);
-            &scratch[..]
-        } else {
-            block
-        };
-        stored_crc.update(stored);
-        let compressed = lz4_flex::block::compress(stored);
+        if fill {
+            fill_unused(&mut block, width);
+        }
+        stored_crc.update(&block);
+        let compressed = lz4_flex::block::compress(&block);
         data.extend_from_slice(&compressed);
         index.extend_from_slice(&(data.len() as u64).to_le_bytes());
         index.extend_from_slice(&crc32fast::hash(&compressed).to_le_bytes());

@@ -309,9 +309,14 @@ impl Header {
     /// [`TablebaseError::FieldTooLong`] if a text field is longer than its
     /// slot; [`TablebaseError::InvalidText`] if one contains a NUL byte or
     /// the game or rule set name is not ASCII;
-    /// [`TablebaseError::BadEntryWidth`] if the entry width is not 1 or 2.
+    /// [`TablebaseError::BadEntryWidth`] if the entry width is not 1 or 2;
+    /// [`TablebaseError::BadLayout`] for don't-care entries in a plain
+    /// payload.
     pub fn encode_with(&self, storage: &Storage) -> Result<[u8; HEADER_SIZE], TablebaseError> {
         self.check_fields()?;
+        if self.dont_care && storage.layout == Layout::Plain {
+            return Err(TablebaseError::BadLayout("a plain payload cannot have don't-care entries"));
+        }
         let mut b = [0u8; HEADER_SIZE];
         b[..MAGIC.len()].copy_from_slice(&MAGIC);
         put_u32(&mut b, offset::VERSION, FORMAT_VERSION);
@@ -685,7 +690,7 @@ mod tests {
         let b = filled.encode_with(&blocks).unwrap();
         assert_eq!(u32::from_le_bytes(b[200..204].try_into().unwrap()), 1);
         assert_eq!(Header::decode(&b).unwrap(), (filled.clone(), blocks));
-        assert!(matches!(Header::decode(&filled.encode(0).unwrap()), Err(TablebaseError::BadLayout(_))));
+        assert!(matches!(filled.encode(0), Err(TablebaseError::BadLayout(_))));
         let mut b = h.encode_with(&blocks).unwrap();
         b[200] = 2;
         let crc = crc32fast::hash(&b[..offset::HEADER_CRC]);
