@@ -205,3 +205,51 @@ fn the_compressed_file_reads_as_its_entries_and_refuses_a_damaged_block() {
         "{err}"
     );
 }
+
+/// The fixture's file stores the entries outside the solved set filled (don't-care): the
+/// probe's answers (every move ranked by the value it leads to, the mainline) through the file
+/// equal those through the entries read whole, where those entries are marked unused again
+/// (so marked, the safe-try table's pass the engine's check in `dobutsu_solved_and_checked`, and
+/// Tanaka's `nana check-table` in the main job), over random games from the
+/// start and from random positions of the index. A lookup of a filled entry would read a value
+/// through the file and an unused entry through the whole entries, and differ.
+#[test]
+fn the_probe_never_reads_a_dont_care_entry() {
+    use nana_probe::ProbeGame;
+    let rules = Rules::TANAKA;
+    let table = nana_fixture::table(rules);
+    let Source::File(file) = table.source() else { panic!("the fixture's table is a file") };
+    assert!(file.header().dont_care);
+    let (from_file, whole) = (table.probe(), Probe::new(rules, table.entries()).unwrap());
+    let mut state = 0x5eed_d0b0_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut compared = 0;
+    for walk in 0..300u32 {
+        let mut pos = if walk.is_multiple_of(3) {
+            Position::start()
+        } else {
+            loop {
+                if let Some(p) = rules.unindex(next() % SIZE) {
+                    break p;
+                }
+            }
+        };
+        for _ in 0..60 {
+            let answer = whole.answer(&pos, 8).unwrap_or_else(|e| panic!("{pos}: {e}"));
+            assert_eq!(from_file.answer(&pos, 8).unwrap(), answer, "{pos}");
+            compared += 1;
+            let mut children = Vec::new();
+            rules.for_each_move(&pos, |_, child| children.push(*child));
+            if children.is_empty() {
+                break;
+            }
+            pos = children[(next() % children.len() as u64) as usize];
+        }
+    }
+    assert!(compared > 2000, "{compared}");
+}
