@@ -858,7 +858,12 @@ fn with_last_entry(bytes: &[u8], value: u8) -> Vec<u8> {
     *entries.last_mut().unwrap() = value;
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("resealed.tb");
-    nana_tablebase::write(&path, table.header(), &entries).expect("a table written");
+    // The entries as stored, unused ones filled where they are don't-care. An entry marked
+    // unused is written in a table whose unused entries are not don't-care (which would store it
+    // filled with its neighbour's value), so that it holds `value`.
+    let dont_care = table.header().dont_care && value != 255;
+    let header = nana_tablebase::Header { dont_care, ..table.header().clone() };
+    nana_tablebase::write(&path, &header, &entries).expect("a table written");
     std::fs::read(&path).expect("the table just written")
 }
 

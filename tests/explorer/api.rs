@@ -8,7 +8,7 @@ use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
 use nana_engine::EntryWidth;
 use nana_front::Game;
-use nana_probe::table::Table;
+use nana_probe::table::{Table, TableGame};
 use nana_probe::{ProbeError, ProbeGame};
 use nana_server::{add_game, Explorer, Missing, Registry, DRAW_LINE};
 use nana_shogi::{Nana, Rules};
@@ -316,7 +316,8 @@ async fn the_page_is_served_at_its_urls() {
 }
 
 /// A table without a value for a position (its entry marked unused, in a file written with a
-/// valid header and checksums) answers 404 for it, and for a position whose move leads there.
+/// valid header and checksums, whose unused entries are marked rather than don't-care, so that
+/// the entry is stored so) answers 404 for it, and for a position whose move leads there.
 #[tokio::test]
 async fn a_position_outside_the_table_is_404() {
     let solved = table("original");
@@ -326,7 +327,12 @@ async fn a_position_outside_the_table_is_404() {
     entries[rules.index(&outside) as usize] = nana_engine::Entry::ILLEGAL.0;
     let solution = nana_engine::Solution::whole(entries, EntryWidth::One);
     let dir = tempfile::tempdir().unwrap();
-    let path = nana_probe::table::write(&rules, dir.path(), &solution).unwrap();
+    let s = &solution.stats;
+    let counts =
+        nana_tablebase::Counts { wins: s.wins, losses: s.losses, draws: s.draws, illegal: s.illegal };
+    let header = nana_tablebase::Header { dont_care: false, ..rules.header(counts, u32::from(s.max_dtm)) };
+    let path = dir.path().join(rules.file_name());
+    nana_tablebase::write(&path, &header, &solution.bytes()).unwrap();
     let holed = Table::open(rules, &path).unwrap();
     assert_eq!(
         holed.probe().value(&outside),

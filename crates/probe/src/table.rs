@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use nana_engine::{
     CheckError, Entry, EntryWidth, Progress, Solution, SolveError, Solved, Stats, Value, WideEntry,
 };
-use nana_tablebase::{Counts, Expected, Header, Layout, Tablebase, TablebaseError};
+use nana_tablebase::{Counts, Expected, Header, Layout, Storage, Tablebase, TablebaseError};
 
 use crate::{Probe, ProbeGame};
 
@@ -61,6 +61,22 @@ pub trait TableGame: ProbeGame + Sized {
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<(), CheckError>;
 
+    /// Whether its tables leave the entries its solve marks unused don't-care: the file stores
+    /// them as whatever compresses best ([`Header::dont_care`]), so that a stored entry of an
+    /// unused position holds some other entry's value. A game says so only where its probe
+    /// provably never reads such an entry (it reads the entries of legal positions whose value
+    /// the rules do not decide, [`ProbeGame::value_by_rules`]), and where
+    /// [`TableGame::mark_unused`] finds every one of them again. By default, none.
+    fn dont_care(&self) -> bool {
+        false
+    }
+
+    /// Marks unused, in entries of the width [`TableGame::expected`] names, every entry that its
+    /// solve marks unused, from the rules alone: what a table whose unused entries are
+    /// don't-care needs before it is read as a whole (its statistics, its check against the
+    /// rules). Called only where [`TableGame::dont_care`] holds; by default nothing.
+    fn mark_unused(&self, _entries: &mut [u8]) {}
+
     /// The header of its table: the identity a reader expects, with the solution's counts.
     fn header(&self, counts: Counts, max_dtm: u32) -> Header {
         let want = self.expected();
@@ -76,6 +92,7 @@ pub trait TableGame: ProbeGame + Sized {
             encoding: want.encoding,
             counts,
             max_dtm,
+            dont_care: self.dont_care(),
         }
     }
 }
@@ -89,7 +106,15 @@ pub trait TableGame: ProbeGame + Sized {
 pub fn assert_header_round_trip<G: TableGame + PartialEq + fmt::Debug>(rule_sets: &[G]) {
     for rules in rule_sets {
         let written = rules.header(Counts::default(), 0);
-        let (read, _) = Header::decode(&written.encode(0).expect("a header that encodes"))
+        // As a writer stores it: in compressed blocks (the only layout of don't-care entries).
+        let storage = Storage {
+            layout: Layout::DEFAULT,
+            payload_len: 0,
+            payload_crc: 0,
+            entries_crc: 0,
+            histogram_records: 0,
+        };
+        let (read, _) = Header::decode(&written.encode_with(&storage).expect("a header that encodes"))
             .expect("a header that decodes");
         assert_eq!(read, written, "{rules:?}");
         assert_eq!(G::from_header(&read).as_ref(), Ok(rules));
@@ -162,6 +187,8 @@ pub enum TableError {
     OtherGame { path: PathBuf, found: Identity, asked: Identity },
     /// The table was built for other rules of the game than the ones asked for.
     OtherRules { path: PathBuf, found: Identity, asked: Identity },
+    /// The table's unused entries are don't-care, and this game cannot tell which they are.
+    DontCare(PathBuf),
     /// The solve failed.
     Solve(SolveError),
 }
@@ -195,6 +222,11 @@ impl fmt::Display for TableError {
                 found.game,
                 asked.rules
             ),
+            TableError::DontCare(path) => write!(
+                f,
+                "{}: the table's unused entries are don't-care, which this build of the game cannot read",
+                path.display()
+            ),
             TableError::Solve(e) => write!(f, "{e}"),
         }
     }
@@ -214,6 +246,36 @@ pub fn write<G: TableGame>(game: &G, dir: &Path, solution: &Solution) -> Result<
     nana_tablebase::write_from(&path, &header, Layout::DEFAULT, &fill)
         .map_err(|error| TableError::File { path: path.clone(), error })?;
     Ok(path)
+}
+
+/// The counts of a histogram of entries of `width` (each value with how many entries hold
+/// it), as [`Stats::of`] counts the entries themselves.
+fn stats_of_histogram(histogram: &[(u16, u64)], width: EntryWidth) -> Stats {
+    let unused = match width {
+        EntryWidth::One => u16::from(Entry::ILLEGAL.0),
+        EntryWidth::Two => WideEntry::ILLEGAL.0,
+    };
+    let mut stats = Stats::default();
+    for &(value, count) in histogram {
+        match value {
+            0 => stats.draws += count,
+            v if v == unused => stats.illegal += count,
+            v => {
+                let d = usize::from(v - 1);
+                if stats.per_dtm.len() <= d {
+                    stats.per_dtm.resize(d + 1, 0);
+                }
+                stats.per_dtm[d] += count;
+            }
+        }
+    }
+    stats.losses = stats.per_dtm.iter().step_by(2).sum();
+    stats.wins = stats.per_dtm.iter().skip(1).step_by(2).sum();
+    stats.max_dtm = stats.per_dtm.len().saturating_sub(1) as u16;
+    if stats.per_dtm.is_empty() {
+        stats.per_dtm.push(0);
+    }
+    stats
 }
 
 /// Where a table's entries are.
@@ -320,6 +382,9 @@ impl<G: TableGame> Table<G> {
     fn checked(game: G, tb: Tablebase, path: &Path) -> Result<Table<G>, TableError> {
         tb.check_expected(&game.expected())
             .map_err(|error| TableError::File { path: path.to_path_buf(), error })?;
+        if tb.header().dont_care && !game.dont_care() {
+            return Err(TableError::DontCare(path.to_path_buf()));
+        }
         Ok(Table { game, source: Source::File(tb), decoded: OnceLock::new() })
     }
 
@@ -376,10 +441,11 @@ impl<G: TableGame> Table<G> {
         self.try_entries().unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// The entries, in the engine's encoding. A compressed file's are decoded, all of them, the
-    /// first time they are asked for, checked against the header's checksum of the entries, and
-    /// kept: lookups do not need them ([`Table::probe`] reads the file an entry at a time),
-    /// passes over the whole table do.
+    /// The entries, in the engine's encoding, as the solve gave them. A compressed file's are
+    /// decoded, all of them, the first time they are asked for, checked against the header's
+    /// checksum of the entries (as stored), its don't-care entries marked unused again
+    /// ([`TableGame::mark_unused`]), and kept: lookups do not need them ([`Table::probe`] reads
+    /// the file an entry at a time), passes over the whole table do.
     pub fn try_entries(&self) -> Result<&[u8], TableError> {
         match &self.source {
             Source::File(tb) if tb.storage().layout == Layout::Plain => Ok(tb.payload()),
@@ -389,7 +455,11 @@ impl<G: TableGame> Table<G> {
                 }
                 let path = || tb.path().map_or_else(|| PathBuf::from("(in memory)"), Path::to_path_buf);
                 let entries = tb.entries().map_err(|error| TableError::File { path: path(), error })?;
-                Ok(self.decoded.get_or_init(|| entries.into_owned()))
+                let mut entries = entries.into_owned();
+                if tb.header().dont_care {
+                    self.game.mark_unused(&mut entries);
+                }
+                Ok(self.decoded.get_or_init(|| entries))
             }
             Source::Memory(s) => match &s.entries {
                 Solved::Whole(bytes) => Ok(bytes),
@@ -420,10 +490,14 @@ impl<G: TableGame> Table<G> {
         probe.expect("the size was checked when the table was opened or solved")
     }
 
-    /// The solution's counts per value and distance (counted from the entries).
+    /// The solution's counts per value and distance: a compressed file's from its histogram
+    /// (nothing decoded), a plain file's counted from its entries.
     pub fn stats(&self) -> Stats {
         match &self.source {
-            Source::File(_) => Stats::of(self.entries(), self.width()),
+            Source::File(tb) => match tb.histogram() {
+                Some(histogram) => stats_of_histogram(&histogram, self.width()),
+                None => Stats::of(self.entries(), self.width()),
+            },
             Source::Memory(s) => s.stats.clone(),
         }
     }

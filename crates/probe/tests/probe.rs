@@ -510,7 +510,8 @@ mod table {
         // cures.
         let path = dir.path().join(Rated(EntryWidth::One).file_name());
         let mut bytes = std::fs::read(&path).unwrap();
-        *bytes.last_mut().unwrap() ^= 1;
+        // The block's first byte, after the header and the block index's one record.
+        bytes[nana_tablebase::HEADER_SIZE + 12] ^= 1;
         std::fs::write(&path, bytes).unwrap();
         let err = Table::open(Rated(EntryWidth::One), &path).unwrap_err();
         assert!(
@@ -518,6 +519,20 @@ mod table {
             "{err}"
         );
         assert!(err.needs_regeneration());
+
+        // A table whose unused entries are don't-care is refused by a game that cannot tell
+        // which they are.
+        let game = Rated(EntryWidth::One);
+        let solution = game.solve(&NoProgress).unwrap();
+        let s = &solution.stats;
+        let counts =
+            nana_tablebase::Counts { wins: s.wins, losses: s.losses, draws: s.draws, illegal: s.illegal };
+        let header = nana_tablebase::Header { dont_care: true, ..game.header(counts, u32::from(s.max_dtm)) };
+        let filled = dir.path().join("filled.tb");
+        nana_tablebase::write(&filled, &header, &solution.bytes()).unwrap();
+        let err = Table::open(game, &filled).unwrap_err();
+        assert!(matches!(err, TableError::DontCare(_)), "{err}");
+        assert!(err.to_string().contains("don't-care"), "{err}");
 
         // A folder is not a table; a missing table is solved, announced with the path looked for.
         assert!(matches!(Table::open(Rated(EntryWidth::One), dir.path()), Err(TableError::IsDirectory(_))));

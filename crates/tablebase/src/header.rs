@@ -18,7 +18,7 @@ pub const MAGIC: [u8; 8] = *b"\x89RTB\r\n\x1a\n";
 pub const MAGIC_V1: [u8; 8] = *b"NANATB\r\n";
 
 /// The format version this crate reads and writes.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 
 /// Size of the header in bytes; the payload starts at this offset.
 pub const HEADER_SIZE: usize = 256;
@@ -55,7 +55,9 @@ mod offset {
     pub const BLOCK_ENTRIES: usize = 184;
     pub const ENTRIES_CRC: usize = 188;
     pub const PAYLOAD_LEN: usize = 192;
-    pub const RESERVED: usize = 200;
+    pub const FLAGS: usize = 200;
+    pub const HISTOGRAM_RECORDS: usize = 204;
+    pub const RESERVED: usize = 208;
     pub const HEADER_CRC: usize = 252;
 }
 
@@ -65,7 +67,8 @@ const _: () = {
     assert!(offset::RULE_SET + RULE_SET_MAX == offset::RULE_SET_ID);
     assert!(offset::OPTIONS + OPTIONS_MAX == offset::LAYOUT_VERSION);
     assert!(offset::PAYLOAD_CRC + 4 == offset::LAYOUT);
-    assert!(offset::PAYLOAD_LEN + 8 == offset::RESERVED);
+    assert!(offset::PAYLOAD_LEN + 8 == offset::FLAGS);
+    assert!(offset::HISTOGRAM_RECORDS + 4 == offset::RESERVED);
     assert!(offset::HEADER_CRC + 4 == HEADER_SIZE);
 };
 
@@ -193,9 +196,13 @@ pub struct Storage {
     pub payload_len: u64,
     /// CRC-32 of the stored payload.
     pub payload_crc: u32,
-    /// CRC-32 of the entry array (`entries × entry_width` bytes, however
-    /// stored); for [`Layout::Plain`] the same as `payload_crc`.
+    /// CRC-32 of the entry array as stored (`entries × entry_width` bytes,
+    /// decoded, don't-care entries as filled); for [`Layout::Plain`] the
+    /// same as `payload_crc`.
     pub entries_crc: u32,
+    /// Records of the histogram at the payload's end: `0` for
+    /// [`Layout::Plain`], which has none.
+    pub histogram_records: u32,
 }
 
 /// Outcome totals over the whole table, stored in the header for reporting.
@@ -245,6 +252,11 @@ pub struct Header {
     pub counts: Counts,
     /// Longest distance to mate in the table, in plies.
     pub max_dtm: u32,
+    /// Whether the entries the encoding marks unused are don't-care: the
+    /// writer stores them as whatever compresses best (only in compressed
+    /// blocks), so that a stored entry of that value says nothing; the game
+    /// knows them from its rules, and its probe never reads them.
+    pub dont_care: bool,
 }
 
 /// What the caller expects a tablebase to be.
@@ -284,6 +296,7 @@ impl Header {
             payload_len: self.payload_len().unwrap_or(u64::MAX),
             payload_crc,
             entries_crc: payload_crc,
+            histogram_records: 0,
         };
         self.encode_with(&storage)
     }
@@ -296,9 +309,14 @@ impl Header {
     /// [`TablebaseError::FieldTooLong`] if a text field is longer than its
     /// slot; [`TablebaseError::InvalidText`] if one contains a NUL byte or
     /// the game or rule set name is not ASCII;
-    /// [`TablebaseError::BadEntryWidth`] if the entry width is not 1 or 2.
+    /// [`TablebaseError::BadEntryWidth`] if the entry width is not 1 or 2;
+    /// [`TablebaseError::BadLayout`] for don't-care entries in a plain
+    /// payload.
     pub fn encode_with(&self, storage: &Storage) -> Result<[u8; HEADER_SIZE], TablebaseError> {
         self.check_fields()?;
+        if self.dont_care && storage.layout == Layout::Plain {
+            return Err(TablebaseError::BadLayout("a plain payload cannot have don't-care entries"));
+        }
         let mut b = [0u8; HEADER_SIZE];
         b[..MAGIC.len()].copy_from_slice(&MAGIC);
         put_u32(&mut b, offset::VERSION, FORMAT_VERSION);
@@ -322,6 +340,8 @@ impl Header {
         put_u32(&mut b, offset::BLOCK_ENTRIES, storage.layout.block_entries());
         put_u32(&mut b, offset::ENTRIES_CRC, storage.entries_crc);
         put_u64(&mut b, offset::PAYLOAD_LEN, storage.payload_len);
+        put_u32(&mut b, offset::FLAGS, u32::from(self.dont_care));
+        put_u32(&mut b, offset::HISTOGRAM_RECORDS, storage.histogram_records);
         let header_crc = crc32fast::hash(&b[..offset::HEADER_CRC]);
         put_u32(&mut b, offset::HEADER_CRC, header_crc);
         Ok(b)
@@ -376,6 +396,11 @@ impl Header {
         check_entry_width(entry_width)?;
         let encoding = Encoding::from_id(get_u32(b, offset::ENCODING))?;
         let layout = Layout::from_fields(get_u32(b, offset::LAYOUT), get_u32(b, offset::BLOCK_ENTRIES))?;
+        let dont_care = match get_u32(b, offset::FLAGS) {
+            0 => false,
+            1 => true,
+            _ => return Err(TablebaseError::BadLayout("unknown flags")),
+        };
 
         let header = Header {
             game: get_text(b, offset::GAME, GAME_NAME_MAX, "game", true)?,
@@ -394,14 +419,22 @@ impl Header {
                 illegal: get_u64(b, offset::ILLEGAL),
             },
             max_dtm: get_u32(b, offset::MAX_DTM),
+            dont_care,
         };
         let storage = Storage {
             layout,
             payload_len: get_u64(b, offset::PAYLOAD_LEN),
             payload_crc: get_u32(b, offset::PAYLOAD_CRC),
             entries_crc: get_u32(b, offset::ENTRIES_CRC),
+            histogram_records: get_u32(b, offset::HISTOGRAM_RECORDS),
         };
         if layout == Layout::Plain {
+            if header.dont_care {
+                return Err(TablebaseError::BadLayout("a plain payload has don't-care entries"));
+            }
+            if storage.histogram_records != 0 {
+                return Err(TablebaseError::BadLayout("a plain payload has a histogram"));
+            }
             if Some(storage.payload_len) != header.payload_len() {
                 return Err(TablebaseError::BadLayout(
                     "a plain payload's length is not the entry count times the entry width",
@@ -571,6 +604,7 @@ mod tests {
                 illegal: 0x6162_6364_6566_6768,
             },
             max_dtm: 0x7172_7374,
+            dont_care: false,
         }
     }
 
@@ -582,7 +616,7 @@ mod tests {
         let u32_at = |at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
         let u64_at = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
         assert_eq!(&b[0..8], &[0x89, b'R', b'T', b'B', 0x0d, 0x0a, 0x1a, 0x0a]);
-        assert_eq!(u32_at(8), 3);
+        assert_eq!(u32_at(8), 4);
         assert_eq!(u32_at(12), 256);
         assert_eq!(u32_at(16), 2);
         assert_eq!(u32_at(20), 1);
@@ -606,7 +640,9 @@ mod tests {
         // payload's, the payload `entries × width` bytes.
         assert_eq!((u32_at(180), u32_at(184), u32_at(188)), (1, 0, 0x8182_8384));
         assert_eq!(u64_at(192), 0x1112_1314_1516_1718 * 2);
-        assert!(b[200..252].iter().all(|&x| x == 0));
+        // No don't-care entries, no histogram.
+        assert_eq!((u32_at(200), u32_at(204)), (0, 0));
+        assert!(b[208..252].iter().all(|&x| x == 0));
         assert_eq!(u32_at(252), crc32fast::hash(&b[..252]));
         // Little-endian: least significant byte first.
         assert_eq!(b[64], 0x04);
@@ -630,6 +666,7 @@ mod tests {
             payload_len: h.payload_len().unwrap(),
             payload_crc: 0xdead_beef,
             entries_crc: 0xdead_beef,
+            histogram_records: 0,
         };
         assert_eq!(Header::decode(&b).unwrap(), (h.clone(), plain));
         let blocks = Storage {
@@ -637,6 +674,7 @@ mod tests {
             payload_len: 0xa1a2_a3a4_a5a6_a7a8,
             payload_crc: 0xb1b2_b3b4,
             entries_crc: 0xc1c2_c3c4,
+            histogram_records: 0xd1d2_d3d4,
         };
         let b = h.encode_with(&blocks).unwrap();
         let u32_at = |at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
@@ -645,7 +683,19 @@ mod tests {
             (0xb1b2_b3b4, 2, 0x9192_9394, 0xc1c2_c3c4)
         );
         assert_eq!(u64::from_le_bytes(b[192..200].try_into().unwrap()), 0xa1a2_a3a4_a5a6_a7a8);
-        assert_eq!(Header::decode(&b).unwrap(), (h, blocks));
+        assert_eq!((u32_at(200), u32_at(204)), (0, 0xd1d2_d3d4));
+        assert_eq!(Header::decode(&b).unwrap(), (h.clone(), blocks));
+        // Don't-care entries: flag bit 0, in compressed blocks only; any other flag is refused.
+        let filled = Header { dont_care: true, ..h.clone() };
+        let b = filled.encode_with(&blocks).unwrap();
+        assert_eq!(u32::from_le_bytes(b[200..204].try_into().unwrap()), 1);
+        assert_eq!(Header::decode(&b).unwrap(), (filled.clone(), blocks));
+        assert!(matches!(filled.encode(0), Err(TablebaseError::BadLayout(_))));
+        let mut b = h.encode_with(&blocks).unwrap();
+        b[200] = 2;
+        let crc = crc32fast::hash(&b[..offset::HEADER_CRC]);
+        b[offset::HEADER_CRC..].copy_from_slice(&crc.to_le_bytes());
+        assert!(matches!(Header::decode(&b), Err(TablebaseError::BadLayout(_))));
     }
 
     #[test]
@@ -660,12 +710,26 @@ mod tests {
         // A plain header whose payload length or second checksum disagrees.
         let h = header();
         for storage in [
-            Storage { layout: Layout::Plain, payload_len: 5, payload_crc: 1, entries_crc: 1 },
+            Storage {
+                layout: Layout::Plain,
+                payload_len: 5,
+                payload_crc: 1,
+                entries_crc: 1,
+                histogram_records: 0,
+            },
             Storage {
                 layout: Layout::Plain,
                 payload_len: h.payload_len().unwrap(),
                 payload_crc: 1,
                 entries_crc: 2,
+                histogram_records: 0,
+            },
+            Storage {
+                layout: Layout::Plain,
+                payload_len: h.payload_len().unwrap(),
+                payload_crc: 1,
+                entries_crc: 1,
+                histogram_records: 1,
             },
         ] {
             let b = h.encode_with(&storage).unwrap();

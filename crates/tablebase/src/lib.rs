@@ -9,8 +9,12 @@
 //! game's rules: the game writes its identity (name, rule set, options, as
 //! text and as opaque ids, and its index layout version), which the crate
 //! stores and compares. How an entry is read is in the file itself: its
-//! width and its [`Encoding`]. The byte layout is described in
-//! `docs/FORMAT.md`.
+//! width and its [`Encoding`]. A table may say that its unused entries are
+//! don't-care ([`Header::dont_care`]): the writer then stores each filled
+//! with the value before it in its block, for compression, and the game that
+//! reads it knows them from its rules. A compressed payload also carries the
+//! histogram of the entries as given ([`Tablebase::histogram`]). The byte
+//! layout is described in `docs/FORMAT.md`.
 //!
 //! Integrity is checked on every open: magic, format version, header
 //! CRC-32, reserved bytes, entry width and encoding, payload layout, exact
@@ -46,6 +50,7 @@
 //!     encoding: Encoding::DtmPlies,
 //!     counts: Counts { wins: 1, losses: 1, draws: 1, illegal: 0 },
 //!     max_dtm: 1,
+//!     dont_care: false,
 //! };
 //! nana_tablebase::write(&path, &header, &[0, 1, 2])?;
 //!

@@ -58,7 +58,7 @@ fn validate(bytes: &[u8]) -> Result<(Header, Storage, Option<Shape>), TablebaseE
         }
         Layout::Lz4Blocks { block_entries } => {
             let shape = Shape::new(header.entries, header.entry_width, block_entries)?;
-            Blocks::new(payload, shape, storage.payload_crc)?;
+            Blocks::new(payload, shape, storage.histogram_records, storage.payload_crc)?;
             Some(shape)
         }
     };
@@ -211,7 +211,8 @@ impl Tablebase {
     /// The entry array, `entries × entry_width` bytes: borrowed from the
     /// file for [`Layout::Plain`], decoded (all of it, into memory of that
     /// size) for a compressed table, whose decoded entries are checked
-    /// against their CRC-32.
+    /// against their CRC-32. Don't-care entries ([`Header::dont_care`]) are
+    /// as stored: the game that wrote them knows which they are.
     ///
     /// # Errors
     ///
@@ -240,7 +241,8 @@ impl Tablebase {
     }
 
     /// Entry `index` as an unsigned integer (a 2-byte entry little-endian),
-    /// or `None` past the last entry.
+    /// or `None` past the last entry. A don't-care entry
+    /// ([`Header::dont_care`]) reads as stored: its neighbour's value.
     ///
     /// A compressed table decodes the block that holds it, unless this
     /// thread's cache of decoded blocks (256 slots, each block in the slot
@@ -279,9 +281,18 @@ impl Tablebase {
         })
     }
 
+    /// How many entries hold each value, value by value in increasing order,
+    /// as the writer was given them (don't-care entries counted as unused);
+    /// read from a compressed table's histogram without decoding any block.
+    /// `None` for [`Layout::Plain`], which has no histogram.
+    #[must_use]
+    pub fn histogram(&self) -> Option<Vec<(u16, u64)>> {
+        self.blocks().map(|blocks| blocks.histogram().collect())
+    }
+
     /// The block index of a compressed table, checked when it was opened.
     fn blocks(&self) -> Option<Blocks<'_>> {
-        self.shape.map(|shape| Blocks::checked_before(self.payload(), shape))
+        self.shape.map(|shape| Blocks::checked_before(self.payload(), shape, self.storage.histogram_records))
     }
 
     /// The path the table was opened from (`None` for

@@ -28,7 +28,10 @@ pub fn write(path: &Path, header: &Header, entries: &[u8]) -> Result<(), Tableba
 ///
 /// The payload is made from the entries alone, one block after another, so
 /// the file's bytes depend on nothing but the header, the entries and the
-/// layout. The header (with the payload's length and checksums filled in)
+/// layout. Where the header says that unused entries are don't-care
+/// ([`Header::dont_care`]), each block's unused entries are stored filled
+/// with the value of the used entry before them in the block (see
+/// `docs/FORMAT.md`); the payload's histogram counts the entries as given. The header (with the payload's length and checksums filled in)
 /// and the payload are written
 /// to a temporary file `<name>.tmp-<pid>-<n>` in the target's directory,
 /// flushed to disk, and renamed over `path`; the directory is then synced
@@ -46,7 +49,8 @@ pub fn write(path: &Path, header: &Header, entries: &[u8]) -> Result<(), Tableba
 /// * [`TablebaseError::FieldTooLong`], [`TablebaseError::InvalidText`] or
 ///   [`TablebaseError::BadEntryWidth`] if the header cannot be encoded;
 /// * [`TablebaseError::BadLayout`] if a block of `layout` would be empty or
-///   larger than [`MAX_BLOCK_BYTES`](crate::MAX_BLOCK_BYTES);
+///   larger than [`MAX_BLOCK_BYTES`](crate::MAX_BLOCK_BYTES), or if the
+///   header says that unused entries are don't-care for a plain layout;
 /// * [`TablebaseError::PayloadLength`] if `entries.len()` is not
 ///   `header.entries × header.entry_width`;
 /// * [`TablebaseError::Io`] if any file-system operation fails.
@@ -65,9 +69,18 @@ pub fn write_with(
         return Err(TablebaseError::PayloadLength { len, expected: expected.unwrap_or(u64::MAX) });
     }
     match layout {
+        Layout::Plain if header.dont_care => {
+            Err(TablebaseError::BadLayout("a plain payload cannot have don't-care entries"))
+        }
         Layout::Plain => {
             let crc = crc32fast::hash(entries);
-            let storage = Storage { layout, payload_len: len, payload_crc: crc, entries_crc: crc };
+            let storage = Storage {
+                layout,
+                payload_len: len,
+                payload_crc: crc,
+                entries_crc: crc,
+                histogram_records: 0,
+            };
             write_parts(path, &header.encode_with(&storage)?, &[entries])
         }
         Layout::Lz4Blocks { .. } => {
@@ -107,18 +120,23 @@ pub fn write_from(
         }
         Layout::Lz4Blocks { block_entries } => {
             let shape = Shape::new(header.entries, header.entry_width, block_entries)?;
-            let compressed = blocks::compress_from(&shape, fill);
-            // The header's payload checksum is the block index's: every block has its own in
-            // the index.
+            let block_of = |k: u64, out: &mut [u8]| fill(k * shape.block_bytes, out);
+            let c = blocks::compress_blocks(&shape, header.dont_care, &block_of);
+            // The header's payload checksum is of the index and the histogram (every block has
+            // its own checksum in the index). The entries' checksum is of the entries as stored:
+            // don't-care entries as filled.
+            let mut payload_crc = crc32fast::Hasher::new();
+            payload_crc.update(&c.payload[..c.index_len]);
+            let histogram_len = c.histogram_records as usize * blocks::HISTOGRAM_RECORD_BYTES;
+            payload_crc.update(&c.payload[c.payload.len() - histogram_len..]);
             let storage = Storage {
                 layout,
-                payload_len: compressed.len(),
-                payload_crc: crc32fast::hash(&compressed.index),
-                entries_crc: compressed.entries_crc,
+                payload_len: c.payload.len() as u64,
+                payload_crc: payload_crc.finalize(),
+                entries_crc: c.stored_crc,
+                histogram_records: c.histogram_records,
             };
-            let mut parts: Vec<&[u8]> = vec![&compressed.index];
-            parts.extend(compressed.groups.iter().map(Vec::as_slice));
-            write_parts(path, &header.encode_with(&storage)?, &parts)
+            write_parts(path, &header.encode_with(&storage)?, &[&c.payload])
         }
     }
 }

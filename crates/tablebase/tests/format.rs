@@ -7,12 +7,12 @@ use std::fs;
 
 use common::{
     dir_entries, expected, file_bytes, fix_header_crc, header, payload, runs, v1_file_bytes,
-    BLOCK_ENTRIES_AT, ENCODING_AT, ENTRIES_AT, ENTRIES_CRC_AT, ENTRY_WIDTH_AT, LAYOUT_AT, PAYLOAD_CRC_AT,
-    PAYLOAD_LEN_AT, RESERVED, VERSION_AT,
+    BLOCK_ENTRIES_AT, ENCODING_AT, ENTRIES_AT, ENTRIES_CRC_AT, ENTRY_WIDTH_AT, FLAGS_AT,
+    HISTOGRAM_RECORDS_AT, LAYOUT_AT, PAYLOAD_CRC_AT, PAYLOAD_LEN_AT, RESERVED, VERSION_AT,
 };
 use nana_tablebase::{
-    validate_bytes, write, write_with, Encoding, Expected, Layout, Tablebase, TablebaseError, HEADER_SIZE,
-    MAGIC,
+    validate_bytes, write, write_with, Encoding, Expected, Header, Layout, Tablebase, TablebaseError,
+    HEADER_SIZE, MAGIC,
 };
 
 /// Size of the small table used by the damage tests: 256 + 100 bytes.
@@ -125,7 +125,7 @@ fn trailing_byte_is_rejected() {
 fn expected_flip_error(pos: usize, err: &TablebaseError) -> bool {
     match pos {
         0..=7 => matches!(err, TablebaseError::BadMagic),
-        8..=11 => matches!(err, TablebaseError::UnsupportedVersion { supported: 3, .. }),
+        8..=11 => matches!(err, TablebaseError::UnsupportedVersion { supported: 4, .. }),
         12..=255 => matches!(err, TablebaseError::HeaderChecksum { .. }),
         _ => matches!(err, TablebaseError::PayloadChecksum { .. }),
     }
@@ -219,18 +219,18 @@ fn version_1_files_are_refused_as_old_format() {
 
 #[test]
 fn unsupported_version_is_rejected() {
-    for version in [0u32, 1, 2, 4, u32::MAX] {
+    for version in [0u32, 1, 2, 3, 5, u32::MAX] {
         let mut bytes = file_bytes(ENTRIES, 1);
         bytes[VERSION_AT..VERSION_AT + 4].copy_from_slice(&version.to_le_bytes());
         fix_header_crc(&mut bytes);
         assert!(matches!(
             validate_bytes(&bytes),
-            Err(TablebaseError::UnsupportedVersion { found, supported: 3 }) if found == version
+            Err(TablebaseError::UnsupportedVersion { found, supported: 4 }) if found == version
         ));
         // Checked as soon as the version bytes are present, before the length.
         assert!(matches!(
             validate_bytes(&bytes[..12]),
-            Err(TablebaseError::UnsupportedVersion { found, supported: 3 }) if found == version
+            Err(TablebaseError::UnsupportedVersion { found, supported: 4 }) if found == version
         ));
     }
 }
@@ -245,7 +245,7 @@ fn bad_header_size_is_rejected() {
 
 #[test]
 fn non_zero_reserved_byte_is_rejected() {
-    for offset in [RESERVED.start, 200, RESERVED.end - 1] {
+    for offset in [RESERVED.start, 230, RESERVED.end - 1] {
         let mut bytes = file_bytes(ENTRIES, 1);
         bytes[offset] = 1;
         fix_header_crc(&mut bytes);
@@ -253,6 +253,14 @@ fn non_zero_reserved_byte_is_rejected() {
             validate_bytes(&bytes),
             Err(TablebaseError::ReservedNotZero { offset: o }) if o == offset
         ));
+    }
+    // A plain file with don't-care entries or a histogram, or with a flag this build does not
+    // know.
+    for (offset, value) in [(FLAGS_AT, 1), (FLAGS_AT, 2), (HISTOGRAM_RECORDS_AT, 1)] {
+        let mut bytes = file_bytes(ENTRIES, 1);
+        bytes[offset] = value;
+        fix_header_crc(&mut bytes);
+        assert!(matches!(validate_bytes(&bytes), Err(TablebaseError::BadLayout(_))), "{offset}");
     }
 }
 
@@ -642,15 +650,28 @@ fn compressed_fields_are_at_documented_offsets() {
     let (bytes, values) = compressed(1000, 2, 64);
     let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
     let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
-    assert_eq!(u32_at(VERSION_AT), 3);
+    assert_eq!(u32_at(VERSION_AT), 4);
     assert_eq!((u32_at(LAYOUT_AT), u32_at(BLOCK_ENTRIES_AT)), (2, 64));
     assert_eq!(u32_at(ENTRIES_CRC_AT), crc32fast::hash(&values));
     assert_eq!(u64_at(PAYLOAD_LEN_AT), (bytes.len() - HEADER_SIZE) as u64);
-    // 16 blocks: 16 records of 12 bytes (the block's end, its CRC-32), the index's CRC-32 in
-    // the header, the last end the blocks' length.
+    // No don't-care entries; the histogram has one record per value at the payload's end.
+    let mut counts = std::collections::BTreeMap::new();
+    for v in values.chunks(2) {
+        *counts.entry(u16::from_le_bytes([v[0], v[1]])).or_insert(0u64) += 1;
+    }
+    assert_eq!((u32_at(FLAGS_AT), u32_at(HISTOGRAM_RECORDS_AT) as usize), (0, counts.len()));
+    let histogram_at = bytes.len() - counts.len() * 10;
+    let records: Vec<(u16, u64)> = bytes[histogram_at..]
+        .chunks(10)
+        .map(|r| (u16::from_le_bytes([r[0], r[1]]), u64::from_le_bytes(r[2..10].try_into().unwrap())))
+        .collect();
+    assert_eq!(records, counts.into_iter().collect::<Vec<_>>());
+    // 16 blocks: 16 records of 12 bytes (the block's end, its CRC-32), the CRC-32 of the index
+    // and the histogram in the header, the last end the blocks' length.
     let index_end = HEADER_SIZE + 16 * 12;
-    assert_eq!(u32_at(PAYLOAD_CRC_AT), crc32fast::hash(&bytes[HEADER_SIZE..index_end]));
-    assert_eq!(u64_at(index_end - 12), (bytes.len() - index_end) as u64);
+    let index_and_histogram = [&bytes[HEADER_SIZE..index_end], &bytes[histogram_at..]].concat();
+    assert_eq!(u32_at(PAYLOAD_CRC_AT), crc32fast::hash(&index_and_histogram));
+    assert_eq!(u64_at(index_end - 12), (histogram_at - index_end) as u64);
     // Block 0 is an LZ4 block of its 128 bytes, with its CRC-32; block 1 follows it.
     let first = &bytes[index_end..index_end + u64_at(HEADER_SIZE) as usize];
     assert_eq!(u32_at(HEADER_SIZE + 8), crc32fast::hash(first));
@@ -693,14 +714,23 @@ fn fix_block_crcs(bytes: &mut [u8], blocks: usize) {
         bytes[at + 8..at + 12].copy_from_slice(&crc.to_le_bytes());
         start = end;
     }
-    let crc = crc32fast::hash(&bytes[HEADER_SIZE..index_end]);
+    let histogram_at = start;
+    let crc = crc32fast::hash(&[&bytes[HEADER_SIZE..index_end], &bytes[histogram_at..]].concat());
     bytes[PAYLOAD_CRC_AT..PAYLOAD_CRC_AT + 4].copy_from_slice(&crc.to_le_bytes());
     fix_header_crc(bytes);
 }
 
+/// Where the histogram of a compressed file starts.
+fn histogram_at(bytes: &[u8]) -> usize {
+    let records =
+        u32::from_le_bytes(bytes[HISTOGRAM_RECORDS_AT..HISTOGRAM_RECORDS_AT + 4].try_into().unwrap());
+    bytes.len() - records as usize * 10
+}
+
 /// A flipped bit anywhere in a compressed file is refused on open: in the
-/// header by the header's checks, in the index by the index's checksum, in a
-/// block by that block's own checksum, which names the block.
+/// header by the header's checks, in the index or the histogram by the
+/// payload's checksum, in a block by that block's own checksum, which names
+/// the block.
 #[test]
 fn every_flipped_bit_of_a_compressed_file_is_detected() {
     let (good, _) = compressed(300, 2, 16);
@@ -722,7 +752,9 @@ fn every_flipped_bit_of_a_compressed_file_is_detected() {
             let err = validate_bytes(&bad).expect_err(&format!("byte {pos} bit {bit}: flip not detected"));
             let right = match pos {
                 ..HEADER_SIZE => expected_flip_error(pos, &err),
-                _ if pos < index_end => matches!(err, TablebaseError::PayloadChecksum { .. }),
+                _ if pos < index_end || pos >= histogram_at(&good) => {
+                    matches!(err, TablebaseError::PayloadChecksum { .. })
+                }
                 _ => matches!(err, TablebaseError::BlockChecksum { block, .. } if block == block_of(pos)),
             };
             assert!(right, "byte {pos} bit {bit}: {err:?}");
@@ -742,7 +774,7 @@ fn damage_behind_matching_checksums_never_changes_an_entry() {
     let blocks = 300usize.div_ceil(16);
     let index_end = HEADER_SIZE + blocks * 12;
     let mut refused = 0;
-    for pos in index_end..good.len() {
+    for pos in index_end..histogram_at(&good) {
         for flip in [0x01, 0x10, 0x80, 0xff] {
             let mut bad = good.clone();
             bad[pos] ^= flip;
@@ -766,7 +798,7 @@ fn damage_behind_matching_checksums_never_changes_an_entry() {
             }
         }
     }
-    assert!(refused > (good.len() - index_end) * 3, "only {refused} refused");
+    assert!(refused > (histogram_at(&good) - index_end) * 3, "only {refused} refused");
 }
 
 #[test]
@@ -790,14 +822,15 @@ fn inconsistent_layout_fields_are_refused() {
     ));
     // A plain layout over compressed bytes: the length is not the entries'.
     assert!(matches!(edit(LAYOUT_AT, &[1, 0, 0, 0, 0, 0, 0, 0]), Err(TablebaseError::BadLayout(_))));
-    // The decoded entries' checksum, and one entry more than the blocks hold: the blocks are
-    // intact, the entries are refused when decoded.
+    // The decoded entries' checksum: the blocks are intact, the entries are refused when
+    // decoded.
     let other_crc = edit(ENTRIES_CRC_AT, &0u32.to_le_bytes()).unwrap();
     assert!(matches!(other_crc.entries(), Err(TablebaseError::EntriesChecksum { expected: 0, .. })));
-    let longer = edit(ENTRIES_AT, &301u64.to_le_bytes()).unwrap();
-    assert!(matches!(longer.entries(), Err(TablebaseError::CorruptBlock { block: 18, .. })));
-    assert_eq!((longer.entry(299), longer.entry(300)), (None, None));
-    assert!(matches!(longer.try_entry(300), Err(TablebaseError::CorruptBlock { block: 18, .. })));
+    // One entry more than the histogram counts; one histogram record fewer.
+    assert!(matches!(edit(ENTRIES_AT, &301u64.to_le_bytes()), Err(TablebaseError::BadLayout(_))));
+    let records =
+        u32::from_le_bytes(good[HISTOGRAM_RECORDS_AT..HISTOGRAM_RECORDS_AT + 4].try_into().unwrap());
+    assert!(edit(HISTOGRAM_RECORDS_AT, &(records - 1).to_le_bytes()).is_err());
 }
 
 #[test]
@@ -839,4 +872,31 @@ fn entries_of_two_tables_read_in_turn_from_several_threads() {
             });
         }
     });
+}
+
+/// A table whose unused entries are don't-care stores them filled within their block (the
+/// entries read back as stored, their checksum the stored one) and counts them as unused in
+/// its histogram; a plain layout cannot hold such a table.
+#[test]
+fn dont_care_entries_are_stored_filled_and_counted_as_unused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("filled.tb");
+    // Blocks of 4: [5, -, -, 6] [-, 7, -, -] [-, -]
+    let given = [5, 0xFF, 0xFF, 6, 0xFF, 7, 0xFF, 0xFF, 0xFF, 0xFF];
+    let filled = Header { dont_care: true, ..header(10, 1) };
+    write_with(&path, &filled, &given, Layout::Lz4Blocks { block_entries: 4 }).unwrap();
+    let table = Tablebase::open(&path).unwrap();
+    assert!(table.header().dont_care);
+    let stored = [5, 5, 5, 6, 7, 7, 7, 7, 0xFF, 0xFF];
+    assert_eq!(&table.entries().unwrap()[..], &stored);
+    assert_eq!(table.storage().entries_crc, crc32fast::hash(&stored));
+    assert_eq!((0..10).map(|i| table.entry(i).unwrap() as u8).collect::<Vec<_>>(), stored);
+    assert_eq!(table.histogram().unwrap(), [(5, 1), (6, 1), (7, 1), (0xFF, 7)]);
+    // The same table without the flag stores the entries as given, with the same histogram.
+    let plain_path = dir.path().join("marked.tb");
+    write_with(&plain_path, &header(10, 1), &given, Layout::Lz4Blocks { block_entries: 4 }).unwrap();
+    let marked = Tablebase::open(&plain_path).unwrap();
+    assert_eq!((&marked.entries().unwrap()[..], marked.histogram()), (&given[..], table.histogram()));
+    let result = write_with(&dir.path().join("plain.tb"), &filled, &given, Layout::Plain);
+    assert!(matches!(result, Err(TablebaseError::BadLayout(_))), "{result:?}");
 }

@@ -39,6 +39,7 @@ fn arb_header() -> impl Strategy<Value = (Header, Vec<u8>)> {
                 encoding: Encoding::DtmPlies,
                 counts: Counts { wins: counts.0, losses: counts.1, draws: counts.2, illegal: counts.3 },
                 max_dtm: ids.3,
+                dont_care: false,
             };
             (Just(header), proptest::collection::vec(any::<u8>(), len))
         })
@@ -107,15 +108,19 @@ proptest! {
             payload.extend_from_slice(&crc32fast::hash(&data[start as usize..end as usize]).to_le_bytes());
             start = end;
         }
-        let index_crc = crc32fast::hash(&payload);
+        // A histogram of one record, every entry 0 (none where there are no entries).
+        let histogram = if entries == 0 { Vec::new() } else { [&0u16.to_le_bytes()[..], &entries.to_le_bytes()].concat() };
+        let payload_crc = crc32fast::hash(&[&payload[..], &histogram].concat());
         payload.extend_from_slice(&data);
+        payload.extend_from_slice(&histogram);
         let mut header = common::header(entries, width);
         header.counts = Counts::default();
         let storage = Storage {
             layout: Layout::Lz4Blocks { block_entries },
             payload_len: payload.len() as u64,
-            payload_crc: index_crc,
+            payload_crc,
             entries_crc: 0,
+            histogram_records: u32::from(entries > 0),
         };
         let mut bytes = header.encode_with(&storage).unwrap().to_vec();
         bytes.extend_from_slice(&payload);

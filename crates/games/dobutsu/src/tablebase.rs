@@ -74,6 +74,28 @@ impl TableGame for Rules {
         Ok(Solution::of_members(game.into_set(), dense.into_bytes()))
     }
 
+    /// The entries outside the solved set are don't-care: the probe decides a position where
+    /// the side to move can take the lion (or has lost it) by the rules before any lookup, and
+    /// ranks every other legal position to the entry of its canonical form, which is in the set.
+    fn dont_care(&self) -> bool {
+        true
+    }
+
+    /// Every entry outside the solved set ([`survey::in_set`]): of no position (a mirror image's
+    /// entry), or of one where the side to move can take the lion (every entry whose lions stand
+    /// a step apart, [`index::lions_adjacent`], without unranking it).
+    fn mark_unused(&self, entries: &mut [u8]) {
+        entries.par_chunks_mut(1 << 16).enumerate().for_each(|(c, chunk)| {
+            let first = (c as u64) << 16;
+            for (i, entry) in chunk.iter_mut().enumerate() {
+                let i = first + i as u64;
+                if index::lions_adjacent(i) || !survey::in_set(i) {
+                    *entry = Entry::ILLEGAL.0;
+                }
+            }
+        });
+    }
+
     /// Marks the solved set again, plainly ([`survey::in_set`]: every legal position where the
     /// side to move cannot take the lion), and checks the table's entries there with the
     /// engine's independent check, from the moves of each; every other entry must be unused.

@@ -2,9 +2,10 @@
 //! game, rule set and options a table was built for. The tablebase crate stores and compares
 //! these fields without knowing what they mean; this module is where they get their meaning.
 
-use nana_engine::{CheckError, EntryWidth, Progress, Solution, SolveError};
+use nana_engine::{CheckError, Entry, EntryWidth, Progress, Solution, SolveError};
 use nana_probe::table::{RulesError, TableGame};
 use nana_tablebase::{Encoding, Expected, Header};
+use rayon::prelude::*;
 
 use crate::index;
 use crate::types::{Rules, Variant};
@@ -73,6 +74,27 @@ impl TableGame for Rules {
             return Err(RulesError::OptionBits(bits));
         }
         Ok(Rules { variant, drop_stalemate: bits & 1 != 0, hand_stalemate: bits & 2 != 0 })
+    }
+
+    /// The unused entries, those of no legal position, are don't-care: the probe looks up legal
+    /// positions only (a position string or a move that leads to an illegal one is refused
+    /// before any lookup), and a legal position's entry is never unused.
+    fn dont_care(&self) -> bool {
+        true
+    }
+
+    /// Every entry without a legal position ([`NanaGame::position`]): an index entry of no
+    /// position, or one where White, who has just moved, is in check.
+    fn mark_unused(&self, entries: &mut [u8]) {
+        let game = NanaGame::new(*self);
+        entries.par_chunks_mut(1 << 14).enumerate().for_each(|(c, chunk)| {
+            let first = (c as u64) << 14;
+            for (i, entry) in chunk.iter_mut().enumerate() {
+                if game.position(first + i as u64).is_none() {
+                    *entry = Entry::ILLEGAL.0;
+                }
+            }
+        });
     }
 
     /// The engine's phases over [`NanaGame::solver`].

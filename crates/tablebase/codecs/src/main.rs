@@ -5,9 +5,10 @@
 //!
 //! `cargo run --release --manifest-path crates/tablebase/codecs/Cargo.toml -- FILE.tb`, with
 //! `SIZES=4096,16384` (entries per block) and `LEVELS=3,19` (zstd levels, none if empty) to
-//! choose. With `FILL_UNUSED=1`, each unused entry of a 1-byte table (255) is first replaced by
-//! the entry before it (0 at the start): what treating unused entries as "don't care" would
-//! give.
+//! choose. The entries are those the file stores: a file whose unused entries are don't-care
+//! (`nana solve` writes them so) has them filled already. With `FILL_UNUSED=1`, each entry of a
+//! 1-byte table that still reads unused (255) is first replaced by the entry before it (0 at the
+//! start), across blocks.
 
 use std::time::Instant;
 

@@ -29,7 +29,11 @@ pub const ENTRIES_CRC_AT: usize = 188;
 /// Offset of the stored payload length, u64.
 pub const PAYLOAD_LEN_AT: usize = 192;
 /// The reserved bytes.
-pub const RESERVED: std::ops::Range<usize> = 200..252;
+pub const FLAGS_AT: usize = 200;
+/// Offset of the number of histogram records.
+pub const HISTOGRAM_RECORDS_AT: usize = 204;
+/// The reserved bytes of the header.
+pub const RESERVED: std::ops::Range<usize> = 208..252;
 
 /// A header for a small table of `entries` entries of `width` bytes.
 pub fn header(entries: u64, width: u32) -> Header {
@@ -45,6 +49,7 @@ pub fn header(entries: u64, width: u32) -> Header {
         encoding: Encoding::DtmPlies,
         counts: Counts { wins: 10, losses: 20, draws: 30, illegal: entries.saturating_sub(60) },
         max_dtm: 41,
+        dont_care: false,
     }
 }
 

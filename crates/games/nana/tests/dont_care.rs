@@ -1,0 +1,85 @@
+//! Nana's tables leave unused entries don't-care: the file stores each one filled with the value
+//! of the used entry before it in its block of 4096 entries, and nothing reads it. Checked
+//! against a solve in memory, which marks them unused:
+//!
+//! - the file's stored entries are the solve's with exactly its unused entries filled so;
+//! - read whole, the file's entries are the solve's (its reader marks the unused entries again
+//!   from the rules);
+//! - an entry is used exactly where it has a legal position, the only positions the probe
+//!   looks up (a legal position's entry is that of its canonical form, `unindex_inverts_index`);
+//! - the probe's answers (every move ranked by the value it leads to, the mainline) through the
+//!   file equal those through the solve's entries, over positions of random games from the
+//!   start and from random legal positions.
+
+use nana_engine::{Entry, NoProgress};
+use nana_probe::table::{Source, TableGame};
+use nana_probe::ProbeGame;
+use nana_shogi::index::SIZE;
+use nana_shogi::probe::Probe;
+use nana_shogi::Rules;
+
+mod common;
+use common::XorShift;
+
+/// The stored entries of a 1-byte table whose unused entries are filled, made here from the
+/// solve's entries, block by block.
+fn filled(entries: &[u8], block: usize) -> Vec<u8> {
+    let mut stored = entries.to_vec();
+    for chunk in stored.chunks_mut(block) {
+        let Some(first) = chunk.iter().copied().find(|&e| e != Entry::ILLEGAL.0) else { continue };
+        let mut last = first;
+        for e in chunk.iter_mut() {
+            if *e == Entry::ILLEGAL.0 {
+                *e = last;
+            } else {
+                last = *e;
+            }
+        }
+    }
+    stored
+}
+
+#[test]
+fn unused_entries_are_filled_in_the_file_and_never_read() {
+    for rules in [Rules::CURRENT, Rules::ORIGINAL] {
+        let solved = rules.solve(&NoProgress).unwrap().into_bytes();
+        let table = nana_fixture::table(rules);
+        let Source::File(file) = table.source() else { panic!("the fixture's table is a file") };
+        assert!(file.header().dont_care);
+        let stored = file.entries().unwrap();
+        assert_eq!(&stored[..], &filled(&solved, 4096)[..], "{}", rules.short_name());
+        assert!(table.entries() == &solved[..], "{}: the entries read whole", rules.short_name());
+
+        let used_without_position = (0..SIZE)
+            .filter(|&i| rules.unindex(i).is_none() != (solved[i as usize] == Entry::ILLEGAL.0))
+            .count();
+        assert_eq!(used_without_position, 0, "{}", rules.short_name());
+
+        let (from_file, from_solve) = (table.probe(), Probe::new(rules, &solved).unwrap());
+        let mut rng = XorShift(0xd0c_a4e ^ rules.short_name().len() as u64);
+        let mut compared = 0;
+        for walk in 0..200u32 {
+            let mut pos = if walk.is_multiple_of(2) {
+                rules.start()
+            } else {
+                loop {
+                    if let Some(p) = rules.unindex(rng.next() % SIZE) {
+                        break if rng.next().is_multiple_of(2) { p } else { p.flip() };
+                    }
+                }
+            };
+            for _ in 0..40 {
+                let answer = from_solve.answer(&pos, 8).unwrap();
+                assert_eq!(from_file.answer(&pos, 8).unwrap(), answer, "{pos}");
+                compared += 1;
+                let mut children = Vec::new();
+                rules.for_each_move(&pos, |_, child| children.push(*child));
+                if children.is_empty() {
+                    break;
+                }
+                pos = children[rng.below(children.len())];
+            }
+        }
+        assert!(compared > 2000, "{compared}");
+    }
+}
