@@ -402,13 +402,15 @@ mod tests {
         assert!(shape.blocks > 10 * GROUP_BLOCKS);
         let c = compress(&entries, &shape, false);
         assert_eq!(c.stored_crc, crc32fast::hash(&entries));
-        let blocks = Blocks::new(&c.payload, shape, c.histogram_records, payload_crc(&c, &c.payload)).unwrap();
+        let blocks =
+            Blocks::new(&c.payload, shape, c.histogram_records, payload_crc(&c, &c.payload)).unwrap();
         let mut all = Vec::new();
         blocks.for_each(crc32fast::hash(&entries), |b| all.extend_from_slice(b)).unwrap();
         assert!(all == entries);
         let mut counts = [0u64; 256];
         entries.iter().for_each(|&e| counts[usize::from(e)] += 1);
-        let want: Vec<(u16, u64)> = (0..256).filter(|&v| counts[v] > 0).map(|v| (v as u16, counts[v])).collect();
+        let want: Vec<(u16, u64)> =
+            (0..256).filter(|&v| counts[v] > 0).map(|v| (v as u16, counts[v])).collect();
         assert_eq!(blocks.histogram().collect::<Vec<_>>(), want);
     }
 
