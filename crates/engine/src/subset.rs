@@ -3,8 +3,9 @@
 //! are spread back over the index when they are written.
 //!
 //! The set is a bitmap in cache lines of seven 64-bit words, each line led by the count of the
-//! members before it: 64 bytes for 448 entries (1.14 bits an entry). [`Subset::rank`] (entry to
-//! dense number) reads one line: its count and up to seven popcounts. [`Subset::select`] (dense
+//! members before it and the counts in its words 0–1, 0–3 and 0–5: 64 bytes for 448 entries
+//! (1.14 bits an entry). [`Subset::rank`] (entry to dense number) reads one line: its counts and
+//! at most two popcounts. [`Subset::select`] (dense
 //! number to entry) starts from a hint, one per 256 members, and searches the lines' counts.
 
 use rayon::prelude::*;
@@ -15,13 +16,29 @@ const LINE_WORDS: usize = 7;
 /// Entries a line covers.
 const LINE_ENTRIES: u64 = 64 * LINE_WORDS as u64;
 
-/// A line of the bitmap: the members before it, and its seven words (entry `64 w + b` of the
-/// line is bit `b` of word `w`).
+/// A line of the bitmap: its counts, and its seven words (entry `64 w + b` of the line is bit `b`
+/// of word `w`).
 #[derive(Debug, Clone, Copy, Default)]
 #[repr(C, align(64))]
 struct Line {
-    before: u64,
+    /// The members before the line (the low 32 bits), then the members in words 0–1, 0–3 and
+    /// 0–5 of the line, 9 bits each (bits 32–40, 41–49, 50–58).
+    counts: u64,
     words: [u64; LINE_WORDS],
+}
+
+impl Line {
+    fn new(before: u64, words: [u64; LINE_WORDS]) -> Line {
+        let upto = |w: usize| words[..w].iter().map(|x| u64::from(x.count_ones())).sum::<u64>();
+        let pairs = upto(2) | upto(4) << 9 | upto(6) << 18;
+        Line { counts: before | pairs << 32, words }
+    }
+
+    /// The members before the line.
+    #[inline]
+    fn before(&self) -> u64 {
+        self.counts & 0xffff_ffff
+    }
 }
 
 /// One select hint per `2^HINT_BITS` dense numbers.
@@ -53,12 +70,15 @@ impl Subset {
             let tail = universe % 64;
             assert!(tail == 0 || last >> tail == 0, "a member past the universe");
         }
+        // A line's count of the members before it takes 32 bits.
+        assert!(universe <= 1 << 32, "a universe of at most 2^32 entries");
         let mut lines = Vec::with_capacity(words.len().div_ceil(LINE_WORDS));
         let mut hint = Vec::new();
         let mut n = 0u64;
         for (l, chunk) in words.chunks(LINE_WORDS).enumerate() {
-            let mut line = Line { before: n, words: [0; LINE_WORDS] };
-            line.words[..chunk.len()].copy_from_slice(chunk);
+            let mut line_words = [0; LINE_WORDS];
+            line_words[..chunk.len()].copy_from_slice(chunk);
+            let line = Line::new(n, line_words);
             let next = n + chunk.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
             // The dense numbers k << HINT_BITS that fall in this line.
             while (hint.len() as u64) << HINT_BITS < next {
@@ -90,22 +110,18 @@ impl Subset {
         self.lines.len() * size_of::<Line>() + self.hint.len() * size_of::<u32>()
     }
 
-    /// The members of `line` before its entry `r` (below [`LINE_ENTRIES`]): the words before
-    /// `r`'s and the bits below it in its own, all seven words masked rather than a loop that
-    /// stops at `r`'s word (whose exit the processor would mispredict).
+    /// The members of `line` before its entry `r` (below [`LINE_ENTRIES`]): the count of the
+    /// pairs of words before `r`'s pair, the word before `r`'s if `r`'s is the second of its
+    /// pair, and the bits below `r` in its own word; without a branch on where `r` is.
     #[inline]
     fn below_in_line(line: &Line, r: u64) -> u64 {
         let (w, bit) = ((r / 64) as usize, r % 64);
-        let mut n = 0;
-        for (k, &word) in line.words.iter().enumerate() {
-            let mask = match k.cmp(&w) {
-                std::cmp::Ordering::Less => u64::MAX,
-                std::cmp::Ordering::Equal => (1 << bit) - 1,
-                std::cmp::Ordering::Greater => 0,
-            };
-            n += (word & mask).count_ones();
-        }
-        line.before + u64::from(n)
+        // Words 0..2k for k = w / 2: 0, then the three 9-bit counts.
+        let pairs = (line.counts >> 32) << 9 >> (9 * (w / 2)) & 0x1ff;
+        let odd = (w & 1) as u64;
+        let previous = line.words[w & !1] & 0u64.wrapping_sub(odd);
+        let own = line.words[w] & ((1 << bit) - 1);
+        line.before() + pairs + u64::from(previous.count_ones()) + u64::from(own.count_ones())
     }
 
     /// The members before `index` (at most [`Subset::universe`]).
@@ -131,9 +147,9 @@ impl Subset {
         let k = (dense >> HINT_BITS) as usize;
         let lo = self.hint[k] as usize;
         let hi = self.hint.get(k + 1).map_or(self.lines.len(), |&l| l as usize + 1);
-        let l = lo + self.lines[lo..hi].partition_point(|line| line.before <= dense) - 1;
+        let l = lo + self.lines[lo..hi].partition_point(|line| line.before() <= dense) - 1;
         let line = &self.lines[l];
-        let mut n = (dense - line.before) as u32;
+        let mut n = (dense - line.before()) as u32;
         for (w, &word) in line.words.iter().enumerate() {
             let ones = word.count_ones();
             if n < ones {
@@ -152,8 +168,8 @@ impl Subset {
         let mut runs = Vec::with_capacity(self.lines.len().div_ceil(RUN_LINES));
         let mut rest = out.as_mut_slice();
         for (r, lines) in self.lines.chunks(RUN_LINES).enumerate() {
-            let end = self.lines.get((r + 1) * RUN_LINES).map_or(self.len, |line| line.before);
-            let (run, tail) = rest.split_at_mut((end - lines[0].before) as usize);
+            let end = self.lines.get((r + 1) * RUN_LINES).map_or(self.len, Line::before);
+            let (run, tail) = rest.split_at_mut((end - lines[0].before()) as usize);
             runs.push((r * RUN_LINES, lines, run));
             rest = tail;
         }
