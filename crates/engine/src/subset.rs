@@ -105,11 +105,6 @@ impl Subset {
         self.universe
     }
 
-    /// The bytes the set takes in memory.
-    pub fn heap_bytes(&self) -> usize {
-        self.lines.len() * size_of::<Line>() + self.hint.len() * size_of::<u32>()
-    }
-
     /// The members of `line` before its entry `r` (below [`LINE_ENTRIES`]): the count of the
     /// pairs of words before `r`'s pair, the word before `r`'s if `r`'s is the second of its
     /// pair, and the bits below `r` in its own word; without a branch on where `r` is.

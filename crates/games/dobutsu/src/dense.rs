@@ -63,11 +63,6 @@ impl<G: Game> Dense<G> {
         dense
     }
 
-    /// The set, numbered densely.
-    pub fn set(&self) -> &Subset {
-        &self.set
-    }
-
     /// The set, without the game.
     pub fn into_set(self) -> Subset {
         self.set
