@@ -10,12 +10,15 @@
 //! a loss in 2, the quickest loss there is, which decides a position only where every move
 //! loses at once.
 //!
-//! The sweep unranks every entry and records a byte for each one of the solved set: how the
-//! game is over there, or the number of distinct entries reached by its moves that do not lose
-//! at once. It runs in runs of [`RUN`] entries, each writing its part of the set's bitmap and
+//! The sweep builds the position of every entry ([`index::for_each_position`], skipping the
+//! lion pairs whose lions stand a step apart) and records a byte for each one of the solved
+//! set: how the game is over there, or the number of distinct entries reached by its moves that
+//! do not lose at once. It runs in runs of [`RUN`] entries, each writing its part of the set's bitmap and
 //! its bytes in entry order, so the bytes come out in the order of the set's dense numbers
 //! ([`crate::dense::Dense::surveyed`]) and nothing the size of the whole index takes memory but
 //! the bitmap ([`survey`]).
+
+use std::ops::Range;
 
 use nana_engine::{Counted, Dtm, Node, Value};
 use rayon::prelude::*;
@@ -79,6 +82,24 @@ const MOVES_BOUND: usize = 96;
 /// the lion. Said plainly, for the checks; the sweep tells it from what it computes anyway.
 pub fn in_set(entry: u64) -> bool {
     index::unrank(entry).is_some_and(|pos| !pos.can_capture_lion())
+}
+
+/// Calls `f` with every entry of the solved set in `range` and its position, in index order:
+/// the entries where [`in_set`] holds, found without unranking those of the lion pairs where
+/// the lions stand a step apart (the lion can be taken in every entry of such a pair).
+pub fn for_each_in_set(range: Range<u64>, mut f: impl FnMut(u64, &Position)) {
+    let (mut i, end) = (range.start, range.end.min(SIZE));
+    while i < end {
+        let pair_end = ((i / REST + 1) * REST).min(end);
+        if !index::lions_adjacent(i) {
+            index::for_each_position(i..pair_end, |entry, pos| {
+                if !pos.can_capture_lion() {
+                    f(entry, pos);
+                }
+            });
+        }
+        i = pair_end;
+    }
 }
 
 /// The byte of a position of the solved set (not one where the side to move can take the lion).
@@ -154,23 +175,12 @@ pub fn survey(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Survey {
         .map(|(r, (words, slot))| {
             let (first, end) = (r as u64 * RUN, r as u64 * RUN + slot.len() as u64);
             let mut n = 0;
-            let mut i = first;
-            while i < end {
-                if index::lions_adjacent(i) {
-                    // The lion can be taken in every entry of the pair: none is in the set.
-                    i = (i / REST + 1) * REST;
-                    continue;
-                }
-                let k = (i - first) as usize;
-                i += 1;
-                let Some(pos) = index::unrank(i - 1) else { continue };
-                if pos.can_capture_lion() {
-                    continue;
-                }
+            for_each_in_set(first..end, |entry, pos| {
+                let k = (entry - first) as usize;
                 words[k / 64] |= 1 << (k % 64);
-                slot[n] = byte_of(&pos, rules);
+                slot[n] = byte_of(pos, rules);
                 n += 1;
-            }
+            });
             progress(slot.len() as u64);
             n
         })

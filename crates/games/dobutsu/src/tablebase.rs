@@ -82,14 +82,17 @@ impl TableGame for Rules {
     }
 
     /// Every entry outside the solved set ([`survey::in_set`]): of no position (a mirror image's
-    /// entry), or of one where the side to move can take the lion (every entry whose lions stand
-    /// a step apart, [`index::lions_adjacent`], without unranking it).
+    /// entry), or of one where the side to move can take the lion; found as the survey finds
+    /// the set ([`survey::for_each_in_set`]).
     fn mark_unused(&self, entries: &mut [u8]) {
         entries.par_chunks_mut(1 << 16).enumerate().for_each(|(c, chunk)| {
             let first = (c as u64) << 16;
-            for (i, entry) in chunk.iter_mut().enumerate() {
-                let i = first + i as u64;
-                if index::lions_adjacent(i) || !survey::in_set(i) {
+            let mut used = vec![false; chunk.len()];
+            survey::for_each_in_set(first..first + chunk.len() as u64, |i, _| {
+                used[(i - first) as usize] = true
+            });
+            for (entry, used) in chunk.iter_mut().zip(used) {
+                if !used {
                     *entry = Entry::ILLEGAL.0;
                 }
             }
