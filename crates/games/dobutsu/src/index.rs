@@ -25,7 +25,7 @@
 
 use std::sync::OnceLock;
 
-use crate::position::Position;
+use crate::position::{Position, ORIGINS};
 use crate::types::{Role, Side};
 
 /// Bumped whenever the layout changes: tables record it in their header.
@@ -585,12 +585,30 @@ fn unrank_any(index: u64) -> Position {
 /// *group* (a lion pair, a class, the pieces' squares and kinds) differ only in the pieces'
 /// owners, the chicks' promotions and the hands, so a group's squares are found once and each
 /// of its positions is written from them.
-pub fn for_each_position(range: std::ops::Range<u64>, mut f: impl FnMut(u64, &Position)) {
+pub fn for_each_position(range: std::ops::Range<u64>, f: impl FnMut(u64, &Position)) {
+    positions(range, false, f)
+}
+
+/// [`for_each_position`] for the positions where the side to move cannot take the lion alone.
+/// Whether it can is told for a whole group at once, from which of its pieces attack the
+/// opponent's lion from their squares (as a chick and as a hen), and for all hands of an
+/// assignment of owners and promotions at once; a lion pair whose lions stand a step apart is
+/// skipped whole.
+pub fn for_each_safe_position(range: std::ops::Range<u64>, f: impl FnMut(u64, &Position)) {
+    positions(range, true, f)
+}
+
+#[inline(always)]
+fn positions(range: std::ops::Range<u64>, safe: bool, mut f: impl FnMut(u64, &Position)) {
     let t = tables();
     let (mut i, end) = (range.start, range.end.min(SIZE));
     while i < end {
         let pair = (i / REST) as usize;
         let (a, b) = t.pairs[pair];
+        if safe && lions_adjacent(i) {
+            i = ((i / REST + 1) * REST).min(end);
+            continue;
+        }
         let self_mirror = a % 3 == 1 && b % 3 == 1;
         let r = i % REST;
         let class = t.class_offset[1..27].iter().map(|&o| usize::from(o <= r)).sum::<usize>();
@@ -610,12 +628,19 @@ pub fn for_each_position(range: std::ops::Range<u64>, mut f: impl FnMut(u64, &Po
         let (mut squares, mut chick_bit) = ([0usize; 6], [0u32; 6]);
         let mut mask = t.subsets[k][subset as usize];
         let mut ci = 0;
+        // The pieces (bit `p` for the `p`th) that attack the opponent's lion as they stand, and
+        // the chicks that would as hens.
+        let (mut attack, mut attack_as_hen) = (0u32, 0u32);
+        let attacks_lion =
+            |role: u8, square: usize| ORIGINS[0][usize::from(role)][usize::from(b)] & 1 << square != 0;
         for (p, square) in squares.iter_mut().enumerate().take(k) {
             *square = usize::from(free[mask.trailing_zeros() as usize]);
             mask &= mask - 1;
+            attack |= u32::from(attacks_lion(roles[p], *square)) << p;
             if roles[p] == Role::Chick as u8 {
                 chick_bit[p] = 1 << ci;
                 ci += 1;
+                attack_as_hen |= u32::from(attacks_lion(Role::Hen as u8, *square)) << p;
             }
         }
         let mut pos = Position { board: [0; 12], hands: [[0; 3]; 2], turn: Side::First };
@@ -641,9 +666,20 @@ pub fn for_each_position(range: std::ops::Range<u64>, mut f: impl FnMut(u64, &Po
         let (mut spread_at, mut h) = (j / split.hands, j % split.hands);
         while group_first + j < stop {
             let (owners, hens) = ((spread_at >> cc) as u32, (spread_at & ((1 << cc) - 1)) as u32);
+            let mut promoted = 0u32;
             for p in 0..k {
                 let hen = u8::from(hens & chick_bit[p] != 0);
+                promoted |= u32::from(hen) << p;
                 pos.board[squares[p]] = (roles[p] + hen) | ((owners >> p & 1) as u8) << 3;
+            }
+            // The side to move owns the pieces whose owner bit is clear.
+            let attackers = (attack & !promoted | attack_as_hen & promoted) & !owners;
+            if safe && attackers & ((1 << k) - 1) != 0 {
+                // No hand makes a difference: the group's next assignment.
+                j = (spread_at + 1) * split.hands;
+                h = 0;
+                spread_at += 1;
+                continue;
             }
             while h < split.hands && group_first + j < stop {
                 let mine = split.hand_of[h as usize];
@@ -743,14 +779,18 @@ mod tests {
         }
     }
 
-    /// [`for_each_position`] gives what [`unrank`] gives, entry by entry, over whole lion pairs
-    /// (one with its mirror image in the same pair, one with none, the last) and over ranges that
-    /// start and end inside groups.
+    /// [`for_each_position`] gives what [`unrank`] gives, entry by entry, and
+    /// [`for_each_safe_position`] those of its positions where the side to move cannot take the
+    /// lion, over whole lion pairs (the first, whose lions stand a step apart; one with its
+    /// mirror image in the same pair and one with none, their lions apart; the last) and over
+    /// ranges that start and end inside groups.
     #[test]
     fn positions_of_a_range_are_those_unranked() {
         let self_mirror =
             (0..LION_PAIRS).find(|&p| is_self_mirror_pair(p * REST) && !lions_adjacent(p * REST));
-        let pairs = [0, self_mirror.expect("a self-mirror pair"), LION_PAIRS - 1];
+        let apart = (0..LION_PAIRS).find(|&p| !is_self_mirror_pair(p * REST) && !lions_adjacent(p * REST));
+        let pairs =
+            [0, self_mirror.expect("a self-mirror pair"), apart.expect("lions apart"), LION_PAIRS - 1];
         let mut ranges: Vec<std::ops::Range<u64>> = pairs.iter().map(|p| p * REST..(p + 1) * REST).collect();
         let mut state = 0x2545_f491_4f6c_dd1du64;
         for _ in 0..2000 {
@@ -764,6 +804,13 @@ mod tests {
         for range in ranges {
             let mut expected = range.clone().filter_map(|i| unrank(i).map(|pos| (i, pos)));
             for_each_position(range.clone(), |i, pos| {
+                assert_eq!(expected.next(), Some((i, *pos)), "{range:?}")
+            });
+            assert_eq!(expected.next(), None, "{range:?}");
+            let mut expected = range
+                .clone()
+                .filter_map(|i| unrank(i).filter(|pos| !pos.can_capture_lion()).map(|pos| (i, pos)));
+            for_each_safe_position(range.clone(), |i, pos| {
                 assert_eq!(expected.next(), Some((i, *pos)), "{range:?}")
             });
             assert_eq!(expected.next(), None, "{range:?}");

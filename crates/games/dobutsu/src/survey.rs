@@ -23,7 +23,7 @@ use std::ops::Range;
 use nana_engine::{Counted, Dtm, Node, Value};
 use rayon::prelude::*;
 
-use crate::index::{self, Frame, REST, SIZE};
+use crate::index::{self, Frame, SIZE};
 use crate::position::{Move, Position, FAR_RANK};
 use crate::types::{Role, Rules};
 
@@ -85,21 +85,9 @@ pub fn in_set(entry: u64) -> bool {
 }
 
 /// Calls `f` with every entry of the solved set in `range` and its position, in index order:
-/// the entries where [`in_set`] holds, found without unranking those of the lion pairs where
-/// the lions stand a step apart (the lion can be taken in every entry of such a pair).
-pub fn for_each_in_set(range: Range<u64>, mut f: impl FnMut(u64, &Position)) {
-    let (mut i, end) = (range.start, range.end.min(SIZE));
-    while i < end {
-        let pair_end = ((i / REST + 1) * REST).min(end);
-        if !index::lions_adjacent(i) {
-            index::for_each_position(i..pair_end, |entry, pos| {
-                if !pos.can_capture_lion() {
-                    f(entry, pos);
-                }
-            });
-        }
-        i = pair_end;
-    }
+/// the entries where [`in_set`] holds ([`index::for_each_safe_position`]).
+pub fn for_each_in_set(range: Range<u64>, f: impl FnMut(u64, &Position)) {
+    index::for_each_safe_position(range, f)
 }
 
 /// The byte of a position of the solved set (not one where the side to move can take the lion).
