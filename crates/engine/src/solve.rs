@@ -826,7 +826,7 @@ const PREFETCH_AHEAD: usize = 8;
 
 /// Asks the processor to bring the cache line of `p` in; it may ignore the hint.
 #[inline(always)]
-fn prefetch<T>(p: *const T) {
+pub(crate) fn prefetch<T>(p: *const T) {
     #[cfg(target_arch = "x86_64")]
     // Safety: a prefetch is only a hint; it does not read `p`, which may dangle.
     unsafe {

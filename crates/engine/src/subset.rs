@@ -136,6 +136,13 @@ impl Subset {
         (line.words[(r / 64) as usize] >> (r % 64) & 1 != 0).then(|| Subset::below_in_line(line, r))
     }
 
+    /// Asks the processor to bring in the line [`Subset::rank`] reads for `index`, so that the
+    /// ranks of a batch of entries wait for memory together rather than one after another.
+    #[inline]
+    pub fn prefetch(&self, index: u64) {
+        crate::solve::prefetch(self.lines.as_ptr().wrapping_add((index / LINE_ENTRIES) as usize));
+    }
+
     /// The member of a dense number (below [`Subset::len`]).
     #[inline]
     pub fn select(&self, dense: u64) -> u64 {

@@ -123,6 +123,9 @@ impl<G: Game> Game for Dense<G> {
     fn predecessors(&self, d: u64, out: &mut Vec<u64>) {
         let start = out.len();
         self.inner.predecessors(self.select(d), out);
+        for &p in &out[start..] {
+            self.set.prefetch(p);
+        }
         let mut keep = start;
         for k in start..out.len() {
             if let Some(p) = self.rank(out[k]) {
