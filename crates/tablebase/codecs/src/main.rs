@@ -8,7 +8,9 @@
 //! choose. The entries are those the file stores: a file whose unused entries are don't-care
 //! (`nana solve` writes them so) has them filled already. With `FILL_UNUSED=1`, each entry of a
 //! 1-byte table that still reads unused (255) is first replaced by the entry before it (0 at the
-//! start), across blocks.
+//! start), across blocks. With `ENTROPY=1` it first prints the entries' empirical entropy with
+//! no context and with the one or two entries before as context (within a block of the first
+//! size): the bytes an ideal coder of each such model would need, the model itself not counted.
 
 use std::time::Instant;
 
@@ -40,6 +42,9 @@ fn main() {
     let sizes: Vec<usize> = list("SIZES", &[4096, 16384, 65536]);
     let levels: Vec<i32> = list("LEVELS", &[3, 19]);
     println!("{path}: {} entries of {width} byte(s), {} bytes", table.header().entries, entries.len());
+    if std::env::var_os("ENTROPY").is_some() {
+        entropy(&entries, sizes[0] * width);
+    }
     println!("| codec | entries per block | bytes | of the entries | µs to decode a block |");
     println!("|---|---:|---:|---:|---:|");
     let row = |codec: &str, block: usize, bytes: usize, seconds: f64, blocks: usize| {
@@ -78,5 +83,34 @@ fn main() {
             let seconds = start.elapsed().as_secs_f64();
             row(&format!("zstd {level} (C library)"), block, bytes, seconds, chunks.len());
         }
+    }
+}
+
+/// Prints the empirical entropy of `entries` in bytes with no context, with the entry before and
+/// with the two before as context, contexts starting afresh at each block of `block` bytes.
+fn entropy(entries: &[u8], block: usize) {
+    // Bits of a distribution given by its counts: the sum of -c log2(c / n).
+    fn bits<'a>(counts: impl Iterator<Item = &'a u64> + Clone) -> f64 {
+        let n: u64 = counts.clone().sum();
+        counts.filter(|&&c| c > 0).map(|&c| -(c as f64) * (c as f64 / n as f64).log2()).sum()
+    }
+    let mut order0 = vec![0u64; 256];
+    let mut order1 = vec![0u64; 256 * 256];
+    let mut order2 = vec![0u64; 256 * 256 * 256];
+    for chunk in entries.chunks(block) {
+        let (mut a, mut b) = (0usize, 0usize);
+        for &v in chunk {
+            let v = usize::from(v);
+            order0[v] += 1;
+            order1[b << 8 | v] += 1;
+            order2[a << 16 | b << 8 | v] += 1;
+            (a, b) = (b, v);
+        }
+    }
+    let h0 = bits(order0.iter());
+    let h1: f64 = order1.chunks(256).map(|c| bits(c.iter())).sum();
+    let h2: f64 = order2.chunks(256).map(|c| bits(c.iter())).sum();
+    for (name, h) in [("no context", h0), ("the entry before", h1), ("the two entries before", h2)] {
+        println!("entropy, {name}: {:.0} bytes ({:.3} bits an entry)", h / 8.0, h / entries.len() as f64);
     }
 }
