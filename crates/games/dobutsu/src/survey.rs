@@ -99,17 +99,22 @@ fn byte_of(pos: &Position, rules: &Rules) -> u8 {
             Value::Draw => byte::TERMINAL_DRAW,
         };
     }
-    // The children of the moves that do not lose at once, ranked from a frame of the board
-    // (the lion's moves ranked whole).
+    // The moves that do not lose at once, and the entries they reach. Two moves reach one entry
+    // only if their children are mirror images of each other (two moves never make the same
+    // position), which needs the opponent's lion, where neither move moves it, on file b, which
+    // the mirror keeps: only then are the children ranked (from a frame of the board, the
+    // lion's moves whole) to tell the distinct ones; elsewhere the moves are counted.
     let mut children = [0u64; MOVES_BOUND];
     let mut n = 0;
     let mut try_wins = false;
     let exposure = pos.exposure();
-    let frame = Frame::new(&Position { turn: pos.turn.other(), ..*pos });
+    let rank_children = pos.lion(pos.turn.other()).is_some_and(|l| l.0 % 3 == 1);
+    let frame = rank_children.then(|| Frame::new(&Position { turn: pos.turn.other(), ..*pos }));
     let us = pos.turn.index();
     // A move completes a try only by bringing the lion onto its far rank, or, where it stands
     // there already but attacked (the safe-try reading), by making it safe.
     let lion_home = pos.lion(pos.turn).is_some_and(|l| FAR_RANK[us] & 1 << l.0 != 0);
+    let lost = |p: &Position| matches!(p.solver_end(rules), Some((Value::Loss(_), _)));
     pos.for_each_move(|mv| {
         let loses = exposure.loses_at_once(mv);
         // Where the game is not over before the move, a win at once after it can only be the
@@ -118,27 +123,36 @@ fn byte_of(pos: &Position, rules: &Rules) -> u8 {
         if loses || try_wins {
             return;
         }
-        let after = pos.play_unchecked(mv);
         let may_complete = lion_home || matches!(mv, Move::Step { to, .. } if FAR_RANK[us] & 1 << to.0 != 0);
-        let lost = |p: &Position| matches!(p.solver_end(rules), Some((Value::Loss(_), _)));
-        debug_assert!(may_complete || !lost(&after), "{mv} completes a try");
-        if may_complete && lost(&after) {
-            try_wins = true;
-            return;
+        debug_assert!(may_complete || !lost(&pos.play_unchecked(mv)), "{mv} completes a try");
+        if may_complete || rank_children {
+            let after = pos.play_unchecked(mv);
+            if may_complete && lost(&after) {
+                try_wins = true;
+                return;
+            }
+            if let Some(frame) = &frame {
+                children[n] = match mv {
+                    Move::Step { from, .. } if pos.board[from.index()] & 7 == Role::Lion as u8 => {
+                        index::rank(&after)
+                    }
+                    Move::Step { from, to, .. } => frame.rank(&after, &[from.index(), to.index()]),
+                    Move::Drop { to, .. } => frame.rank(&after, &[to.index()]),
+                };
+            }
         }
-        children[n] = match mv {
-            Move::Step { from, .. } if pos.board[from.index()] & 7 == Role::Lion as u8 => index::rank(&after),
-            Move::Step { from, to, .. } => frame.rank(&after, &[from.index(), to.index()]),
-            Move::Drop { to, .. } => frame.rank(&after, &[to.index()]),
-        };
         n += 1;
     });
     if try_wins {
         return byte::TRY_WINS;
     }
-    let children = &mut children[..n];
-    children.sort_unstable();
-    let distinct = children.len() - children.windows(2).filter(|w| w[0] == w[1]).count();
+    let distinct = if rank_children {
+        let children = &mut children[..n];
+        children.sort_unstable();
+        n - children.windows(2).filter(|w| w[0] == w[1]).count()
+    } else {
+        n
+    };
     match u8::try_from(distinct) {
         Ok(0) => byte::ALL_MOVES_LOSE,
         Ok(count) if count <= byte::MAX_COUNT => count,
@@ -182,4 +196,65 @@ pub fn survey(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Survey {
     bytes.truncate(len);
     bytes.shrink_to_fit();
     Survey { words, bytes }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The byte of a position of the solved set, plainly: every move played and its child
+    /// ranked whole, the distinct entries counted; and whether two moves reach one entry.
+    fn plain_byte(pos: &Position, rules: &Rules) -> (u8, bool) {
+        if let Some((value, _)) = pos.solver_end(rules) {
+            let b = match value {
+                Value::Win(_) => byte::TERMINAL_WIN,
+                Value::Loss(_) => byte::TERMINAL_LOSS,
+                Value::Draw => byte::TERMINAL_DRAW,
+            };
+            return (b, false);
+        }
+        let mut children = Vec::new();
+        let mut try_wins = false;
+        pos.for_each_move(|mv| {
+            let after = pos.play_unchecked(mv);
+            match after.solver_end(rules) {
+                Some((Value::Win(_), _)) => {}
+                Some((Value::Loss(_), _)) => try_wins = true,
+                _ => children.push(index::rank(&after)),
+            }
+        });
+        children.sort_unstable();
+        let moves = children.len();
+        children.dedup();
+        let b = match children.len() {
+            _ if try_wins => byte::TRY_WINS,
+            0 => byte::ALL_MOVES_LOSE,
+            n => n as u8,
+        };
+        (b, !try_wins && children.len() < moves)
+    }
+
+    /// The survey's byte of every entry of the set in runs spread over the index, under both
+    /// readings of the try, is the plain one; some of them have two moves that reach one entry.
+    #[test]
+    fn bytes_are_those_of_every_move_ranked() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let (mut checked, mut twice) = (0, 0);
+        for rules in [Rules::from_name("tanaka").unwrap(), Rules::from_name("safe-try").unwrap()] {
+            for _ in 0..400 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let start = state % SIZE;
+                for_each_in_set(start..start + 5000, |_, pos| {
+                    let (b, one_entry_twice) = plain_byte(pos, &rules);
+                    assert_eq!(byte_of(pos, &rules), b, "{pos:?}");
+                    twice += usize::from(one_entry_twice);
+                    checked += 1;
+                });
+            }
+        }
+        assert!(checked > 200_000, "{checked} entries");
+        assert!(twice > 20, "{twice} entries where two moves reach one entry");
+    }
 }
