@@ -42,7 +42,7 @@ fn main() {
         let start = Instant::now();
         for _ in 0..lookups {
             let entry = table.entry(first + next(&mut state) % span);
-            sum += u64::from(black_box(entry).unwrap_or_else(|e| panic!("{path}: {e}")).unwrap_or(0));
+            sum += u64::from(black_box(entry.unwrap_or_else(|e| panic!("{path}: {e}")).unwrap_or(0)));
         }
         let seconds = start.elapsed().as_secs_f64();
         println!(
