@@ -787,13 +787,26 @@ fn a_table_of_other_rules_is_refused() {
     );
 }
 
+/// The index entry of a position under the current rules.
+fn entry_of(position: &str) -> u64 {
+    use nana_probe::ProbeGame;
+    let rules = nana_shogi::Rules::CURRENT;
+    rules.index(&rules.parse_position(position).expect("a position"))
+}
+
+/// The entries per block of a table file in LZ4 blocks (header bytes 184..188).
+fn block_entries(bytes: &[u8]) -> u64 {
+    u64::from(u32::from_le_bytes(bytes[184..188].try_into().unwrap()))
+}
+
 #[test]
 fn damaged_tables_are_refused() {
     let (dir, path, bytes) = copy_of("current");
     let p = path.to_str().unwrap();
+    // The batch reads the start, so that a damaged block of the start's is read.
     let check = |needles: &[&str]| {
         assert_error(&nana(&["query", "--tablebase", p]), needles);
-        assert_error(&nana(&["query", "--tablebase", p, "--batch", "-"]), needles);
+        assert_error(&nana_stdin(&["query", "--tablebase", p, "--batch", "-"], "3/3/3 b KRBkrb\n"), needles);
         assert_error(&nana_stdin(&["play", "--tablebase", p], "quit\n"), needles);
     };
     // Damage that a new table cures comes with the command that makes one.
@@ -807,11 +820,16 @@ fn damaged_tables_are_refused() {
     // Empty file.
     std::fs::write(&path, b"").unwrap();
     check(&[p, "truncated", hint]);
-    // One flipped payload byte.
+    // One flipped byte of the block index.
     let mut flipped = bytes.clone();
-    flipped[256 + 5_000_000] ^= 0x01;
+    flipped[256 + 1_000] ^= 0x01;
     std::fs::write(&path, &flipped).unwrap();
-    check(&[p, "corrupted", "checksum", hint]);
+    check(&[p, "corrupted", "payload checksum", hint]);
+    // One flipped byte of the block that holds the start's entry: met when the start is looked up.
+    let mut flipped = bytes.clone();
+    let block = nana_fixture::damage_block_of(&mut flipped, entry_of("3/3/3 b KRBkrb"));
+    std::fs::write(&path, &flipped).unwrap();
+    check(&[p, "corrupted", &format!("checksum mismatch in compressed block {block} "), hint]);
     // One flipped header byte (in the rule set name, `current` at bytes 48..55).
     assert_eq!(&bytes[48..55], b"current");
     let mut flipped = bytes.clone();
@@ -849,6 +867,36 @@ fn damaged_tables_are_refused() {
     assert_error(&nana(&["query", "--tablebase", d]), &[d]);
 }
 
+/// A table with a damaged block answers every position whose lookups read other blocks as the
+/// intact table does, and refuses, every time, those that read the damaged one: alone, in a
+/// batch (which stops there, after the lines before it), and with the start's moves.
+#[test]
+fn a_damaged_block_refuses_its_positions_and_no_other() {
+    let (_dir, path, mut bytes) = copy_of("current");
+    let p = path.to_str().unwrap();
+    // A position in a block far from the start's (the last one), its moves' in other blocks too.
+    let start = entry_of("3/3/3 b KRBkrb");
+    let elsewhere = "R1K/2B/2k b Rb";
+    let block = nana_fixture::damage_block_of(&mut bytes, entry_of(elsewhere));
+    assert_ne!(block, start / block_entries(&bytes), "{elsewhere} and the start share a block");
+    std::fs::write(&path, &bytes).unwrap();
+    let intact = query("current", &["--json", "3/3/3 b KRBkrb"]);
+    intact.success();
+    let run = nana(&["query", "--tablebase", p, "--json", "3/3/3 b KRBkrb"]);
+    run.success();
+    assert_eq!(run.stdout, intact.stdout);
+    let named = format!("checksum mismatch in compressed block {block} ");
+    let hint = "regenerate it with `nana --game nana solve --rules current`";
+    for _ in 0..2 {
+        assert_error(&nana(&["query", "--tablebase", p, elsewhere]), &[p, &named, hint]);
+    }
+    let lines = "3/3/3 b KRBkrb\nR1K/2B/2k b Rb\n3/3/3 b KRBkrb\n";
+    let run = nana_stdin(&["query", "--tablebase", p, "--batch", "-"], lines);
+    assert_error(&run, &[p, &named, hint]);
+    assert_eq!(run.stdout.lines().count(), 1, "the line before the damaged one answered: {run:#?}");
+    assert!(run.stdout.contains("\"fen\":\"3/3/3 b KRBkrb\""), "{run:#?}");
+}
+
 /// A table file with its last entry (the start's, under the current rules) set to `value`,
 /// written anew by the format's writer with the same header, so that every checksum holds and
 /// the file opens.
@@ -872,7 +920,7 @@ fn with_last_entry(bytes: &[u8], value: u8) -> Vec<u8> {
 fn reseal_the_start_as_a_win_in_1(bytes: &mut Vec<u8>) {
     let table = nana_tablebase::Tablebase::from_bytes(bytes.clone()).expect("a valid table");
     let start = table.header().entries - 1;
-    assert_eq!(table.entry(start), Some(0), "the start is a draw under the current rules (entry 0)");
+    assert_eq!(table.entry(start).unwrap(), Some(0), "the start is a draw under the current rules (entry 0)");
     *bytes = with_last_entry(bytes, 2);
 }
 
@@ -1141,12 +1189,14 @@ fn check_table_accepts_the_solved_table_and_rejects_a_damaged_copy() {
         "{run:#?}"
     );
     let (_dir, path, mut bytes) = copy_of("current");
-    // A byte of a compressed block halfway through the file.
+    // A byte of a compressed block halfway through the file: the file opens, and the block is
+    // refused when the check reads it.
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x80;
     std::fs::write(&path, &bytes).unwrap();
     let p = path.to_str().unwrap();
-    assert_error(&nana(&["check-table", p]), &[p, "checksum"]);
+    let hint = "regenerate it with `nana --game nana solve --rules current`";
+    assert_error(&nana(&["check-table", p]), &[p, "checksum mismatch in compressed block", hint]);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -393,3 +393,39 @@ fn tables_load_from_their_files_and_missing_ones_are_named() {
         assert_eq!(from_file, table(name).answer(Some("R1K/2B/2k_b_Rb")).unwrap(), "{name}");
     }
 }
+
+/// A table whose file has a damaged block, served: every lookup that reads the block is a 500
+/// naming it (never an answer, never a panic), every time it is asked; so are the statistics,
+/// which read every block; a position whose lookups read other blocks answers as from the
+/// intact table.
+#[tokio::test]
+async fn a_damaged_block_is_an_error_every_time_and_other_positions_answer() {
+    let rules = Rules::CURRENT;
+    let mut bytes = std::fs::read(nana_fixture::path(rules)).unwrap();
+    let elsewhere = rules.parse_position("R1K/2B/2k b Rb").unwrap();
+    let block = nana_fixture::damage_block_of(&mut bytes, rules.index(&elsewhere));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(rules.file_name());
+    std::fs::write(&path, &bytes).unwrap();
+    let mut r = Registry::new();
+    r.add(Nana::NAME, "current", Box::new(Table::open(rules, &path).unwrap()));
+    let registry = Arc::new(r);
+    let named = format!("checksum mismatch in compressed block {block} ");
+    for _ in 0..2 {
+        for uri in [
+            "/api/nana/current?position=R1K/2B/2k_b_Rb",
+            "/api/nana/current/mainline?position=R1K/2B/2k_b_Rb",
+            "/api/nana/current/view?position=R1K/2B/2k_b_Rb",
+            "/api/nana/current/stats",
+        ] {
+            let r = request(registry.clone(), Request::get(uri).body(Body::empty()).unwrap()).await;
+            assert_eq!(r.status, StatusCode::INTERNAL_SERVER_ERROR, "{uri}: {}", r.text());
+            let error = r.json()["error"].as_str().unwrap().to_string();
+            assert!(error.contains(&named), "{uri}: {error}");
+            assert!(!error.contains(&dir.path().display().to_string()), "{uri}: {error}");
+        }
+    }
+    let r = request(registry.clone(), Request::get("/api/nana/current").body(Body::empty()).unwrap()).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert_eq!(r.json(), serde_json::to_value(table("current").answer(None).unwrap()).unwrap());
+}

@@ -275,3 +275,39 @@ fn dobutsu_tables_load_from_their_files_and_missing_ones_are_named() {
         nana_server::Status::Ready { origin: "dobutsu-tanaka.tb".into() }
     );
 }
+
+/// A Tanaka table whose file has a damaged block where the start's entry lies, served: the
+/// start's answer is a 500 naming the block every time it is asked (never an answer, never a
+/// panic), and so are the statistics, which read every block; a position whose lookups read
+/// other blocks answers as from the intact table.
+#[tokio::test]
+async fn a_damaged_block_is_an_error_every_time_and_other_positions_answer() {
+    let rules = Rules::TANAKA;
+    let mut bytes = std::fs::read(nana_fixture::path(rules)).unwrap();
+    let block = nana_fixture::damage_block_of(&mut bytes, rules.index(&rules.start()));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(nana_probe::table::TableGame::file_name(&rules));
+    std::fs::write(&path, &bytes).unwrap();
+    drop(bytes);
+    let mut r = Registry::new();
+    r.add(Dobutsu::NAME, "tanaka", Box::new(nana_probe::table::Table::open(rules, &path).unwrap()));
+    let registry = Arc::new(r);
+    let ask = |uri: &str| {
+        let request = axum::http::Request::get(uri).body(axum::body::Body::empty()).unwrap();
+        crate::common::request(registry.clone(), request)
+    };
+    let named = format!("checksum mismatch in compressed block {block} ");
+    for _ in 0..2 {
+        for uri in ["/api/dobutsu/tanaka", "/api/dobutsu/tanaka/mainline", "/api/dobutsu/tanaka/stats"] {
+            let r = ask(uri).await;
+            assert_eq!(r.status, StatusCode::INTERNAL_SERVER_ERROR, "{uri}: {}", r.text());
+            let error = r.json()["error"].as_str().unwrap().to_string();
+            assert!(error.contains(&named), "{uri}: {error}");
+        }
+    }
+    let elsewhere = "g1e/2l/1EG/2L[Cc] b 0 1";
+    let r = ask(&format!("/api/dobutsu/tanaka?position={}", url(elsewhere))).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let intact = nana_fixture::table(rules).answer(Some(elsewhere)).unwrap();
+    assert_eq!(r.json(), serde_json::to_value(intact).unwrap());
+}

@@ -8,6 +8,7 @@ use nana_engine::Solution;
 use nana_front::{solve_command, Game};
 pub use nana_probe::table::Table;
 use nana_probe::table::{TableError, TableGame};
+use nana_probe::ProbeError;
 
 use crate::progress::Bars;
 
@@ -16,9 +17,19 @@ pub const DEFAULT_DIR: &str = "tablebase";
 
 /// A table error of `rules` for the user: the probe layer names the problem, and when making
 /// the table again cures it we say with which command.
-fn user_error<G: Game>(rules: &G::Rules, e: TableError) -> String {
+pub fn user_error<G: Game>(rules: &G::Rules, e: TableError) -> String {
     if e.needs_regeneration() {
         format!("{e}; regenerate it with `{}`", solve_command::<G>(rules))
+    } else {
+        e.to_string()
+    }
+}
+
+/// A lookup's error in `table` for the user: a damaged file's names the file and the command
+/// that makes it again; any other is the probe layer's words.
+pub fn probe_error<G: Game>(table: &Table<G::Rules>, e: ProbeError) -> String {
+    if e.needs_regeneration() {
+        format!("{}: {e}; regenerate it with `{}`", table.origin(), solve_command::<G>(table.game()))
     } else {
         e.to_string()
     }
@@ -92,6 +103,15 @@ pub fn load_or_solve<G: Game>(
     if solved {
         eprintln!("note: solved in {:.1} s", start.elapsed().as_secs_f64());
     }
+    Ok(table)
+}
+
+/// [`load_or_solve`], with every block of a file checked against its checksum before it is
+/// returned ([`Table::check_blocks`]): for commands that read the whole table, or print a report
+/// only once every table they report on is known to be intact.
+pub fn load_checked<G: Game>(game: G::Rules, dir: &Path) -> Result<Table<G::Rules>, String> {
+    let table = load_or_solve::<G>(game, None, dir)?;
+    table.check_blocks().map_err(|e| user_error::<G>(&game, e))?;
     Ok(table)
 }
 

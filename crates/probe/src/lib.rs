@@ -234,6 +234,18 @@ pub enum ProbeError {
     /// A position's stored value disagrees with the values of its moves, or with the value the
     /// rules give it where the game is over.
     Inconsistent { position: String },
+    /// The table file is damaged where entry `index` lies: the block that holds it does not
+    /// match its checksum, or does not decode. `error` names the damage (the file's error in
+    /// words, e.g. a checksum mismatch in compressed block 12). Making the table again cures it.
+    Damaged { index: u64, error: String },
+}
+
+impl ProbeError {
+    /// Whether making the table again cures the error: true for a damaged file
+    /// ([`ProbeError::Damaged`]).
+    pub fn needs_regeneration(&self) -> bool {
+        matches!(self, ProbeError::Damaged { .. })
+    }
 }
 
 impl fmt::Display for ProbeError {
@@ -252,6 +264,7 @@ impl fmt::Display for ProbeError {
                 f,
                 "the table is inconsistent at {position}: its value disagrees with its moves' values"
             ),
+            ProbeError::Damaged { index, error } => write!(f, "entry {index} cannot be read: {error}"),
         }
     }
 }
@@ -378,15 +391,19 @@ impl<'a, G: ProbeGame> Probe<'a, G> {
     }
 
     /// The value of a legal position for its side to move: as the rules decide it
-    /// ([`ProbeGame::value_by_rules`]), else from the table.
+    /// ([`ProbeGame::value_by_rules`]), else from the table; [`ProbeError::Damaged`] where the
+    /// table file's block that holds it is damaged, never a value.
     #[inline]
     pub fn value(&self, pos: &G::Position) -> Result<Value, ProbeError> {
         if let Some(value) = self.game.value_by_rules(pos) {
             return Ok(value);
         }
         let i = self.game.index(pos);
-        let unused = || ProbeError::Unused { index: i, meaning: self.game.unused_entry() };
-        self.entries.value(self.width, i).ok_or_else(unused)
+        match self.entries.value(self.width, i) {
+            Ok(Some(value)) => Ok(value),
+            Ok(None) => Err(ProbeError::Unused { index: i, meaning: self.game.unused_entry() }),
+            Err(error) => Err(ProbeError::Damaged { index: i, error: error.to_string() }),
+        }
     }
 
     /// Every legal move, best first for the side to move: fastest win, draws, slowest loss.

@@ -301,20 +301,21 @@ pub enum Entries<'a> {
 
 impl Entries<'_> {
     /// The value entry `index` holds in entries of `width`; `None` for an unused entry.
+    ///
+    /// # Errors
+    /// Where a table file's block that holds the entry is damaged (it does not match its
+    /// checksum, or does not decode): [`Tablebase::entry`]'s error. Never for entries in memory.
     #[inline]
-    pub fn value(&self, width: EntryWidth, index: u64) -> Option<Value> {
-        match self {
+    pub fn value(&self, width: EntryWidth, index: u64) -> Result<Option<Value>, TablebaseError> {
+        Ok(match self {
             Entries::Bytes(bytes) => width.value(bytes, index),
-            Entries::File(file) => {
-                let raw = file.entry(index)?;
-                match width {
-                    // A one-byte entry is read as a number below 256.
-                    EntryWidth::One => Entry(raw as u8).value(),
-                    EntryWidth::Two => WideEntry(raw).value(),
-                }
-            }
+            Entries::File(file) => file.entry(index)?.and_then(|raw| match width {
+                // A one-byte entry is read as a number below 256.
+                EntryWidth::One => Entry(raw as u8).value(),
+                EntryWidth::Two => WideEntry(raw).value(),
+            }),
             Entries::Solution(solution) => solution.value(index),
-        }
+        })
     }
 }
 
@@ -326,6 +327,11 @@ pub struct Table<G> {
     /// A compressed file's entries, or a solution's spread over the index, made the first time
     /// [`Table::entries`] asks for them.
     decoded: OnceLock<Vec<u8>>,
+}
+
+/// The path a file was opened from, for messages.
+fn path_of(tb: &Tablebase) -> PathBuf {
+    tb.path().map_or_else(|| PathBuf::from("(in memory)"), Path::to_path_buf)
 }
 
 fn open_file(path: &Path) -> Result<Tablebase, TableError> {
@@ -430,22 +436,23 @@ impl<G: TableGame> Table<G> {
         &self.source
     }
 
-    /// The entries, in the engine's encoding: [`Table::try_entries`], for a table whose file
-    /// was written by this crate.
+    /// The entries, in the engine's encoding: [`Table::try_entries`], for a table known to be
+    /// intact (a solve's, or a file whose blocks a test or [`Table::check_blocks`] checked).
     ///
     /// # Panics
-    /// Where a compressed file's blocks, each of which matched its checksum when the file was
-    /// opened, do not decode to the entries its header's checksum names (a writer that stored
-    /// what it was not given).
+    /// Where a compressed file has a damaged block, or its blocks do not decode to the entries
+    /// its header's checksum names (a writer that stored what it was not given).
     pub fn entries(&self) -> &[u8] {
         self.try_entries().unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// The entries, in the engine's encoding, as the solve gave them. A compressed file's are
-    /// decoded, all of them, the first time they are asked for, checked against the header's
-    /// checksum of the entries (as stored), its don't-care entries marked unused again
-    /// ([`TableGame::mark_unused`]), and kept: lookups do not need them ([`Table::probe`] reads
-    /// the file an entry at a time), passes over the whole table do.
+    /// decoded, all of them, the first time they are asked for, each block checked against its
+    /// checksum first and the whole against the header's checksum of the entries (as stored),
+    /// its don't-care entries marked unused again ([`TableGame::mark_unused`]), and kept:
+    /// lookups do not need them ([`Table::probe`] reads the file an entry at a time), passes
+    /// over the whole table do. An error (the first damaged block) is not kept: asked again,
+    /// the blocks are read again.
     pub fn try_entries(&self) -> Result<&[u8], TableError> {
         match &self.source {
             Source::File(tb) if tb.storage().layout == Layout::Plain => Ok(tb.payload()),
@@ -453,8 +460,7 @@ impl<G: TableGame> Table<G> {
                 if let Some(entries) = self.decoded.get() {
                     return Ok(entries);
                 }
-                let path = || tb.path().map_or_else(|| PathBuf::from("(in memory)"), Path::to_path_buf);
-                let entries = tb.entries().map_err(|error| TableError::File { path: path(), error })?;
+                let entries = tb.entries().map_err(|error| TableError::File { path: path_of(tb), error })?;
                 let mut entries = entries.into_owned();
                 if tb.header().dont_care {
                     self.game.mark_unused(&mut entries);
@@ -465,6 +471,19 @@ impl<G: TableGame> Table<G> {
                 Solved::Whole(bytes) => Ok(bytes),
                 Solved::Members { .. } => Ok(self.decoded.get_or_init(|| s.bytes().into_owned())),
             },
+        }
+    }
+
+    /// Checks every block of a compressed file against its checksum
+    /// ([`Tablebase::check_blocks`]), without decoding any: for a caller that wants the whole
+    /// file checked before it answers anything, rather than each block when a lookup reads it.
+    /// Nothing to do for a plain file (checked whole when it was opened) or a solve.
+    pub fn check_blocks(&self) -> Result<(), TableError> {
+        match &self.source {
+            Source::File(tb) => {
+                tb.check_blocks().map_err(|error| TableError::File { path: path_of(tb), error })
+            }
+            Source::Memory(_) => Ok(()),
         }
     }
 

@@ -507,18 +507,26 @@ mod table {
         assert!(!err.needs_regeneration());
 
         // A flipped byte of the (only) compressed block is a damaged file, which a new solve
-        // cures.
+        // cures: the file opens, and the block is refused whenever it is read, never read as a
+        // value or as an unused entry.
         let path = dir.path().join(Rated(EntryWidth::One).file_name());
         let mut bytes = std::fs::read(&path).unwrap();
         // The block's first byte, after the header and the block index's one record.
         bytes[nana_tablebase::HEADER_SIZE + 12] ^= 1;
         std::fs::write(&path, bytes).unwrap();
-        let err = Table::open(Rated(EntryWidth::One), &path).unwrap_err();
-        assert!(
-            matches!(err, TableError::File { error: TablebaseError::BlockChecksum { block: 0, .. }, .. }),
-            "{err}"
-        );
-        assert!(err.needs_regeneration());
+        let damaged = Table::open(Rated(EntryWidth::One), &path).unwrap();
+        for _ in 0..2 {
+            let err = damaged.probe().value(&0).unwrap_err();
+            assert!(matches!(err, ProbeError::Damaged { index: 0, .. }) && err.needs_regeneration(), "{err}");
+            assert!(err.to_string().contains("checksum mismatch in compressed block 0 "), "{err}");
+        }
+        for err in [damaged.check_blocks().unwrap_err(), damaged.try_entries().unwrap_err()] {
+            assert!(
+                matches!(err, TableError::File { error: TablebaseError::BlockChecksum { block: 0, .. }, .. }),
+                "{err}"
+            );
+            assert!(err.needs_regeneration());
+        }
 
         // A table whose unused entries are don't-care is refused by a game that cannot tell
         // which they are.

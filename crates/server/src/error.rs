@@ -38,8 +38,12 @@ pub enum ApiError {
     /// The rule set's table is not served (yet): 503, with its state, and `Retry-After` while
     /// it is being solved.
     NotReady { game: String, rules: String, status: Status },
-    /// A damaged or mismatched table: 500, never a wrong answer.
+    /// A damaged or mismatched table met by a lookup (a block of its file that does not match
+    /// its checksum, a value that disagrees with its moves'): 500, never a wrong answer.
     Table(ProbeError),
+    /// A table whose file was found damaged where a request read it whole: 500, with the damage
+    /// in words (naming the file, never its folder).
+    Damaged(String),
     /// The server failed otherwise: 500.
     Internal(String),
 }
@@ -64,7 +68,9 @@ impl ApiError {
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::TooLong(_) => StatusCode::URI_TOO_LONG,
             ApiError::NotReady { .. } => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::Table(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Table(_) | ApiError::Damaged(_) | ApiError::Internal(_) => {
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
         }
     }
 
@@ -83,7 +89,9 @@ impl ApiError {
 impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ApiError::BadRequest(message) | ApiError::Internal(message) => f.write_str(message),
+            ApiError::BadRequest(message) | ApiError::Damaged(message) | ApiError::Internal(message) => {
+                f.write_str(message)
+            }
             ApiError::UnknownGame { name, .. } => write!(f, "unknown game \"{}\"", cut(name)),
             ApiError::UnknownParameter { name, valid } if valid.is_empty() => {
                 write!(f, "unknown query parameter \"{}\": this endpoint takes none", cut(name))

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use nana_engine::Value;
 use nana_front::{Explorable, Words};
-use nana_probe::table::{Source, Table};
+use nana_probe::table::{Source, Table, TableError};
 use nana_probe::{Answer, LinePly as Ply, Probe, ProbeGame};
 
 use crate::error::ApiError;
@@ -28,8 +28,9 @@ pub trait Explorer: Send + Sync {
     fn answer(&self, position: Option<&str>) -> Result<Answer, ApiError>;
     fn mainline(&self, position: Option<&str>) -> Result<Mainline, ApiError>;
     fn view(&self, game: &str, rules: &str, position: Option<&str>) -> Result<View, ApiError>;
-    /// Counts every entry: call once, the registry keeps the result.
-    fn stats(&self) -> TableStats;
+    /// Counts every entry: call once, the registry keeps the result. Reads the whole table: a
+    /// damaged block of its file is an error (500).
+    fn stats(&self) -> Result<TableStats, ApiError>;
     /// How the page words the game ([`Explorable::words`]).
     fn words(&self) -> Words;
 }
@@ -112,11 +113,17 @@ where
         })
     }
 
-    fn stats(&self) -> TableStats {
+    fn stats(&self) -> Result<TableStats, ApiError> {
         let s = Table::stats(self);
         let game = self.game();
         let width = self.width();
-        let entries = self.entries();
+        let entries = self.try_entries().map_err(|e| match e {
+            // The file's name, never the server's folder.
+            TableError::File { path, error } => {
+                ApiError::Damaged(format!("{}: {error}", crate::registry::file_name(&path)))
+            }
+            other => ApiError::Internal(other.to_string()),
+        })?;
         // The shortest win distance that still belongs among the longest LONGEST_WINS.
         let mut threshold = u16::MAX;
         let mut seen = 0;
@@ -143,7 +150,7 @@ where
             .filter_map(|(dtm, i)| game.unindex(i).map(|p| LongWin { fen: game.position_string(&p), dtm }))
             .take(LONGEST_WINS)
             .collect();
-        TableStats {
+        Ok(TableStats {
             description: game.describe(),
             origin: Explorer::origin(self),
             entries: game.size(),
@@ -154,7 +161,7 @@ where
             max_dtm: s.max_dtm,
             per_dtm: s.per_dtm,
             longest_wins,
-        }
+        })
     }
 }
 
@@ -175,7 +182,7 @@ impl<E: Explorer + ?Sized> Explorer for Arc<E> {
     fn view(&self, game: &str, rules: &str, position: Option<&str>) -> Result<View, ApiError> {
         (**self).view(game, rules, position)
     }
-    fn stats(&self) -> TableStats {
+    fn stats(&self) -> Result<TableStats, ApiError> {
         (**self).stats()
     }
     fn words(&self) -> Words {

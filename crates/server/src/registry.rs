@@ -352,11 +352,15 @@ impl Registry {
         Err(ApiError::NotReady { game: game.to_string(), rules: rules.to_string(), status: r.status() })
     }
 
-    /// A table's statistics, counted on first use.
+    /// A table's statistics, counted on first use; an error (a damaged block) is not kept.
     pub fn stats(&self, game: &str, rules: &str) -> Result<TableStats, ApiError> {
         let table = self.get(game, rules)?;
         let r = self.rule_set(game, rules)?;
-        Ok(r.stats.get_or_init(|| table.stats()).clone())
+        if let Some(stats) = r.stats.get() {
+            return Ok(stats.clone());
+        }
+        let stats = table.stats()?;
+        Ok(r.stats.get_or_init(|| stats).clone())
     }
 
     /// Solves the queued rule sets on a thread of its own, the smallest table first, one at a

@@ -209,7 +209,9 @@ pub(crate) fn compress_blocks(
 }
 
 /// A blocked payload whose index and histogram have been checked: every
-/// block's bytes lie in order inside the payload and match their CRC-32.
+/// block's bytes lie in order inside the payload. A block's bytes are
+/// checked against their CRC-32 whenever they are read ([`Blocks::decode`],
+/// [`Blocks::check_all`]), never before.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Blocks<'a> {
     shape: Shape,
@@ -223,10 +225,11 @@ impl<'a> Blocks<'a> {
     /// payload's end) of `payload` and checks them against their CRC-32
     /// `payload_crc` (of the index followed by the histogram), then the
     /// histogram (values in increasing order, counts that are not zero and
-    /// add up to the entries), then every block: it ends where it may (ends
-    /// never decrease, and the last one ends where the histogram starts) and
-    /// its bytes match its CRC-32. One sequential read of the payload;
-    /// nothing is decoded.
+    /// add up to the entries), then every block's bounds: it ends where it
+    /// may (ends never decrease, and the last one ends where the histogram
+    /// starts). Reads the index and the histogram only: no block's bytes are
+    /// read, nor checked against their CRC-32 ([`Blocks::check_all`] does
+    /// that), and nothing is decoded.
     ///
     /// # Errors
     ///
@@ -234,9 +237,7 @@ impl<'a> Blocks<'a> {
     /// and histogram or the histogram does not count the entries,
     /// [`TablebaseError::PayloadChecksum`] if the index and histogram do not
     /// match their CRC-32, [`TablebaseError::CorruptBlock`] for the first
-    /// block that ends out of order or out of bounds,
-    /// [`TablebaseError::BlockChecksum`] for the first block whose bytes do
-    /// not match their CRC-32.
+    /// block that ends out of order or out of bounds.
     pub fn new(
         payload: &'a [u8],
         shape: Shape,
@@ -289,14 +290,33 @@ impl<'a> Blocks<'a> {
         if shape.blocks == 0 && !data.is_empty() {
             return Err(TablebaseError::BadLayout("a payload of no blocks holds bytes"));
         }
-        for k in 0..shape.blocks {
-            let actual = crc32fast::hash(&data[blocks.start(k) as usize..blocks.end(k) as usize]);
-            let expected = blocks.crc(k);
-            if actual != expected {
-                return Err(TablebaseError::BlockChecksum { block: k, expected, actual });
-            }
-        }
         Ok(blocks)
+    }
+
+    /// Checks every block's bytes against its CRC-32, in order: one
+    /// sequential read of the blocks; nothing is decoded.
+    ///
+    /// # Errors
+    ///
+    /// [`TablebaseError::BlockChecksum`] for the first block whose bytes do
+    /// not match their CRC-32.
+    pub fn check_all(&self) -> Result<(), TablebaseError> {
+        (0..self.shape.blocks).try_for_each(|k| self.checked(k).map(|_| ()))
+    }
+
+    /// Block `k`'s stored (compressed) bytes, once they match its CRC-32.
+    ///
+    /// # Errors
+    ///
+    /// [`TablebaseError::BlockChecksum`] if they do not.
+    fn checked(&self, k: u64) -> Result<&'a [u8], TablebaseError> {
+        // The index was checked in `new`: the offsets are in order and in bounds.
+        let block = &self.data[self.start(k) as usize..self.end(k) as usize];
+        let (expected, actual) = (self.crc(k), crc32fast::hash(block));
+        if actual != expected {
+            return Err(TablebaseError::BlockChecksum { block: k, expected, actual });
+        }
+        Ok(block)
     }
 
     /// The blocks of a payload that [`Blocks::new`] has accepted before (a
@@ -347,16 +367,18 @@ impl<'a> Blocks<'a> {
         &self.shape
     }
 
-    /// Decodes block `k` into `out`, which it resizes to the block's length.
+    /// Checks block `k`'s bytes against its CRC-32, then decodes them into
+    /// `out`, which it resizes to the block's length. On an error `out`
+    /// holds nothing to trust.
     ///
     /// # Errors
     ///
-    /// [`TablebaseError::CorruptBlock`] if the block does not decode to
-    /// exactly its length.
+    /// [`TablebaseError::BlockChecksum`] if the block's bytes do not match
+    /// their CRC-32, [`TablebaseError::CorruptBlock`] if they do but do not
+    /// decode to exactly the block's length.
     pub fn decode(&self, k: u64, out: &mut Vec<u8>) -> Result<(), TablebaseError> {
         let corrupt = |reason| TablebaseError::CorruptBlock { block: k, reason };
-        // The index was checked in `new`: the offsets are in order and in bounds.
-        let block = &self.data[self.start(k) as usize..self.end(k) as usize];
+        let block = self.checked(k)?;
         let len = self.shape.len_of(k);
         out.resize(len, 0);
         match lz4_flex::block::decompress_into(block, out) {
@@ -366,13 +388,14 @@ impl<'a> Blocks<'a> {
         }
     }
 
-    /// Decodes every block in order, handing each to `f`; checks the CRC-32
-    /// of the decoded whole against `entries_crc`.
+    /// Checks and decodes every block in order ([`Blocks::decode`]),
+    /// handing each to `f`; checks the CRC-32 of the decoded whole against
+    /// `entries_crc`.
     ///
     /// # Errors
     ///
-    /// The first block that does not decode, or
-    /// [`TablebaseError::EntriesChecksum`].
+    /// The first block that does not match its CRC-32 or does not decode,
+    /// or [`TablebaseError::EntriesChecksum`].
     pub fn for_each(&self, entries_crc: u32, mut f: impl FnMut(&[u8])) -> Result<(), TablebaseError> {
         let mut crc = crc32fast::Hasher::new();
         let mut block = Vec::with_capacity(self.shape.block_bytes as usize);
@@ -517,13 +540,27 @@ mod tests {
             let result = Blocks::new(&bad, shape, n, crc(&bad));
             assert!(matches!(result, Err(TablebaseError::BadLayout(_))), "{result:?}");
         }
-        // A block's byte changed: its own checksum; the index or histogram changed: the payload's.
+        // A block's byte changed: its own checksum, met when the block is read, not before; the
+        // index or histogram changed: the payload's.
         let mut flipped = payload.clone();
-        flipped[40] ^= 4;
-        assert!(matches!(
-            Blocks::new(&flipped, shape, n, crc(&payload)),
-            Err(TablebaseError::BlockChecksum { block: 0, .. })
-        ));
+        let block_0 = shape.blocks as usize * RECORD_BYTES;
+        flipped[block_0 + 10] ^= 4;
+        let damaged = Blocks::new(&flipped, shape, n, crc(&payload)).unwrap();
+        let mut out = Vec::new();
+        for _ in 0..2 {
+            assert!(matches!(damaged.check_all(), Err(TablebaseError::BlockChecksum { block: 0, .. })));
+            assert!(matches!(
+                damaged.decode(0, &mut out),
+                Err(TablebaseError::BlockChecksum { block: 0, .. })
+            ));
+            assert!(matches!(
+                damaged.for_each(crc32fast::hash(&entries), |_| {}),
+                Err(TablebaseError::BlockChecksum { block: 0, .. })
+            ));
+        }
+        damaged.decode(1, &mut out).unwrap();
+        assert_eq!(out, &entries[4096..8192]);
+        Blocks::new(&payload, shape, n, crc(&payload)).unwrap().check_all().unwrap();
         assert!(matches!(
             Blocks::new(&payload, shape, n, crc(&payload) ^ 1),
             Err(TablebaseError::PayloadChecksum { .. })

@@ -301,7 +301,9 @@ impl TablebaseError {
     /// encoding, or solved for another index layout or size. False for I/O
     /// errors, files that are not tablebases at all, and tables of another
     /// game or other rules (the caller asked for something else). Meant for
-    /// the errors of opening a file; the writer's own errors
+    /// the errors of opening a file and of reading its blocks (a damaged
+    /// block is [`TablebaseError::BlockChecksum`] or
+    /// [`TablebaseError::CorruptBlock`], both true); the writer's own errors
     /// ([`TablebaseError::FieldTooLong`], [`TablebaseError::PayloadLength`])
     /// are false.
     #[must_use]

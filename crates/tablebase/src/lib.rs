@@ -18,19 +18,25 @@
 //!
 //! Integrity is checked on every open: magic, format version, header
 //! CRC-32, reserved bytes, entry width and encoding, payload layout, exact
-//! file length and payload CRC-32; for compressed blocks also the block
-//! index, every block's decoding and the CRC-32 of the decoded entries. Any
-//! mismatch is an error; a corrupted file never yields entries. Files of
-//! the old format version 1 are refused as such.
+//! file length and payload CRC-32 (for compressed blocks, that of the block
+//! index and the histogram, with every block's bounds). Each compressed
+//! block has its own CRC-32, checked whenever the block is read, before it
+//! is decoded, and a whole-table read also checks the CRC-32 of the decoded
+//! entries. Any mismatch is an error; a corrupted file never yields an
+//! entry it does not hold. Files of the old format version 1 are refused as
+//! such.
 //!
 //! * [`write()`] writes a file atomically (temporary file, fsync, rename),
 //!   in compressed blocks; [`write_with`] in a layout of the caller's.
-//! * [`Tablebase::entry`] reads one entry; [`Tablebase::entries`] all.
+//! * [`Tablebase::entry`] reads one entry (checking and decoding its block);
+//!   [`Tablebase::entries`] all (checking and decoding every block).
 //! * [`Tablebase::open`] memory-maps and validates a file;
 //!   [`Tablebase::from_bytes`] validates and keeps a buffer (same checks);
 //!   [`Tablebase::open_expecting`] also checks that it is the table the
 //!   caller wants (game, rules, index layout, encoding, size).
-//! * [`validate_bytes`] runs the same checks on a borrowed buffer.
+//! * [`Tablebase::check_blocks`] checks every block of an open table;
+//!   [`validate_bytes`] runs the checks of an open and that one on a
+//!   borrowed buffer, so that every byte is checked.
 //!
 //! ```
 //! use nana_tablebase::{Counts, Encoding, Expected, Header, Tablebase};
@@ -65,7 +71,7 @@
 //! };
 //! let table = Tablebase::open_expecting(&path, &expected)?;
 //! assert_eq!(&table.entries()?[..], &[0, 1, 2]);
-//! assert_eq!(table.entry(2), Some(2));
+//! assert_eq!(table.entry(2)?, Some(2));
 //! // The same bytes held in memory (e.g. fetched by a web page) read the same.
 //! let in_memory = Tablebase::from_bytes(std::fs::read(&path)?)?;
 //! assert_eq!(in_memory.header(), table.header());

@@ -13,26 +13,34 @@ use memmap2::Mmap;
 use crate::blocks::{Blocks, Shape};
 use crate::{Expected, Header, Layout, Storage, TablebaseError, HEADER_SIZE};
 
-/// Validates a complete tablebase file held in memory and returns its header.
+/// Validates a complete tablebase file held in memory, every byte of it, and
+/// returns its header.
 ///
-/// Performs every check [`Tablebase::open`] performs: the header checks of
-/// [`Header::decode`], then the exact file length (header plus the payload
-/// length the header states, nothing more), then the checksums: of the whole
-/// payload for [`Layout::Plain`]; of the block index and of every block, each
-/// its own, for [`Layout::Lz4Blocks`]. Nothing is decoded: a compressed
-/// table's decoded entries are checked against their CRC-32 by
+/// Performs every check [`Tablebase::open`] performs (see there), then, for
+/// [`Layout::Lz4Blocks`], every block's CRC-32 over its stored bytes, in
+/// order, as [`Tablebase::check_blocks`] does: every byte of the file is
+/// checked against a checksum, in one sequential read. Nothing is decoded: a
+/// compressed table's decoded entries are checked against their CRC-32 by
 /// [`Tablebase::entries`].
 ///
 /// # Errors
 ///
-/// The first failed check, as the matching [`TablebaseError`] variant. Never
+/// The first failed check, as the matching [`TablebaseError`] variant
+/// ([`TablebaseError::BlockChecksum`] for the first damaged block). Never
 /// panics, whatever the input.
 pub fn validate_bytes(bytes: &[u8]) -> Result<Header, TablebaseError> {
-    validate(bytes).map(|(header, ..)| header)
+    let (header, storage, shape) = validate(bytes)?;
+    if let Some(shape) = shape {
+        Blocks::checked_before(payload_of(bytes), shape, storage.histogram_records).check_all()?;
+    }
+    Ok(header)
 }
 
-/// [`validate_bytes`], returning what the header says about its payload and
-/// the shape of a compressed payload's blocks too.
+/// The checks of [`Tablebase::open`]: the header, the exact file length and
+/// the payload's checksum (for compressed blocks, of the index and the
+/// histogram, with the blocks' bounds), not the blocks' own checksums.
+/// Returns what the header says about its payload and the shape of a
+/// compressed payload's blocks too.
 fn validate(bytes: &[u8]) -> Result<(Header, Storage, Option<Shape>), TablebaseError> {
     let (header, storage) = Header::decode(bytes)?;
 
@@ -110,13 +118,19 @@ thread_local! {
 /// ([`Tablebase::open`]) or held in memory ([`Tablebase::from_bytes`], for
 /// a server or WebAssembly that has the bytes but no file).
 ///
-/// Construction validates the whole table (see [`validate_bytes`]): every
-/// byte is checked against a checksum, in one sequential read. Entries are
-/// then read one at a time with [`Tablebase::entry`] (a compressed table
-/// decodes the entry's block, and each thread keeps a cache of decoded blocks) or
-/// all at once with [`Tablebase::entries`]. Whether the table is the one the caller wants is
-/// a separate question: use [`Tablebase::open_expecting`] or
-/// [`Tablebase::check_expected`] before trusting any entry.
+/// Construction checks the header, the exact file length and the payload's
+/// checksum: for a plain table that is every byte; for a compressed table
+/// the block index and the histogram, and where every block lies, but not
+/// the blocks' bytes, which are checked against their own CRC-32 whenever
+/// they are read. Entries are then read one at a time with
+/// [`Tablebase::entry`] (a compressed table checks and decodes the entry's
+/// block, and each thread keeps a cache of decoded blocks) or all at once
+/// with [`Tablebase::entries`] (every block checked and decoded). A damaged
+/// block is an error every time it is read, never a value.
+/// [`Tablebase::check_blocks`] checks every block without decoding any.
+/// Whether the table is the one the caller wants is a separate question:
+/// use [`Tablebase::open_expecting`] or [`Tablebase::check_expected`] before
+/// trusting any entry.
 #[derive(Debug)]
 pub struct Tablebase {
     path: Option<PathBuf>,
@@ -129,14 +143,21 @@ pub struct Tablebase {
 }
 
 impl Tablebase {
-    /// Opens, memory-maps and validates the file at `path`.
+    /// Opens, memory-maps and validates the file at `path`: the header checks
+    /// of [`Header::decode`], then the exact file length (header plus the
+    /// payload length the header states, nothing more), then the payload's
+    /// checksum: of the whole payload for [`Layout::Plain`]; for
+    /// [`Layout::Lz4Blocks`], of the block index and the histogram, then the
+    /// histogram's counts and every block's bounds. A compressed table's
+    /// blocks are checked against their own CRC-32 when they are read, not
+    /// here: opening reads the header, the index and the histogram only.
     ///
     /// # Errors
     ///
     /// [`TablebaseError::Io`] if the file cannot be opened or mapped, and
-    /// any error of [`validate_bytes`]. An empty file is reported as
-    /// [`TablebaseError::Truncated`] (it is not mapped: empty mappings fail
-    /// on some platforms).
+    /// the first failed check, as the matching [`TablebaseError`] variant.
+    /// An empty file is reported as [`TablebaseError::Truncated`] (it is not
+    /// mapped: empty mappings fail on some platforms).
     pub fn open(path: &Path) -> Result<Self, TablebaseError> {
         let io_error = |source: io::Error| TablebaseError::Io { path: path.to_path_buf(), source };
         let file = File::open(path).map_err(io_error)?;
@@ -148,11 +169,12 @@ impl Tablebase {
         Self::validated(Bytes::Mapped(map), Some(path.to_path_buf()))
     }
 
-    /// Validates a complete tablebase file held in memory and keeps it.
+    /// Validates a complete tablebase file held in memory, with the checks of
+    /// [`Tablebase::open`], and keeps it.
     ///
     /// # Errors
     ///
-    /// Any error of [`validate_bytes`].
+    /// Those of [`Tablebase::open`] but I/O.
     pub fn from_bytes(bytes: Vec<u8>) -> Result<Self, TablebaseError> {
         Self::validated(Bytes::Owned(bytes), None)
     }
@@ -210,17 +232,19 @@ impl Tablebase {
 
     /// The entry array, `entries × entry_width` bytes: borrowed from the
     /// file for [`Layout::Plain`], decoded (all of it, into memory of that
-    /// size) for a compressed table, whose decoded entries are checked
-    /// against their CRC-32. Don't-care entries ([`Header::dont_care`]) are
-    /// as stored: the game that wrote them knows which they are.
+    /// size) for a compressed table, each block checked against its CRC-32
+    /// before it is decoded, and the decoded entries against theirs.
+    /// Don't-care entries ([`Header::dont_care`]) are as stored: the game
+    /// that wrote them knows which they are.
     ///
     /// # Errors
     ///
-    /// For a compressed table, [`TablebaseError::CorruptBlock`] if a block
-    /// does not decode to its length, or [`TablebaseError::EntriesChecksum`]
-    /// if the decoded entries do not match their checksum: blocks that
-    /// matched their own checksums when the table was opened, so a writer
-    /// that stored what it was not given.
+    /// For a compressed table, the first damaged block:
+    /// [`TablebaseError::BlockChecksum`] if its bytes do not match their
+    /// CRC-32, [`TablebaseError::CorruptBlock`] if they do but do not decode
+    /// to its length; or [`TablebaseError::EntriesChecksum`] if the decoded
+    /// entries do not match their checksum (blocks that matched their own
+    /// checksums, so a writer that stored what it was not given).
     pub fn entries(&self) -> Result<Cow<'_, [u8]>, TablebaseError> {
         match self.blocks() {
             None => Ok(Cow::Borrowed(self.payload())),
@@ -233,27 +257,23 @@ impl Tablebase {
     }
 
     /// Entry `index` as an unsigned integer (a 2-byte entry little-endian),
-    /// or `None` past the last entry, or where its block does not decode
-    /// (see [`Tablebase::try_entry`]).
-    #[must_use]
-    pub fn entry(&self, index: u64) -> Option<u16> {
-        self.try_entry(index).ok().flatten()
-    }
-
-    /// Entry `index` as an unsigned integer (a 2-byte entry little-endian),
     /// or `None` past the last entry. A don't-care entry
     /// ([`Header::dont_care`]) reads as stored: its neighbour's value.
     ///
-    /// A compressed table decodes the block that holds it, unless this
-    /// thread's cache of decoded blocks (256 slots, each block in the slot
-    /// its table and number hash to) holds it.
+    /// A compressed table checks the block that holds it against its CRC-32
+    /// and decodes it, unless this thread's cache of decoded blocks (256
+    /// slots, each block in the slot its table and number hash to) holds it.
+    /// Only a block that was checked and decoded is cached: a damaged one is
+    /// refused every time it is read.
     ///
     /// # Errors
     ///
-    /// [`TablebaseError::CorruptBlock`] if the block does not decode to its
-    /// length. Its bytes matched their checksum when the table was opened,
-    /// so only a file whose writer stored a block that is not LZ4 meets it.
-    pub fn try_entry(&self, index: u64) -> Result<Option<u16>, TablebaseError> {
+    /// Where the entry's block is damaged: [`TablebaseError::BlockChecksum`]
+    /// if its bytes do not match their CRC-32, [`TablebaseError::CorruptBlock`]
+    /// if they do but do not decode to its length (only a writer that stored
+    /// a block that is not LZ4 makes one). Never for a plain table, which is
+    /// checked whole when it is opened.
+    pub fn entry(&self, index: u64) -> Result<Option<u16>, TablebaseError> {
         if index >= self.header.entries {
             return Ok(None);
         }
@@ -272,7 +292,8 @@ impl Tablebase {
             let hash = (k ^ self.id.rotate_left(32)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
             let (id, number, block) = &mut cache.slots[(hash >> 32) as usize % CACHED_BLOCKS];
             if (*id, *number) != (self.id, k) {
-                // Whatever this slot held is replaced: empty until the block decodes.
+                // Whatever this slot held is replaced: empty until the block is checked and
+                // decodes.
                 *id = 0;
                 blocks.decode(k, block)?;
                 (*id, *number) = (self.id, k);
@@ -288,6 +309,19 @@ impl Tablebase {
     #[must_use]
     pub fn histogram(&self) -> Option<Vec<(u16, u64)>> {
         self.blocks().map(|blocks| blocks.histogram().collect())
+    }
+
+    /// Checks every block of a compressed table against its CRC-32, in order,
+    /// in one sequential read of the blocks; nothing is decoded. Nothing to
+    /// do for a plain table, checked whole when it was opened. For a caller
+    /// that wants the whole file checked before it reads any entry.
+    ///
+    /// # Errors
+    ///
+    /// [`TablebaseError::BlockChecksum`] for the first block whose bytes do
+    /// not match their CRC-32.
+    pub fn check_blocks(&self) -> Result<(), TablebaseError> {
+        self.blocks().map_or(Ok(()), |blocks| blocks.check_all())
     }
 
     /// The block index of a compressed table, checked when it was opened.
@@ -319,7 +353,8 @@ fn map_read_only(file: &File) -> io::Result<Mmap> {
     // mapped. Tablebase files are never modified in place: `write` builds a
     // new file and renames it over the old path, which leaves an existing
     // mapping on the old, unchanged file. The mapping is read-only, and its
-    // contents are fully validated (length, both CRCs and, for a compressed
-    // table, every block and the decoded entries' CRC) before use.
+    // contents are validated before use: length, header and payload CRCs on
+    // open, and a compressed table's blocks against their own CRC-32 each
+    // time one is read; every access is bounds-checked.
     unsafe { Mmap::map(file) }
 }

@@ -15,7 +15,7 @@ pub fn run<G: Game>(file: &Path, out: &mut dyn Write) -> Result<(), String> {
     let start = Instant::now();
     let table = table::open_any::<G>(file)?;
     crate::pool::start()?;
-    let entries = table.entries();
+    let entries = table.try_entries().map_err(|e| table::user_error::<G>(table.game(), e))?;
     let width = table.width();
     let count = (entries.len() / width.bytes()) as u64;
     // A game may prepare its check before the first entry is done (Dobutsu enumerates the

@@ -41,7 +41,7 @@ pub fn run<G: Game>(args: &PlayArgs<G>, dir: &Path, out: &mut dyn Write) -> Resu
     let help = format!("enter a move ({}), or: undo, hint, quit", G::MOVE_HELP);
     let table = table::load_or_solve::<G>(rules, args.tablebase.as_deref(), dir)?;
     let probe = table.probe();
-    let err = |e: nana_probe::ProbeError| e.to_string();
+    let err = |e| table::probe_error::<G>(&table, e);
     let name = |side: usize| G::SIDES[side];
     let start = rules.start();
     let mut history = vec![start];

@@ -7,7 +7,7 @@ use clap::Args;
 use nana_engine::Value;
 use nana_probe::echo::cut;
 use nana_probe::table::TableGame;
-use nana_probe::{Probe, ProbeGame, Summary};
+use nana_probe::{Probe, ProbeError, ProbeGame, Summary};
 use serde::Serialize;
 
 use crate::flags::RuleFlags;
@@ -61,10 +61,10 @@ pub fn run<G: Game>(args: &QueryArgs<G>, dir: &Path, out: &mut dyn Write) -> Res
     }
     let table = table::load_or_solve::<G>(rules, args.tablebase.as_deref(), dir)?;
     let probe = table.probe();
+    let e = |e| table::probe_error::<G>(&table, e);
     if let Some(batch) = &args.batch {
-        return run_batch(&probe, batch, out);
+        return run_batch(&probe, batch, &e, out);
     }
-    let e = |e: nana_probe::ProbeError| e.to_string();
     if args.json {
         let answer = probe.answer(&pos, DRAW_LINE).map_err(e)?;
         outln!(out, "{}", serde_json::to_string(&answer).map_err(|e| e.to_string())?);
@@ -104,7 +104,14 @@ pub fn run<G: Game>(args: &QueryArgs<G>, dir: &Path, out: &mut dyn Write) -> Res
     Ok(())
 }
 
-fn run_batch<R: ProbeGame>(probe: &Probe<'_, R>, source: &str, out: &mut dyn Write) -> Result<(), String> {
+/// Answers the positions of `source` a line each. A line's own error (a position that does not
+/// read, or has no value) is its answer; a damaged table ends the batch with `fatal`'s words.
+fn run_batch<R: ProbeGame>(
+    probe: &Probe<'_, R>,
+    source: &str,
+    fatal: &dyn Fn(ProbeError) -> String,
+    out: &mut dyn Write,
+) -> Result<(), String> {
     // Standard input may be a program feeding one position at a time and waiting for each
     // answer: flush every line. A file is read to its end anyway: buffer.
     let interactive = source == "-";
@@ -127,7 +134,7 @@ fn run_batch<R: ProbeGame>(probe: &Probe<'_, R>, source: &str, out: &mut dyn Wri
                 if input.is_empty() {
                     continue;
                 }
-                match batch_line(probe, input) {
+                match batch_line(probe, input).map_err(fatal)? {
                     Ok(v) => serde_json::to_string(&v),
                     Err(error) => {
                         serde_json::to_string(&JsonError { line: number, input: &cut(input), error })
@@ -150,9 +157,19 @@ fn run_batch<R: ProbeGame>(probe: &Probe<'_, R>, source: &str, out: &mut dyn Wri
     out.flush().map_err(crate::out::error)
 }
 
-fn batch_line<R: ProbeGame>(probe: &Probe<'_, R>, input: &str) -> Result<Summary, String> {
-    let pos = probe.game().parse_position(input).map_err(|e| e.to_string())?;
-    probe.summary(&pos).map_err(|e| e.to_string())
+/// A batch line's answer, or its own error in words; the outer error is a damaged table's.
+fn batch_line<R: ProbeGame>(
+    probe: &Probe<'_, R>,
+    input: &str,
+) -> Result<Result<Summary, String>, ProbeError> {
+    let pos = match probe.game().parse_position(input) {
+        Ok(pos) => pos,
+        Err(e) => return Ok(Err(e.to_string())),
+    };
+    match probe.summary(&pos) {
+        Err(e) if e.needs_regeneration() => Err(e),
+        answer => Ok(answer.map_err(|e| e.to_string())),
+    }
 }
 
 /// A line of moves in the game's human notation (Hodges style for Nana), numbered by ply.

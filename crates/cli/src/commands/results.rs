@@ -9,9 +9,9 @@ use nana_front::Game;
 use crate::out::out;
 
 pub fn run<G: Game>(dir: &Path, out: &mut dyn Write) -> Result<(), String> {
-    // Everything is loaded (or solved) and computed before the first line is printed, so that
-    // a damaged table gives its error alone.
-    let text = G::results(&mut |rules| crate::table::load_or_solve::<G>(rules, None, dir))?;
+    // Everything is loaded (or solved), every block of a file checked, and computed before the
+    // first line is printed, so that a damaged table gives its error alone.
+    let text = G::results(&mut |rules| crate::table::load_checked::<G>(rules, dir))?;
     out!(out, "{text}");
     Ok(())
 }

@@ -63,11 +63,11 @@ pub fn run<G: Game>(dir: &Path, steps: Steps, out: &mut dyn Write) -> Result<(),
 }
 
 fn check<G: Game>(dir: &Path, out: &mut dyn Write) -> Result<(), String> {
-    // Load (and check) every table before printing anything, so that a damaged file gives the
-    // error alone, not half a report followed by it.
+    // Load (and check, every block of it) every table before printing anything, so that a
+    // damaged file gives the error alone, not half a report followed by it.
     let tables = G::claimed_rule_sets()
         .into_iter()
-        .map(|rules| table::load_or_solve::<G>(rules, None, dir))
+        .map(|rules| table::load_checked::<G>(rules, dir))
         .collect::<Result<Vec<_>, _>>()?;
     // Counting the figures may walk the whole game again (a minute for Dobutsu): a spinner says
     // what runs, and for how long so far.

@@ -172,10 +172,13 @@ fn positions_after_a_declined_capture_have_their_values() {
 
 /// The fixture's table is a file in compressed blocks: entries of the solved set read one at a
 /// time through the blocks (every 97th entry) are the decoded ones (the others are don't-care,
-/// stored filled), it takes under a fifth of a byte per entry, and a flipped byte in a block
-/// halfway through the file is refused on open, naming the block.
+/// stored filled), and it takes under a fifth of a byte per entry. A flipped byte in the block
+/// that holds the start's entry: the file opens (header, block index and histogram intact); the
+/// start's lookup is refused each time, naming the block, never answered; positions of other
+/// blocks answer as in the intact file; checking every block, or reading them all, names it.
 #[test]
 fn the_compressed_file_reads_as_its_entries_and_refuses_a_damaged_block() {
+    use nana_probe::{ProbeError, ProbeGame};
     let rules = Rules::TANAKA;
     let table = nana_fixture::table(rules);
     let Source::File(file) = table.source() else { panic!("the fixture's table is a file") };
@@ -184,26 +187,46 @@ fn the_compressed_file_reads_as_its_entries_and_refuses_a_damaged_block() {
         .into_par_iter()
         .map(|k| k * 97)
         .filter(|&i| entries[i as usize] != nana_engine::Entry::ILLEGAL.0)
-        .filter(|&i| file.entry(i) != Some(u16::from(entries[i as usize])))
+        .filter(|&i| file.entry(i).unwrap() != Some(u16::from(entries[i as usize])))
         .count();
     assert_eq!(differing, 0);
     let stored = file.payload().len() as u64;
     assert!(stored < SIZE / 5, "{stored} bytes stored for {SIZE} entries");
 
+    let start = rules.start();
     let mut bytes = std::fs::read(nana_fixture::path(rules)).unwrap();
-    let middle = bytes.len() / 2;
-    bytes[middle] ^= 0x08;
+    let block = nana_fixture::damage_block_of(&mut bytes, rules.index(&start));
     let dir = std::env::temp_dir().join(format!("dobutsu-damage-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(rules.file_name());
     std::fs::write(&path, &bytes).unwrap();
     drop(bytes);
-    let err = Table::open(rules, &path).unwrap_err();
+    let damaged = Table::open(rules, &path).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
-    assert!(
-        err.to_string().contains("checksum mismatch in compressed block") && err.needs_regeneration(),
-        "{err}"
-    );
+    let named = format!("checksum mismatch in compressed block {block} ");
+    let (probe, intact) = (damaged.probe(), table.probe());
+    for _ in 0..2 {
+        let err = probe.value(&start).unwrap_err();
+        assert!(matches!(err, ProbeError::Damaged { .. }) && err.needs_regeneration(), "{err}");
+        assert!(err.to_string().contains(&named), "{err}");
+        assert!(probe.answer(&start, 10).is_err());
+    }
+    let nana_tablebase::Layout::Lz4Blocks { block_entries } = file.storage().layout else {
+        panic!("compressed blocks")
+    };
+    let mut compared = 0;
+    for i in (0..SIZE).step_by(100_003) {
+        let pos = match rules.unindex(i) {
+            Some(pos) if i / u64::from(block_entries) != block && rules.value_by_rules(&pos).is_none() => pos,
+            _ => continue,
+        };
+        assert_eq!(probe.value(&pos), intact.value(&pos), "entry {i}");
+        compared += 1;
+    }
+    assert!(compared > 500, "{compared} positions compared");
+    for err in [damaged.check_blocks().unwrap_err(), damaged.try_entries().unwrap_err()] {
+        assert!(err.to_string().contains(&named) && err.needs_regeneration(), "{err}");
+    }
 }
 
 /// The fixture's file stores the entries outside the solved set filled (don't-care): the

@@ -144,21 +144,24 @@ fn solutions_match_the_golden_data() {
 }
 
 /// Every entry of a rule set's file, read one at a time through its blocks, is the decoded
-/// entry wherever the entry is used (an unused one is don't-care, stored filled); a flipped byte
-/// in a block in the middle of the file, and one in the block index, are refused when the file
-/// is opened, naming the damage.
+/// entry wherever the entry is used (an unused one is don't-care, stored filled). A flipped byte
+/// in the block index is refused when the file is opened. One in the block that holds the
+/// start's entry is not (the index and histogram are intact): the start's lookup is refused
+/// each time, naming the block, never answered; positions of other blocks answer as in the
+/// intact file; checking every block, or reading them all, names the block.
 #[test]
 fn the_compressed_file_reads_as_its_entries_and_refuses_a_damaged_block() {
+    use nana_probe::{ProbeError, ProbeGame};
     let rules = Rules::default();
     let table = nana_fixture::table(rules);
     let Source::File(file) = table.source() else { panic!("the fixture's table is a file") };
     let entries = table.entries();
     let differing = (0..SIZE)
         .filter(|&i| entries[i as usize] != Entry::ILLEGAL.0)
-        .filter(|&i| file.entry(i) != Some(u16::from(entries[i as usize])))
+        .filter(|&i| file.entry(i).unwrap() != Some(u16::from(entries[i as usize])))
         .count();
     assert_eq!(differing, 0);
-    assert_eq!(file.entry(SIZE), None);
+    assert_eq!(file.entry(SIZE).unwrap(), None);
     let stored = HEADER_SIZE + file.payload().len();
     assert!(stored < entries.len() / 2, "{stored} bytes stored for {} entries", entries.len());
 
@@ -166,16 +169,40 @@ fn the_compressed_file_reads_as_its_entries_and_refuses_a_damaged_block() {
     let dir = std::env::temp_dir().join(format!("nana-golden-damage-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(rules.file_name());
-    for (at, needle) in
-        [(bytes.len() / 2, "checksum mismatch in compressed block"), (HEADER_SIZE + 100, "payload checksum")]
-    {
-        let mut damaged = bytes.clone();
-        damaged[at] ^= 0x20;
-        std::fs::write(&path, &damaged).unwrap();
-        let err = Table::open(rules, &path).unwrap_err();
-        assert!(err.to_string().contains(needle) && err.needs_regeneration(), "byte {at}: {err}");
-    }
+    let mut damaged = bytes.clone();
+    damaged[HEADER_SIZE + 100] ^= 0x20;
+    std::fs::write(&path, &damaged).unwrap();
+    let err = Table::open(rules, &path).unwrap_err();
+    assert!(err.to_string().contains("payload checksum") && err.needs_regeneration(), "{err}");
+
+    let start = Position::start();
+    let mut damaged = bytes.clone();
+    let block = nana_fixture::damage_block_of(&mut damaged, rules.index(&start));
+    std::fs::write(&path, &damaged).unwrap();
+    let damaged = Table::open(rules, &path).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
+    let named = format!("checksum mismatch in compressed block {block} ");
+    let (probe, intact) = (damaged.probe(), table.probe());
+    for _ in 0..2 {
+        let err = probe.value(&start).unwrap_err();
+        assert!(matches!(err, ProbeError::Damaged { .. }) && err.needs_regeneration(), "{err}");
+        assert!(err.to_string().contains(&named), "{err}");
+        assert!(probe.answer(&start, 10).is_err());
+    }
+    let Layout::Lz4Blocks { block_entries } = file.storage().layout else { panic!("compressed blocks") };
+    let mut compared = 0;
+    for i in (0..SIZE).step_by(997) {
+        let pos = match rules.unindex(i) {
+            Some(pos) if i / u64::from(block_entries) != block => pos,
+            _ => continue,
+        };
+        assert_eq!(probe.value(&pos), intact.value(&pos), "entry {i}");
+        compared += 1;
+    }
+    assert!(compared > 5_000, "{compared} positions compared");
+    for err in [damaged.check_blocks().unwrap_err(), damaged.try_entries().unwrap_err()] {
+        assert!(err.to_string().contains(&named) && err.needs_regeneration(), "{err}");
+    }
 }
 
 fn read(path: &str) -> String {

@@ -177,7 +177,8 @@ fn report(tables: &[Table<Rules>]) -> Result<Report, String> {
     let rules = claim.rules;
     let start = table.probe().value(&rules.start()).map_err(|e| e.to_string())?;
     let reached = reach::reachable(&rules, &|_| {});
-    let c = reach::count(&rules, &reached, Some((table.entries(), table.width())));
+    let entries = table.try_entries().map_err(|e| e.to_string())?;
+    let c = reach::count(&rules, &reached, Some((entries, table.width())));
     let longest_win = u64::from(table.stats().max_dtm);
     let t = TANAKA_COUNTS;
     let figures = [

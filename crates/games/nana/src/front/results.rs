@@ -18,7 +18,7 @@ pub fn generate(load: Load<'_, Rules>) -> Result<String, String> {
     let tables = Rules::all().map(&mut *load).collect::<Result<Vec<_>, _>>()?;
     let claims = report(&tables)?;
     let combinations = combinations_table(&tables)?;
-    let identical = identical_tables(&tables);
+    let identical = identical_tables(&tables)?;
     let first_moves = first_moves_table(&tables)?;
     let reachable = reachable_table();
     Ok(format!(
@@ -79,7 +79,7 @@ fn combinations_table(tables: &[Table<Rules>]) -> Result<String, String> {
 
 /// Whether R1 changes the solution, for each rule set and each setting of R2S: the tables with
 /// R1 on and off compared entry by entry.
-fn identical_tables(tables: &[Table<Rules>]) -> String {
+fn identical_tables(tables: &[Table<Rules>]) -> Result<String, String> {
     let find =
         |rules: Rules| tables.iter().find(|t| (*t.game()) == rules).expect("every combination is loaded");
     let mut out = String::new();
@@ -87,7 +87,9 @@ fn identical_tables(tables: &[Table<Rules>]) -> String {
         for hand_stalemate in [true, false] {
             let on = find(Rules { variant, drop_stalemate: true, hand_stalemate });
             let off = find(Rules { variant, drop_stalemate: false, hand_stalemate });
-            let differing = on.entries().iter().zip(off.entries()).filter(|(a, b)| a != b).count();
+            let (on, off) = (on.try_entries().map_err(|e| e.to_string())?, off.try_entries());
+            let off = off.map_err(|e| e.to_string())?;
+            let differing = on.iter().zip(off).filter(|(a, b)| a != b).count();
             let verdict = if differing == 0 {
                 "are identical".to_string()
             } else {
@@ -100,7 +102,7 @@ fn identical_tables(tables: &[Table<Rules>]) -> String {
             );
         }
     }
-    out
+    Ok(out)
 }
 
 /// Black's value after a first move, with the ply of the mate counted from the start.
