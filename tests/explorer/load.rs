@@ -1,6 +1,7 @@
-//! A bounded load test on loopback: 20,000 requests for ranked-moves answers, 64 at a time,
-//! over keep-alive connections; no request may fail. Prints the throughput and the latencies
-//! (docs/PERFORMANCE.md, section "The explorer's server"):
+//! A bounded load test on loopback: 20,000 requests for ranked-moves answers from Nana's tables,
+//! then 20,000 from Dobutsu's, 64 at a time, over keep-alive connections; no request may fail.
+//! Prints the throughput and the latencies of each (docs/PERFORMANCE.md, section "The
+//! explorer's server"):
 //!
 //! `cargo test -p nana-server --test explorer load -- --nocapture`
 
@@ -93,8 +94,36 @@ fn twenty_thousand_requests_without_an_error() {
         }
         (answers, start.elapsed() / n as u32)
     };
-    let server = Server::start(registry, 2);
+    let server = Server::start(registry.clone(), 2);
+    hammer(&server, "nana", paths);
+    // Dobutsu: positions along the mainline of Tanaka's rules, and of the safe-try reading.
+    let mut paths = Vec::new();
+    for rules in ["tanaka", "safe-try"] {
+        let line = registry.get("dobutsu", rules).unwrap().mainline(None).unwrap();
+        for ply in &line.mainline {
+            // `_` for a space, and a hen's `+` escaped (a bare one reads as a space).
+            paths.push(format!(
+                "/api/dobutsu/{rules}?position={}",
+                ply.fen.replace(' ', "_").replace('+', "%2B")
+            ));
+        }
+        paths.push(format!("/api/dobutsu/{rules}"));
+    }
+    hammer(&server, "dobutsu", paths);
+    let (answer, ranked) = in_process;
+    eprintln!(
+        "load: in process, one thread, no HTTP: one answer {:.0} us ({:.0} answers/s per core), its ranked moves alone {:.1} us",
+        answer.as_secs_f64() * 1e6,
+        1.0 / answer.as_secs_f64(),
+        ranked.as_secs_f64() * 1e6
+    );
+}
+
+/// Sends [`REQUESTS`] requests for `paths` in turn to `server`, [`CONCURRENCY`] at a time, and
+/// prints the throughput and the latencies; every answer must be a ranked-moves answer.
+fn hammer(server: &Server, game: &str, paths: Vec<String>) {
     let addr = server.addr;
+    let positions = paths.len();
     let client = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let (elapsed, mut latencies, errors) = client.block_on(async move {
         let start = Instant::now();
@@ -141,19 +170,12 @@ fn twenty_thousand_requests_without_an_error() {
     let at = |q: f64| latencies[((latencies.len() - 1) as f64 * q) as usize];
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     eprintln!(
-        "load: {REQUESTS} requests, {CONCURRENCY} concurrent, in {:.2} s: {:.0} req/s; latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        "load, {game}: {REQUESTS} requests over {positions} positions, {CONCURRENCY} concurrent, in {:.2} s: {:.0} req/s; latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
         elapsed.as_secs_f64(),
         REQUESTS as f64 / elapsed.as_secs_f64(),
         ms(at(0.5)),
         ms(at(0.99)),
         ms(*latencies.last().unwrap())
-    );
-    let (answer, ranked) = in_process;
-    eprintln!(
-        "load: in process, one thread, no HTTP: one answer {:.0} us ({:.0} answers/s per core), its ranked moves alone {:.1} us",
-        answer.as_secs_f64() * 1e6,
-        1.0 / answer.as_secs_f64(),
-        ranked.as_secs_f64() * 1e6
     );
     // Bounded: even on a loaded machine this is seconds, not minutes.
     assert!(elapsed < Duration::from_secs(120), "took {elapsed:?}");

@@ -2,7 +2,7 @@
 //! thread: how many per second, for entries at random anywhere in the table (nearly every one
 //! decodes a block) and for entries at random among 16 blocks in the middle of the table, once
 //! they are decoded (a warm cache: nearly every lookup a hit, unless two of the 16 blocks share
-//! one of the cache's 256 slots). Also how long opening takes (the header, the block index and
+//! one of the cache's 4096 slots). Also how long opening takes (the header, the block index and
 //! the histogram checked) and checking every block's CRC-32 after it.
 //!
 //! `cargo run --release -p nana-tablebase --example lookups -- FILE.tb [LOOKUPS]`
