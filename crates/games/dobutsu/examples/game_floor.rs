@@ -1,0 +1,92 @@
+//! The game's share of the Dobutsu solve (see docs/PERFORMANCE.md): the work the rules and the
+//! index must do whatever the engine, timed apart from the engine's own.
+//!
+//! 1. The survey: every entry's position, and of each one in the solved set how the game is
+//!    over there or how many distinct entries its moves reach (all of it the game's work).
+//! 2. The solve, phase by phase, as `nana --game dobutsu solve` runs it.
+//! 3. The retro-moves of exactly the entries the retrograde expands (every decided entry the
+//!    survey does not mark as having no predecessors), each entry's position found from its
+//!    dense number and its predecessors ranked into dense numbers, distinct ones for a win, as
+//!    the passes ask for them, in runs of dense numbers in order, on every thread; nothing is
+//!    dealt out or decided.
+//!
+//! The retrograde phase less pass 3 is the engine's own work; the survey and pass 3 together
+//! are the floor of this index and these rules on this machine.
+//!
+//! `cargo run --release -p dobutsu-shogi --example game_floor [tanaka|safe-try]`
+use std::hint::black_box;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use dobutsu_shogi::dense::Dense;
+use dobutsu_shogi::{survey, DobutsuGame, Rules};
+use nana_engine::{Entry, Game, Progress, Value};
+use rayon::prelude::*;
+
+/// Prints each phase of the solve with its time.
+struct Phases(Mutex<Option<(String, Instant)>>);
+
+impl Progress for Phases {
+    fn begin(&self, phase: &str, _: u64) {
+        *self.0.lock().unwrap() = Some((phase.to_string(), Instant::now()));
+    }
+    fn advance(&self, _: u64) {}
+    fn end(&self) {
+        if let Some((phase, start)) = self.0.lock().unwrap().take() {
+            println!("  solve, {phase}: {:.2} s", start.elapsed().as_secs_f64());
+        }
+    }
+}
+
+fn main() {
+    let rules = Rules::from_name(std::env::args().nth(1).as_deref().unwrap_or("tanaka")).unwrap();
+    println!("rules {}, {} threads", rules.name(), rayon::current_num_threads());
+    let start = Instant::now();
+    let surveyed = survey::survey(&rules, &|_| {});
+    println!("survey: {:.2} s", start.elapsed().as_secs_f64());
+    let bytes = surveyed.bytes.clone();
+    let start = Instant::now();
+    let game = Dense::surveyed(DobutsuGame::new(rules), surveyed);
+    println!("the set's directory: {:.2} s", start.elapsed().as_secs_f64());
+    let start = Instant::now();
+    let solution = nana_engine::solve(&game, &Phases(Mutex::new(None))).unwrap();
+    println!("solve: {:.2} s", start.elapsed().as_secs_f64());
+    let values = solution.bytes();
+
+    // The entries the retrograde expands, and whether each is a win (its predecessors are
+    // counted down: distinct ones).
+    let expands = |d: usize| {
+        let value = Entry(values[d]).value();
+        let decided = matches!(value, Some(Value::Win(_) | Value::Loss(_)));
+        (decided && survey::counted(bytes[d]).has_predecessors, matches!(value, Some(Value::Win(_))))
+    };
+    const RUN: usize = 1 << 12;
+    let runs = values.len().div_ceil(RUN);
+    let start = Instant::now();
+    let (expanded, predecessors) = (0..runs)
+        .into_par_iter()
+        .map_init(Vec::new, |out, r| {
+            let (mut expanded, mut predecessors) = (0u64, 0u64);
+            for d in r * RUN..((r + 1) * RUN).min(values.len()) {
+                let (expand, win) = expands(d);
+                if !expand {
+                    continue;
+                }
+                out.clear();
+                game.predecessors(d as u64, out);
+                if win {
+                    out.sort_unstable();
+                    out.dedup();
+                }
+                expanded += 1;
+                predecessors += black_box(out.len()) as u64;
+            }
+            (expanded, predecessors)
+        })
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    println!(
+        "retro-moves of the {expanded} entries the retrograde expands ({predecessors} predecessors): {:.2} s",
+        start.elapsed().as_secs_f64()
+    );
+    println!("entries of the set: {}", values.len());
+}
