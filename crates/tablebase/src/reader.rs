@@ -105,8 +105,9 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 /// of its plies): with 256, Dobutsu's answers ran at a third of the rate.
 const CACHED_BLOCKS: usize = 4096;
 
-/// A thread's decoded blocks: (table id, block number, bytes), each block in
-/// the one slot its table and number hash to (table id 0: empty).
+/// A thread's decoded blocks: (table id, block number, bytes), block `k` of a
+/// table in slot `first + k` (mod the slots), `first` hashed from the table's
+/// id (table id 0: empty).
 #[derive(Debug, Default)]
 struct BlockCache {
     slots: Vec<(u64, u64, Vec<u8>)>,
@@ -291,8 +292,10 @@ impl Tablebase {
             if cache.slots.is_empty() {
                 cache.slots.resize_with(CACHED_BLOCKS, || (0, 0, Vec::new()));
             }
-            let hash = (k ^ self.id.rotate_left(32)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            let (id, number, block) = &mut cache.slots[(hash >> 32) as usize % CACHED_BLOCKS];
+            // Consecutive blocks of a table take consecutive slots, from a place of the
+            // table's own: a table of at most CACHED_BLOCKS blocks never evicts its own.
+            let first = (self.id.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize;
+            let (id, number, block) = &mut cache.slots[(first + k as usize) % CACHED_BLOCKS];
             if (*id, *number) != (self.id, k) {
                 // Whatever this slot held is replaced: empty until the block is checked and
                 // decodes.
