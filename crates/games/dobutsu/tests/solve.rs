@@ -19,7 +19,7 @@ use dobutsu_shogi::index::{rank, unrank, SIZE};
 use dobutsu_shogi::probe::Probe;
 use dobutsu_shogi::{Position, Rules};
 use nana_engine::{Dtm, EntryWidth, Value};
-use nana_probe::table::{Source, Table, TableGame};
+use nana_probe::table::{Source, TableGame};
 use rayon::prelude::*;
 
 /// The value of a position whose side to move can take the lion, by the rules: a win in 1.
@@ -178,7 +178,6 @@ fn positions_after_a_declined_capture_have_their_values() {
 /// blocks answer as in the intact file; checking every block, or reading them all, names it.
 #[test]
 fn the_compressed_file_reads_as_its_entries_and_refuses_a_damaged_block() {
-    use nana_probe::{ProbeError, ProbeGame};
     let rules = Rules::TANAKA;
     let table = nana_fixture::table(rules);
     let Source::File(file) = table.source() else { panic!("the fixture's table is a file") };
@@ -193,40 +192,7 @@ fn the_compressed_file_reads_as_its_entries_and_refuses_a_damaged_block() {
     let stored = file.payload().len() as u64;
     assert!(stored < SIZE / 5, "{stored} bytes stored for {SIZE} entries");
 
-    let start = rules.start();
-    let mut bytes = std::fs::read(nana_fixture::path(rules)).unwrap();
-    let block = nana_fixture::damage_block_of(&mut bytes, rules.index(&start));
-    let dir = std::env::temp_dir().join(format!("dobutsu-damage-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(rules.file_name());
-    std::fs::write(&path, &bytes).unwrap();
-    drop(bytes);
-    let damaged = Table::open(rules, &path).unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
-    let named = format!("checksum mismatch in compressed block {block} ");
-    let (probe, intact) = (damaged.probe(), table.probe());
-    for _ in 0..2 {
-        let err = probe.value(&start).unwrap_err();
-        assert!(matches!(err, ProbeError::Damaged { .. }) && err.needs_regeneration(), "{err}");
-        assert!(err.to_string().contains(&named), "{err}");
-        assert!(probe.answer(&start, 10).is_err());
-    }
-    let nana_tablebase::Layout::Lz4Blocks { block_entries } = file.storage().layout else {
-        panic!("compressed blocks")
-    };
-    let mut compared = 0;
-    for i in (0..SIZE).step_by(100_003) {
-        let pos = match rules.unindex(i) {
-            Some(pos) if i / u64::from(block_entries) != block && rules.value_by_rules(&pos).is_none() => pos,
-            _ => continue,
-        };
-        assert_eq!(probe.value(&pos), intact.value(&pos), "entry {i}");
-        compared += 1;
-    }
-    assert!(compared > 500, "{compared} positions compared");
-    for err in [damaged.check_blocks().unwrap_err(), damaged.try_entries().unwrap_err()] {
-        assert!(err.to_string().contains(&named) && err.needs_regeneration(), "{err}");
-    }
+    nana_fixture::check_a_damaged_block(rules, 100_003, 500);
 }
 
 /// The fixture's file stores the entries outside the solved set filled (don't-care): the

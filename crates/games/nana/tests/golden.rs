@@ -151,7 +151,6 @@ fn solutions_match_the_golden_data() {
 /// intact file; checking every block, or reading them all, names the block.
 #[test]
 fn the_compressed_file_reads_as_its_entries_and_refuses_a_damaged_block() {
-    use nana_probe::{ProbeError, ProbeGame};
     let rules = Rules::default();
     let table = nana_fixture::table(rules);
     let Source::File(file) = table.source() else { panic!("the fixture's table is a file") };
@@ -175,34 +174,8 @@ fn the_compressed_file_reads_as_its_entries_and_refuses_a_damaged_block() {
     let err = Table::open(rules, &path).unwrap_err();
     assert!(err.to_string().contains("payload checksum") && err.needs_regeneration(), "{err}");
 
-    let start = Position::start();
-    let mut damaged = bytes.clone();
-    let block = nana_fixture::damage_block_of(&mut damaged, rules.index(&start));
-    std::fs::write(&path, &damaged).unwrap();
-    let damaged = Table::open(rules, &path).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
-    let named = format!("checksum mismatch in compressed block {block} ");
-    let (probe, intact) = (damaged.probe(), table.probe());
-    for _ in 0..2 {
-        let err = probe.value(&start).unwrap_err();
-        assert!(matches!(err, ProbeError::Damaged { .. }) && err.needs_regeneration(), "{err}");
-        assert!(err.to_string().contains(&named), "{err}");
-        assert!(probe.answer(&start, 10).is_err());
-    }
-    let Layout::Lz4Blocks { block_entries } = file.storage().layout else { panic!("compressed blocks") };
-    let mut compared = 0;
-    for i in (0..SIZE).step_by(997) {
-        let pos = match rules.unindex(i) {
-            Some(pos) if i / u64::from(block_entries) != block => pos,
-            _ => continue,
-        };
-        assert_eq!(probe.value(&pos), intact.value(&pos), "entry {i}");
-        compared += 1;
-    }
-    assert!(compared > 5_000, "{compared} positions compared");
-    for err in [damaged.check_blocks().unwrap_err(), damaged.try_entries().unwrap_err()] {
-        assert!(err.to_string().contains(&named) && err.needs_regeneration(), "{err}");
-    }
+    nana_fixture::check_a_damaged_block(rules, 997, 5_000);
 }
 
 fn read(path: &str) -> String {
