@@ -217,9 +217,23 @@ pub fn parse_move_text(input: &str) -> Result<Move, ParseError> {
     Ok(Move::Step { from, to, promote })
 }
 
-/// Reads a legal move of `pos`: the promotion sign may be left out.
+/// Reads a legal move of `pos`, as this module writes it (the promotion sign may be left out)
+/// or in the human notation the game prints ([`crate::san`]: `Cxb3`, `La2`).
 pub fn parse_move(pos: &Position, rules: &Rules, input: &str) -> Result<Move, ParseError> {
-    let mut mv = parse_move_text(input)?;
+    let mut mv = match parse_move_text(input) {
+        Ok(mv) => mv,
+        Err(text) => {
+            if pos.outcome(rules).is_none() {
+                if let Some(mv) = crate::san::parse(pos, rules, input) {
+                    return Ok(mv);
+                }
+            }
+            // A string that starts with an animal's letter and is not a drop was meant as the
+            // human notation: say so rather than how a square is written.
+            let san_like = input.trim().starts_with(|c: char| "LGECH".contains(c)) && !input.contains(['@', '*']);
+            return Err(if san_like { ParseError::new(input, "no legal move is written so (as Cxb3, La2 or Gac2)") } else { text });
+        }
+    };
     let over = pos.outcome(rules).is_some();
     if let Move::Step { from, to, promote: false } = mv {
         let chick = pos.piece_at(from).is_some_and(|p| p.role == Role::Chick);

@@ -72,6 +72,23 @@ fn bad_positions_are_one_line_errors() {
     assert!(Rules::TANAKA.parse_position("3/1L1/3/3[LGGEECC] b").is_ok());
     let e = Rules::TANAKA.parse_position("3/1L1/3/3[LGGEECC] w").unwrap_err();
     assert!(e.to_string().contains("no lion"), "{e}");
+    // Only the chicks' count names the hens.
+    let e = fen::parse_position("lll/3/3/3[-] w").unwrap_err().to_string();
+    assert!(e.contains("two giraffes, found 0") && !e.contains("hens"), "{e}");
+    let e = fen::parse_position("gle/1c1/3/ELG[-] w").unwrap_err().to_string();
+    assert!(e.contains("two chicks (chicks and hens together), found 1"), "{e}");
+}
+
+#[test]
+fn moves_read_in_the_notation_they_are_printed_in() {
+    let rules = Rules::TANAKA;
+    let s = Position::start();
+    for (san, machine) in [("Cxb3", "b2b3"), ("Cb3", "b2b3"), ("La2", "b1a2"), ("Gc2", "c1c2")] {
+        assert_eq!(fen::parse_move(&s, &rules, san), fen::parse_move(&s, &rules, machine), "{san}");
+        assert_eq!(rules.parse_move(&s, san).unwrap().to_string(), machine, "{san}");
+    }
+    let e = fen::parse_move(&s, &rules, "Cxb4").unwrap_err().to_string();
+    assert!(e.contains("no legal move is written so"), "{e}");
 }
 
 #[test]
