@@ -5,8 +5,8 @@
 //! What the tests need beyond the Rust toolchain: Node.js with npm and Chromium, for the
 //! explorer's browser test (which installs its pinned npm packages itself), and Fairy-Stockfish,
 //! the engine `nana engine` is checked and matched against (`tests/engine`). Where a program is
-//! missing, its Debian package is installed with `apt-get` (as root, else through `sudo -n`);
-//! where that is impossible, the command stops and says what to install. Playwright needs
+//! missing, its Debian packages are installed with `apt-get --no-install-recommends` (as root,
+//! else through `sudo -n`); where that is impossible, the command stops and says what to install. Playwright needs
 //! Node.js 20 or later: where the machine's is older (Debian 12 packages Node.js 18), a Node.js
 //! binary package from the npm registry is installed into `target/xtask-node` and put first on
 //! the tests' `PATH`.
@@ -15,9 +15,15 @@ use std::env;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
-/// A program the tests run, and the Debian package that provides it.
-const TOOLS: [(&str, &str); 4] =
-    [("node", "nodejs"), ("npm", "npm"), ("chromium", "chromium"), ("fairy-stockfish", "fairy-stockfish")];
+/// A program the tests run, and the Debian packages that provide it. Packages are installed
+/// without the ones they only recommend (for Chromium, more than a hundred, systemd among them);
+/// a font is named beside Chromium so that the page's text is laid out.
+const TOOLS: [(&str, &[&str]); 4] = [
+    ("node", &["nodejs"]),
+    ("npm", &["npm"]),
+    ("chromium", &["chromium", "fonts-liberation"]),
+    ("fairy-stockfish", &["fairy-stockfish"]),
+];
 
 /// Where Debian puts games (`/usr/games/fairy-stockfish`), a folder not every `PATH` has.
 const GAMES_DIR: &str = "/usr/games";
@@ -112,20 +118,22 @@ fn node_major(node: &Path) -> Option<u32> {
 /// installed only where npm is still missing after Node.js.
 fn install_missing() -> Result<(), String> {
     let mut updated = false;
-    for (program, package) in TOOLS {
+    for (program, packages) in TOOLS {
         if installed(program) {
             continue;
         }
-        let install = format!("apt-get install -y {package}");
+        let install = format!("apt-get install -y --no-install-recommends {}", packages.join(" "));
         eprintln!("xtask: the tests need `{program}`: {install}");
         updated = updated || as_root(&["apt-get", "update", "-q"]);
-        if !(updated && as_root(&["apt-get", "install", "-y", "-q", package])) {
+        let args = ["apt-get", "install", "-y", "-q", "--no-install-recommends"];
+        if !(updated && as_root(&[&args[..], packages].concat())) {
             return Err(format!(
-                "could not install {package}: run `{install}` as root, then this command again"
+                "could not install {}: run `{install}` as root, then this command again",
+                packages[0]
             ));
         }
         if !installed(program) {
-            return Err(format!("`{program}` is still missing after installing {package}"));
+            return Err(format!("`{program}` is still missing after installing {}", packages[0]));
         }
     }
     Ok(())

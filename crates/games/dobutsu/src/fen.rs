@@ -230,8 +230,13 @@ pub fn parse_move(pos: &Position, rules: &Rules, input: &str) -> Result<Move, Pa
             }
             // A string that starts with an animal's letter and is not a drop was meant as the
             // human notation: say so rather than how a square is written.
-            let san_like = input.trim().starts_with(|c: char| "LGECH".contains(c)) && !input.contains(['@', '*']);
-            return Err(if san_like { ParseError::new(input, "no legal move is written so (as Cxb3, La2 or Gac2)") } else { text });
+            let san_like =
+                input.trim().starts_with(|c: char| "LGECH".contains(c)) && !input.contains(['@', '*']);
+            return Err(if san_like {
+                ParseError::new(input, "no legal move is written so (as Cxb3, La2 or Gac2)")
+            } else {
+                text
+            });
         }
     };
     let over = pos.outcome(rules).is_some();

@@ -245,7 +245,9 @@ impl fmt::Display for PositionError {
             PositionError::Count { role: Role::Chick, found } => {
                 write!(f, "Dobutsu has two chicks (chicks and hens together), found {found}")
             }
-            PositionError::Count { role, found } => write!(f, "Dobutsu has two {}s, found {found}", role.name()),
+            PositionError::Count { role, found } => {
+                write!(f, "Dobutsu has two {}s, found {found}", role.name())
+            }
             PositionError::Lion { side } => write!(
                 f,
                 "the {side} player's lion must be on the board once (or, captured, in the other hand)"

@@ -85,7 +85,12 @@ mod tests {
     #[test]
     fn the_notation_reads_back_as_the_move_it_writes() {
         let rules = Rules::default();
-        for fen in ["gle/1c1/1C1/ELG[-] w 0 1", "1l1/3/G1G/L2[EECc] w", "1l1/1G1/3/LG1[EECc] w", "1l1/C2/3/L2[GGEEc] w"] {
+        for fen in [
+            "gle/1c1/1C1/ELG[-] w 0 1",
+            "1l1/3/G1G/L2[EECc] w",
+            "1l1/1G1/3/LG1[EECc] w",
+            "1l1/C2/3/L2[GGEEc] w",
+        ] {
             let pos = parse_position(fen).unwrap();
             for mv in pos.legal_moves(&rules) {
                 assert_eq!(parse(&pos, &rules, &format(&pos, mv)), Some(mv), "{fen} {mv}");
