@@ -1590,6 +1590,17 @@ fn the_tablebase_folder_comes_from_the_flag_else_the_environment() {
     assert!(help.contains("--tablebase-dir") && help.contains(env), "{help}");
 }
 
+/// `nana --help` says what the program solves, every game by its `--game` name, and which game
+/// is the default.
+#[test]
+fn help_names_every_game_and_the_default() {
+    let help = nana(&["--help"]).stdout;
+    let first = help.lines().next().unwrap_or_default();
+    assert!(first.starts_with("Strong solutions of small shogi variants: nana, Nana shogi"), "{help}");
+    assert!(first.contains("dobutsu, Dobutsu shogi"), "{help}");
+    assert!(help.contains("[default: nana; `serve`: every game]"), "{help}");
+}
+
 /// Every `*.tb` in `dir` and every leftover temporary file that opens must be the complete table.
 #[track_caller]
 fn only_complete_tables_load(dir: &Path, complete: &[u8]) {

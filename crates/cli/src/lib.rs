@@ -30,7 +30,8 @@ use games::Registered;
 #[derive(Debug, Parser)]
 #[command(name = "nana", version, about, propagate_version = true)]
 struct Cli<G: Game> {
-    /// The game [default: the first listed; `serve`: every game]. Each game has its own rule flags (see `nana --game G COMMAND --help`).
+    /// The game (its help, with the default, is set from the games the command line is built
+    /// with).
     #[arg(long, global = true)]
     game: Option<String>,
     /// Worker threads for the commands that solve or enumerate, 1 to 256 (default: one per core).
@@ -191,8 +192,15 @@ pub fn parse_and_run<G: Game>(
     let names: Vec<PossibleValue> =
         games.iter().map(|g| PossibleValue::new(g.name()).help(g.about())).collect();
     let example = format!("Position string, e.g. \"{}\" (default: the start).", G::EXAMPLE_POSITION);
+    let solved: Vec<String> = games.iter().map(|g| format!("{}, {}", g.name(), g.about())).collect();
+    let about = format!("Strong solutions of small shogi variants: {}.", solved.join("; "));
+    let default = games.first().map_or("", |g| g.name());
+    let game_help = format!(
+        "The game [default: {default}; `serve`: every game]. Each game has its own rule flags (see `nana --game G COMMAND --help`)."
+    );
     let command = Cli::<G>::command()
-        .mut_arg("game", |a| a.value_parser(PossibleValuesParser::new(names)))
+        .about(about)
+        .mut_arg("game", |a| a.value_parser(PossibleValuesParser::new(names)).help(game_help))
         .mut_subcommand("query", |c| c.mut_arg("position", |a| a.help(example)));
     let cli = match command.try_get_matches_from(args).and_then(|m| Cli::<G>::from_arg_matches(&m)) {
         Ok(cli) => cli,
