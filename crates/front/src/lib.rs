@@ -8,6 +8,7 @@
 //! these traits, and the binary lists the games it is built with in one registry. The crate
 //! graph is game → front → probe → engine.
 
+#[cfg(feature = "testing")]
 pub mod testing;
 pub mod view;
 

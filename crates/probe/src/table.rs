@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use nana_engine::{
     CheckError, Entry, EntryWidth, Progress, Solution, SolveError, Solved, Stats, Value, WideEntry,
 };
-use nana_tablebase::{Counts, Expected, Header, Layout, Storage, Tablebase, TablebaseError};
+use nana_tablebase::{Counts, Expected, Header, Layout, Tablebase, TablebaseError};
 
 use crate::{Probe, ProbeGame};
 
@@ -94,49 +94,6 @@ pub trait TableGame: ProbeGame + Sized {
             max_dtm,
             dont_care: self.dont_care(),
         }
-    }
-}
-
-/// A test helper for a game's tests (it panics where a check fails): the header of every rule
-/// set in `rule_sets` (all of the game's) encodes and decodes to the same header, which names
-/// that rule set again ([`TableGame::from_header`]) with its name and options as
-/// [`TableGame::describe`] words them and holds the entry width and encoding it expects; the
-/// header meets its own rule set's expectations and no other's, nor its own under another
-/// game's name; and the rule sets' file names differ.
-pub fn assert_header_round_trip<G: TableGame + PartialEq + fmt::Debug>(rule_sets: &[G]) {
-    for rules in rule_sets {
-        let written = rules.header(Counts::default(), 0);
-        // As a writer stores it: in compressed blocks (the only layout of don't-care entries).
-        let storage = Storage {
-            layout: Layout::DEFAULT,
-            payload_len: 0,
-            payload_crc: 0,
-            entries_crc: 0,
-            histogram_records: 0,
-        };
-        let (read, _) = Header::decode(&written.encode_with(&storage).expect("a header that encodes"))
-            .expect("a header that decodes");
-        assert_eq!(read, written, "{rules:?}");
-        assert_eq!(G::from_header(&read).as_ref(), Ok(rules));
-        assert_eq!((&read.rule_set, &read.options), (&rules.rule_set_name(), &rules.options_text()));
-        let described = if read.options.is_empty() {
-            read.rule_set.clone()
-        } else {
-            format!("{}, {}", read.rule_set, read.options)
-        };
-        assert_eq!(described, rules.describe());
-        let own = rules.expected();
-        assert_eq!((read.entry_width, read.encoding), (own.entry_width, own.encoding), "{rules:?}");
-        for other in rule_sets {
-            assert_eq!(
-                read.check_expected(&other.expected()).is_ok(),
-                other == rules,
-                "{rules:?} / {other:?}"
-            );
-            assert_eq!(other.file_name() == rules.file_name(), other == rules, "{rules:?} / {other:?}");
-        }
-        let elsewhere = Expected { game: "another game", ..own };
-        assert!(read.check_expected(&elsewhere).is_err(), "{rules:?}");
     }
 }
 

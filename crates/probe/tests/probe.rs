@@ -454,7 +454,7 @@ mod table {
 
     #[test]
     fn headers_name_their_rules_and_meet_only_their_expectations() {
-        table::assert_header_round_trip(&[Rated(EntryWidth::One), Rated(EntryWidth::Two)]);
+        nana_fixture::assert_header_round_trip(&[Rated(EntryWidth::One), Rated(EntryWidth::Two)]);
     }
 
     /// Written, opened by rules and by any rules, refused for other rules, damaged, and solved

@@ -144,6 +144,6 @@ mod tests {
     /// own expectations and no other rule set's, under file names of their own.
     #[test]
     fn headers_name_their_rules_and_meet_only_their_expectations() {
-        nana_probe::table::assert_header_round_trip(&Rules::all());
+        nana_fixture::assert_header_round_trip(&Rules::all());
     }
 }

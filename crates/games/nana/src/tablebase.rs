@@ -122,7 +122,7 @@ mod tests {
     #[test]
     fn headers_name_their_rules_and_meet_only_their_expectations() {
         let rule_sets: Vec<Rules> = Rules::all().collect();
-        nana_probe::table::assert_header_round_trip(&rule_sets);
+        nana_fixture::assert_header_round_trip(&rule_sets);
         for rules in rule_sets {
             assert_eq!((rules.expected().entry_width, rules.expected().encoding), (1, Encoding::DtmPlies));
         }
