@@ -895,6 +895,11 @@ fn a_damaged_block_refuses_its_positions_and_no_other() {
     assert_error(&run, &[p, &named, hint]);
     assert_eq!(run.stdout.lines().count(), 1, "the line before the damaged one answered: {run:#?}");
     assert!(run.stdout.contains("\"fen\":\"3/3/3 b KRBkrb\""), "{run:#?}");
+    // `stats` counts from the header, which the damaged block leaves intact: it checks every
+    // block first and prints nothing but the error.
+    let run = nana(&["stats", "--tablebase", p]);
+    assert_error(&run, &[p, &named, hint]);
+    assert!(run.stdout.is_empty(), "{run:#?}");
 }
 
 /// A table file with its last entry (the start's, under the current rules) set to `value`,

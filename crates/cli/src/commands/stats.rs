@@ -18,13 +18,16 @@ pub fn run<G: Game>(
     dir: &Path,
     out: &mut dyn Write,
 ) -> Result<(), String> {
-    // Open and probe the table before printing anything, so that a missing or damaged table is
-    // one error line, not an error after half the output (and not after the enumeration).
+    // Open the table and check every block's checksum before printing anything (its counts
+    // come from the header, which a damaged block leaves intact), so that a missing or damaged
+    // table is one error line, not an error after half the output, nor counts of a table that
+    // cannot answer.
     let default = dir.join(rules.file_name());
     let path = tablebase.unwrap_or(&default);
     let table = if tablebase.is_some() || path.exists() {
         let t = table::open::<G>(path, *rules)?;
-        let start = t.probe().value(&rules.start()).map_err(|e| e.to_string())?;
+        t.check_blocks().map_err(|e| table::user_error::<G>(rules, e))?;
+        let start = t.probe().value(&rules.start()).map_err(|e| table::probe_error::<G>(&t, e))?;
         Some((t, start))
     } else {
         None
