@@ -1,7 +1,7 @@
 //! Dobutsu shogi's hot paths: the index both ways, the successors and predecessors the solver
 //! asks for, perft, and the dense numbering's gather (a table's bytes by dense number, as the
 //! check gathers a table's entries of the solved set). The whole solve is timed by `nana --game
-//! dobutsu solve` (figures in `docs/PERFORMANCE.md`): it takes a minute and more, too long for
+//! dobutsu solve` (figures in `docs/PERFORMANCE.md`): it takes tens of seconds, too long for
 //! criterion's repetitions.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};

@@ -3,7 +3,7 @@
 //! Prints the throughput and the latencies of each (docs/PERFORMANCE.md, section "The
 //! explorer's server"):
 //!
-//! `cargo test -p nana-server --test explorer load -- --nocapture`
+//! `cargo test -p nana-cli --test explorer load -- --nocapture`
 
 use std::time::{Duration, Instant};
 

@@ -1,0 +1,128 @@
+//! Golden data: every later change to the engine, the index, the file format or the rules must
+//! leave both rule sets' solutions as committed, position by position.
+//!
+//! - `tests/data/golden/dobutsu-tablebases.csv`: per rule set, the entries' counts per value
+//!   (the file's histogram), the longest win and the CRC-32 of the entries as the file stores
+//!   them (its header's, unused entries filled as don't-care). A change to the index or the
+//!   format changes the CRC-32 and the unused count, and only those: re-bless them alone, once
+//!   the positions below still match.
+//! - `tests/data/golden/dobutsu-positions.csv`: a few hundred positions per rule set with their
+//!   value: the start and the positions after each first move, the mainline from the start,
+//!   and random legal positions with either side to move. They
+//!   are read back from their Fairy-Stockfish FEN, so they hold whatever the index.
+//!
+//! The files were written by this test with `NANA_BLESS=1` (`NANA_BLESS=1 cargo test -p
+//! dobutsu-shogi --test golden`), from tables whose values the public C solver confirms
+//! (`tests/reference.rs`) and whose every entry the engine's independent check accepts
+//! (`tests/solve.rs`, the main job); without it, the test only compares.
+
+use std::fmt::Write as _;
+
+use dobutsu_shogi::Rules;
+use nana_engine::Value;
+use nana_probe::table::{Source, TableGame};
+use nana_probe::ProbeGame;
+
+mod common;
+use common::XorShift;
+
+const TABLEBASES: &str =
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../../../tests/data/golden/dobutsu-tablebases.csv");
+const POSITIONS: &str =
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../../../tests/data/golden/dobutsu-positions.csv");
+
+/// Random legal positions per rule set, besides the start, its children and the mainline.
+const RANDOM: usize = 300;
+
+fn position_row(rules: &Rules, fen: &str, v: Value) -> String {
+    let dtm = v.dtm().map_or(String::new(), |d| d.0.to_string());
+    format!("{},{fen},{},{dtm}", rules.name(), v.category())
+}
+
+/// The positions of one rule set that the golden file keeps.
+fn chosen_positions(rules: &Rules, table: &nana_probe::table::Table<Rules>) -> Vec<String> {
+    let probe = table.probe();
+    let start = rules.start();
+    let mut chosen = vec![start];
+    rules.for_each_move(&start, |_, child| chosen.push(*child));
+    let mut pos = start;
+    for mv in probe.mainline(&start, 20).expect("the start's mainline") {
+        pos = rules.play(&pos, mv);
+        chosen.push(pos);
+    }
+    let mut rng = XorShift(0xd0b5_75u64 << 20 | 0x5eed);
+    let mut random = 0;
+    while random < RANDOM {
+        let Some(p) = rules.unindex(rng.next() % rules.size()) else { continue };
+        // Half of them with the second player to move: the position after one of its moves.
+        let mut children = Vec::new();
+        rules.for_each_move(&p, |_, child| children.push(*child));
+        let p = match children.len() {
+            n if n > 0 && rng.next() % 2 == 0 => children[rng.below(n)],
+            _ => p,
+        };
+        chosen.push(p);
+        random += 1;
+    }
+    chosen.iter().map(|p| rules.position_string(p)).collect()
+}
+
+/// Both rule sets' tables, solved as `nana --game dobutsu solve` solves them (the test run's
+/// fixture), checked against (or, with `NANA_BLESS=1`, written to) both files.
+#[test]
+fn solutions_match_the_golden_data() {
+    let bless = std::env::var_os("NANA_BLESS").is_some();
+    let (mut tablebases, mut positions) = (String::new(), String::new());
+    tablebases.push_str("rules,stored_entries_crc32,wins,losses,draws,unused,max_dtm\n");
+    positions.push_str("rules,position,category,dtm\n");
+    let golden_positions = if bless { String::new() } else { read(POSITIONS) };
+    for rules in Rules::all() {
+        let table = nana_fixture::table(rules);
+        let Source::File(file) = table.source() else { panic!("the fixture's table is a file") };
+        let s = table.stats();
+        writeln!(
+            tablebases,
+            "{},{:08x},{},{},{},{},{}",
+            rules.name(),
+            file.storage().entries_crc,
+            s.wins,
+            s.losses,
+            s.draws,
+            s.illegal,
+            s.max_dtm
+        )
+        .unwrap();
+        let probe = table.probe();
+        if bless {
+            for fen in chosen_positions(&rules, &table) {
+                let pos = rules.parse_position(&fen).unwrap();
+                writeln!(positions, "{}", position_row(&rules, &fen, probe.value(&pos).unwrap())).unwrap();
+            }
+            continue;
+        }
+        // Every golden row of this rule set, re-read from its position string.
+        let prefix = format!("{},", rules.name());
+        let rows: Vec<&str> = golden_positions.lines().filter(|l| l.starts_with(&prefix)).collect();
+        assert!(rows.len() > RANDOM, "{}: only {} golden positions", rules.name(), rows.len());
+        for row in rows {
+            let fen = row.split(',').nth(1).unwrap();
+            let pos = rules.parse_position(fen).unwrap_or_else(|e| panic!("{row}: {e}"));
+            let v = probe.value(&pos).unwrap_or_else(|e| panic!("{row}: {e}"));
+            assert_eq!(position_row(&rules, fen, v), row, "the solution changed at a golden position");
+        }
+    }
+    if bless {
+        std::fs::write(TABLEBASES, tablebases).unwrap();
+        std::fs::write(POSITIONS, positions).unwrap();
+        return;
+    }
+    assert_eq!(
+        tablebases,
+        read(TABLEBASES),
+        "a solution changed: its counts or stored entries' CRC-32 differ from tests/data/golden/dobutsu-tablebases.csv"
+    );
+}
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
