@@ -5,18 +5,39 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// Shows the engine's phases as progress bars, one bar per phase.
-/// Also records how long each phase took.
+/// Shows the engine's phases as progress bars, one bar per phase, each with its number among
+/// the phases announced (`[2/3]`) and an estimate of the time it has left. Also records how
+/// long each phase took.
 #[derive(Debug)]
 pub struct Bars {
     label: String,
     bar: Mutex<Option<(ProgressBar, String, Instant)>>,
     times: Mutex<Vec<(String, Duration)>>,
+    plan: Mutex<Vec<String>>,
 }
 
 impl Bars {
     pub fn new(label: impl Into<String>) -> Bars {
-        Bars { label: label.into(), bar: Mutex::new(None), times: Mutex::new(Vec::new()) }
+        Bars {
+            label: label.into(),
+            bar: Mutex::new(None),
+            times: Mutex::new(Vec::new()),
+            plan: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// `[2/3] retrograde`: the phase's number among those announced (a phase begun without
+    /// being announced is added to them).
+    fn numbered(&self, phase: &str) -> String {
+        let mut plan = self.plan.lock().unwrap_or_else(|e| e.into_inner());
+        let at = match plan.iter().position(|p| p == phase) {
+            Some(at) => at,
+            None => {
+                plan.push(phase.to_string());
+                plan.len() - 1
+            }
+        };
+        format!("[{}/{}] {phase}", at + 1, plan.len())
     }
 
     /// The phases seen so far with their durations.
@@ -49,11 +70,32 @@ pub fn bar(total: u64, message: String) -> ProgressBar {
     bar
 }
 
+/// A bar of a phase of known length, with an estimate of the time the phase has left (from
+/// its rate so far).
+fn bar_with_eta(total: u64, message: String) -> ProgressBar {
+    let bar = bar(total, message);
+    bar.set_style(
+        ProgressStyle::with_template("{msg:32} [{bar:30}] {percent:>3}% {elapsed_precise}, about {eta} left")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    bar
+}
+
 impl nana_engine::Progress for Bars {
+    fn plan(&self, phases: &[&str]) {
+        let mut plan = self.plan.lock().unwrap_or_else(|e| e.into_inner());
+        for phase in phases {
+            if !plan.iter().any(|p| p == phase) {
+                plan.push(phase.to_string());
+            }
+        }
+    }
+
     fn begin(&self, phase: &str, total: u64) {
-        let message = format!("{}: {phase}", self.label);
+        let message = format!("{}: {}", self.label, self.numbered(phase));
         // A bar of length 0 reads 100% from the start: a phase of unknown length spins instead.
-        let b = if total == 0 { spinner(message) } else { bar(total, message) };
+        let b = if total == 0 { spinner(message) } else { bar_with_eta(total, message) };
         *self.bar.lock().unwrap_or_else(|e| e.into_inner()) = Some((b, phase.to_string(), Instant::now()));
     }
 
@@ -90,5 +132,19 @@ mod tests {
         assert_eq!(length(&bars), Some(Some(10)));
         bars.end();
         assert_eq!(bars.times().len(), 2);
+    }
+
+    /// A phase is numbered among those announced, in their order; one announced twice keeps
+    /// its place, and one never announced is counted after them.
+    #[test]
+    fn phases_are_numbered_among_those_announced() {
+        let bars = Bars::new("test");
+        bars.plan(&["survey", "count moves", "retrograde"]);
+        bars.plan(&["count moves", "retrograde"]);
+        assert_eq!(bars.numbered("survey"), "[1/3] survey");
+        assert_eq!(bars.numbered("retrograde"), "[3/3] retrograde");
+        assert_eq!(bars.numbered("write"), "[4/4] write");
+        let fresh = Bars::new("test");
+        assert_eq!(fresh.numbered("reach"), "[1/1] reach");
     }
 }

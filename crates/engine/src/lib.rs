@@ -16,7 +16,9 @@ mod subset;
 mod value;
 
 pub use check::{check, check_relations, check_with, CheckError, Problem, RelationMismatch};
-pub use solve::{solve, solve_with, NoProgress, Progress, Solution, SolveError, Solved, Stats, MAX_SIZE};
+pub use solve::{
+    phases, solve, solve_with, NoProgress, Progress, Solution, SolveError, Solved, Stats, MAX_SIZE,
+};
 pub use subset::Subset;
 pub use value::{Dtm, Entry, EntryWidth, Value, WideEntry};
 

@@ -36,6 +36,13 @@ use crate::{Census, Game, Node, Subset};
 
 /// Receives progress reports; the command line shows them as progress bars.
 pub trait Progress: Sync {
+    /// The phases to come, in order, the next one to begin first, as far as the caller knows
+    /// them: a receiver that counts phases ("phase 2 of 3") keeps the names it knows where they
+    /// are and adds the others after them, so that a game's solve can announce its own phases
+    /// and the engine's before the engine announces its own. By default ignored.
+    fn plan(&self, phases: &[&str]) {
+        let _ = phases;
+    }
     /// A phase of `total` units of work begins.
     fn begin(&self, phase: &str, total: u64);
     /// `n` more units of the current phase are done.
@@ -301,6 +308,16 @@ pub fn solve<G: Game>(game: &G, progress: &dyn Progress) -> Result<Solution, Sol
     solve_with(game, EntryWidth::One, progress)
 }
 
+/// The phases [`solve`] and [`solve_with`] report for `game`, in order (a solve that runs out
+/// of one-byte codes runs them again with wider ones).
+pub fn phases<G: Game>(game: &G) -> &'static [&'static str] {
+    if game.reverse_successors() {
+        &["count moves", "reverse edges", "retrograde"]
+    } else {
+        &["count moves", "retrograde"]
+    }
+}
+
 /// Solves `game` into entries of `width` bytes on the current rayon thread pool.
 pub fn solve_with<G: Game>(
     game: &G,
@@ -311,6 +328,7 @@ pub fn solve_with<G: Game>(
     if size > MAX_SIZE {
         return Err(SolveError::TooLarge { size });
     }
+    progress.plan(phases(game));
     let entries = match width {
         EntryWidth::One => solve_code::<G, Entry>(game, progress, true)?,
         EntryWidth::Two => solve_code::<G, WideEntry>(game, progress, false)?,

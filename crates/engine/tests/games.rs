@@ -359,3 +359,35 @@ fn reversed_successors_match_predecessors() {
         check(&game, &r.bytes(), &|_| {}).unwrap();
     }
 }
+
+/// A solve announces its phases ([`nana_engine::phases`]) before it begins the first, and
+/// begins exactly those, in order: with the successors kept and turned around, and without.
+#[test]
+fn a_solve_begins_the_phases_it_announces() {
+    use std::sync::Mutex;
+    #[derive(Default)]
+    struct Recorded(Mutex<Vec<String>>);
+    impl nana_engine::Progress for Recorded {
+        fn plan(&self, phases: &[&str]) {
+            self.0.lock().unwrap().push(format!("plan {}", phases.join(", ")));
+        }
+        fn begin(&self, phase: &str, _: u64) {
+            self.0.lock().unwrap().push(phase.to_string());
+        }
+        fn advance(&self, _: u64) {}
+        fn end(&self) {}
+    }
+    let record = |game: &dyn Fn(&Recorded)| {
+        let progress = Recorded::default();
+        game(&progress);
+        progress.0.into_inner().unwrap()
+    };
+    let plain = record(&|p| drop(solve(&Race, p).unwrap()));
+    assert_eq!(plain, ["plan count moves, retrograde", "count moves", "retrograde"]);
+    assert_eq!(nana_engine::phases(&Race), ["count moves", "retrograde"]);
+    let reversed = record(&|p| drop(solve(&Reversing(&Race), p).unwrap()));
+    assert_eq!(
+        reversed,
+        ["plan count moves, reverse edges, retrograde", "count moves", "reverse edges", "retrograde"]
+    );
+}

@@ -66,6 +66,7 @@ impl TableGame for Rules {
     /// (unused, or a position where the side to move can take the lion, a win in 1 the probe
     /// decides) are unused.
     fn solve(&self, progress: &dyn Progress) -> Result<Solution, SolveError> {
+        progress.plan(&[&["survey"], nana_engine::phases(&DobutsuGame::new(*self))].concat());
         progress.begin("survey", index::SIZE);
         let survey = survey::survey(self, &|n| progress.advance(n));
         let game = Dense::surveyed(DobutsuGame::new(*self), survey);
