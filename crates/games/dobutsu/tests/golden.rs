@@ -20,7 +20,7 @@ use std::fmt::Write as _;
 
 use dobutsu_shogi::Rules;
 use nana_engine::Value;
-use nana_probe::table::{Source, TableGame};
+use nana_probe::table::Source;
 use nana_probe::ProbeGame;
 
 mod common;
@@ -50,7 +50,7 @@ fn chosen_positions(rules: &Rules, table: &nana_probe::table::Table<Rules>) -> V
         pos = rules.play(&pos, mv);
         chosen.push(pos);
     }
-    let mut rng = XorShift(0xd0b5_75u64 << 20 | 0x5eed);
+    let mut rng = XorShift(0x0d0b_5750_5eed);
     let mut random = 0;
     while random < RANDOM {
         let Some(p) = rules.unindex(rng.next() % rules.size()) else { continue };
@@ -58,7 +58,7 @@ fn chosen_positions(rules: &Rules, table: &nana_probe::table::Table<Rules>) -> V
         let mut children = Vec::new();
         rules.for_each_move(&p, |_, child| children.push(*child));
         let p = match children.len() {
-            n if n > 0 && rng.next() % 2 == 0 => children[rng.below(n)],
+            n if n > 0 && rng.next().is_multiple_of(2) => children[rng.below(n)],
             _ => p,
         };
         chosen.push(p);
