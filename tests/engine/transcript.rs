@@ -243,3 +243,28 @@ fn junk_never_stops_the_engine() {
     let lines = engine.until("bestmove");
     assert!(lines.iter().any(|l| l.contains(" score mate -39 ")), "{lines:?}");
 }
+
+/// A table whose block of the start's entry is damaged: `go` refuses the start with an error
+/// that names the block and gives the command that makes the table again, answers no move, and
+/// the engine goes on.
+#[test]
+fn a_damaged_block_is_an_error_with_the_command_that_regenerates_it() {
+    let rules = nana_shogi::Rules::default();
+    let mut bytes = std::fs::read(nana_fixture::path(rules)).expect("the fixture's table");
+    let block = nana_fixture::damage_block_of(&mut bytes, rules.index(&rules.start()));
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    std::fs::write(dir.path().join(nana_probe::table::TableGame::file_name(&rules)), &bytes)
+        .expect("written");
+    let mut engine = Engine::nana(dir.path());
+    engine.send("uci");
+    engine.until("uciok");
+    engine.send("position startpos");
+    engine.send("go");
+    let lines = engine.until("bestmove");
+    let named = format!("checksum mismatch in compressed block {block} ");
+    let error = lines.iter().find(|l| l.starts_with("info string error: go: ")).expect("an error line");
+    assert!(error.contains(&named), "{lines:?}");
+    assert!(error.contains("; regenerate it with `nana --game nana solve --rules current`"), "{lines:?}");
+    assert_eq!(lines.last().map(String::as_str), Some("bestmove (none)"), "{lines:?}");
+    assert!(engine.sync().is_empty(), "the engine goes on");
+}

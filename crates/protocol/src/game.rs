@@ -142,6 +142,15 @@ pub struct GameEngine<G: Game> {
 }
 
 impl<G: Game> GameEngine<G> {
+    /// A lookup's error, with the command that makes the table again where it is damaged.
+    fn probe_error(&self, e: nana_probe::ProbeError) -> String {
+        if e.needs_regeneration() {
+            format!("{e}; regenerate it with `{}`", solve_command::<G>(&self.rules()))
+        } else {
+            e.to_string()
+        }
+    }
+
     pub fn new() -> GameEngine<G> {
         let rules = G::RULE_SETS[0].rules;
         GameEngine {
@@ -167,7 +176,7 @@ impl<G: Game> GameEngine<G> {
         let rules = self.rules();
         let probe = self.table().ok_or("no table is open")?.probe();
         let mut pv = vec![G::protocol_move(&rules, pos, first.mv, dialect)];
-        let line = probe.walk(&first.child, DRAW_PV - 1).map_err(|e| e.to_string())?;
+        let line = probe.walk(&first.child, DRAW_PV - 1).map_err(|e| self.probe_error(e))?;
         for ply in &line {
             pv.push(G::protocol_move(&rules, &ply.from, ply.ranked.mv, dialect));
         }
@@ -355,7 +364,7 @@ impl<G: Game> VariantEngine for GameEngine<G> {
             return Ok(GoAnswer { info: vec![format!("info string the game is over: {why}")], best });
         }
         let probe = self.table().ok_or("no table is open")?.probe();
-        let mut moves = probe.ranked_moves(pos).map_err(|e| e.to_string())?;
+        let mut moves = probe.ranked_moves(pos).map_err(|e| self.probe_error(e))?;
         if !search.moves.is_empty() {
             let wanted: Vec<Mv<G>> = search
                 .moves
