@@ -42,11 +42,14 @@
 
 pub mod error;
 pub mod explorer;
+#[cfg(feature = "http")]
 pub mod guard;
 pub mod registry;
 pub mod request;
 pub mod response;
+#[cfg(feature = "http")]
 pub mod routes;
+#[cfg(feature = "http")]
 pub mod run;
 
 pub use error::ApiError;
@@ -56,5 +59,7 @@ pub use request::MAX_POSITION_LEN;
 pub use response::{
     GameInfo, Health, LinePly, LongWin, Mainline, MoveView, RuleSetInfo, RuleSetState, TableStats, View,
 };
+#[cfg(feature = "http")]
 pub use routes::router;
+#[cfg(feature = "http")]
 pub use run::{ctrl_c, run, serve};
