@@ -146,18 +146,40 @@ where
         Ok(self.table.get_or_init(|| table))
     }
 
-    /// Reads the entries of `position` and of every position a move leads to, whatever they
-    /// hold: each entry whose bytes are not fetched yet is wanted, all in one round.
+    /// Reads the entries an answer about `position` reads, as far as the bytes fetched so far
+    /// allow, whatever they hold: those of the position and of every position a move leads to,
+    /// then the same along the mainline for as long as its best move is known. Each entry whose
+    /// bytes are not fetched yet is wanted: one round of fetching finds every block's index
+    /// record that the next ply of the answer needs, the next round every such block.
     fn prefetch(&self, position: Option<&str>) {
         let Ok(table) = self.table() else { return };
-        let Ok(pos) = nana_server::request::position(&self.rules, position) else { return };
+        let Ok(mut pos) = nana_server::request::position(&self.rules, position) else { return };
         let probe = table.probe();
-        let _ = probe.value(&pos);
-        self.rules.for_each_move(&pos, |_, child| {
-            let _ = probe.value(child);
-        });
+        let mut draw_plies = 0;
+        for _ in 0..MAX_PREFETCH_PLIES {
+            let value = probe.value(&pos);
+            self.rules.for_each_move(&pos, |_, child| {
+                let _ = probe.value(child);
+            });
+            let Ok(value) = value else { return };
+            if value.dtm().is_none() {
+                draw_plies += 1;
+                if draw_plies > nana_server::DRAW_LINE {
+                    return;
+                }
+            }
+            match probe.best_move(&pos) {
+                Ok(Some(best)) => pos = best.child,
+                _ => return,
+            }
+        }
     }
 }
+
+/// How far along the mainline [`Lazy::prefetch`] reads ahead: past the longest win of any
+/// table (Dobutsu's, 78 plies from the start), and no further for a draw (whose line is cut
+/// short by the answer).
+const MAX_PREFETCH_PLIES: usize = 256;
 
 impl<R> Explorer for Lazy<R>
 where

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 /// Bytes of a page of a table read a range at a time: what one read that misses asks for at
 /// least (an index record's page, or a block's one or two).
-pub const PAGE: u64 = 1024;
+pub const PAGE: u64 = 256;
 
 /// A range of a table's file to fetch: bytes `start` to `end` (exclusive).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -153,19 +153,19 @@ mod tests {
         let remote = Remote::new("t.tb".into(), 3000, false);
         let mut buf = [0u8; 100];
         assert!(remote.read_at(&mut buf, 1000).is_err());
-        assert_eq!(remote.take_missing(), vec![Range { file: "t.tb".into(), start: 0, end: 2048 }]);
+        assert_eq!(remote.take_missing(), vec![Range { file: "t.tb".into(), start: 768, end: 1280 }]);
         assert!(remote.take_missing().is_empty());
         remote.supply(0, &bytes[..2048]).unwrap();
         remote.read_at(&mut buf, 1000).unwrap();
         assert_eq!(&buf[..], &bytes[1000..1100]);
         // The last page is short.
         assert!(remote.read_at(&mut buf, 2900).is_err());
-        assert_eq!(remote.take_missing(), vec![Range { file: "t.tb".into(), start: 2048, end: 3000 }]);
-        remote.supply(2048, &bytes[2048..]).unwrap();
+        assert_eq!(remote.take_missing(), vec![Range { file: "t.tb".into(), start: 2816, end: 3000 }]);
+        remote.supply(2816, &bytes[2816..]).unwrap();
         remote.read_at(&mut buf, 2900).unwrap();
         assert_eq!(&buf[..], &bytes[2900..]);
         assert!(remote.read_at(&mut buf, 2901).is_err());
         assert!(remote.supply(100, &bytes[..10]).is_err());
-        assert!(remote.supply(2048, &bytes[..2000]).is_err());
+        assert!(remote.supply(2816, &bytes[..2000]).is_err());
     }
 }
