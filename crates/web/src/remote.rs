@@ -76,7 +76,7 @@ impl Remote {
     /// # Errors
     /// Where `offset` is not at a page's start or the bytes run past the file's end.
     pub fn supply(&self, offset: u64, data: &[u8]) -> Result<(), String> {
-        if offset % self.page != 0 || offset.saturating_add(data.len() as u64) > self.len {
+        if !offset.is_multiple_of(self.page) || offset.saturating_add(data.len() as u64) > self.len {
             return Err(format!(
                 "{}: bytes {offset}..{} are not pages of the file ({} bytes)",
                 self.file,

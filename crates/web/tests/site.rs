@@ -29,6 +29,10 @@ impl Fetcher {
             .iter()
             .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(p).unwrap()))
             .collect();
+        Fetcher::of(files)
+    }
+
+    fn of(files: Vec<(String, Vec<u8>)>) -> Fetcher {
         let tables: Vec<SiteTable> =
             files.iter().map(|(f, b)| SiteTable { file: f.clone(), size: b.len() as u64 }).collect();
         Fetcher { site: Site::new(&tables), files }
@@ -127,6 +131,42 @@ fn dobutsus_start_from_a_cold_cache() {
     println!("the Dobutsu start's view: {rounds} rounds, {bytes} bytes fetched");
     let (_, _, again, _) = fetcher.get("/api/dobutsu/tanaka/view");
     assert_eq!(again, 0, "asked again, nothing is fetched");
+}
+
+/// A damaged block of a table read by range: the block is named and its positions refused,
+/// every time; the other positions still answer.
+#[test]
+fn a_damaged_block_is_named_and_its_position_refused() {
+    let rules = dobutsu_shogi::Rules::TANAKA;
+    let path = nana_fixture::path(rules);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let start = rules.start();
+    let block = nana_fixture::damage_block_of(&mut bytes, rules.index(&start));
+    let fetcher = Fetcher::of(vec![("dobutsu-tanaka.tb".to_string(), bytes)]);
+    for _ in 0..2 {
+        let (status, body, _, _) = fetcher.get("/api/dobutsu/tanaka");
+        assert_eq!(status, 500, "{body}");
+        assert!(body.contains(&format!("block {block}")), "{body}");
+    }
+    // A position whose entry lies in another block answers as the intact table does.
+    let table = nana_fixture::table(rules);
+    let other = walk(&rules, 40, 3)
+        .into_iter()
+        .map(|fen| rules.parse_position(&fen).unwrap())
+        .find(|p| {
+            let i = rules.index(p) / 4096;
+            i != block && rules.terminal(p).is_none() && table.probe().answer(p, 0).is_ok()
+        })
+        .expect("a position in another block");
+    let fen = rules.position_string(&other);
+    let (status, body, _, _) = fetcher.get(&format!("/api/dobutsu/tanaka/mainline?fen={}", url_of(&fen)));
+    let expected = serde_json::to_string(&Explorer::mainline(&table, Some(&fen)).unwrap()).unwrap();
+    if body.contains(&format!("block {block}")) {
+        // Its mainline runs through the damaged block: refused too, never a wrong value.
+        assert_eq!(status, 500, "{body}");
+    } else {
+        assert_eq!((status, body), (200, expected));
+    }
 }
 
 #[test]

@@ -116,8 +116,11 @@ fn io_error(path: &Path) -> impl Fn(io::Error) -> String + '_ {
     move |e| format!("{}: {e}", path.display())
 }
 
+/// A part of a table in the site: its URL, its offset in the table and its size.
+type Part = (String, u64, u64);
+
 /// One table's entry in `tables.json`: its file, size and parts, each addressed by its offset.
-fn table_json(name: &str, size: u64, parts: &[(String, u64, u64)]) -> String {
+fn table_json(name: &str, size: u64, parts: &[Part]) -> String {
     let parts: Vec<String> = parts
         .iter()
         .map(|(url, offset, size)| format!("{{\"url\": \"{url}\", \"offset\": {offset}, \"size\": {size}}}"))
@@ -127,7 +130,7 @@ fn table_json(name: &str, size: u64, parts: &[(String, u64, u64)]) -> String {
 
 /// Copies the table at `path` into `dir` in parts of at most [`PART`] bytes: (URL, offset,
 /// size) of each.
-fn copy_table(path: &Path, name: &str, dir: &Path) -> Result<(u64, Vec<(String, u64, u64)>), String> {
+fn copy_table(path: &Path, name: &str, dir: &Path) -> Result<(u64, Vec<Part>), String> {
     let size = path.metadata().map_err(io_error(path))?.len();
     let mut file = File::open(path).map_err(io_error(path))?;
     if size <= PART {
