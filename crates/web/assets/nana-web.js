@@ -15,8 +15,11 @@ const NanaStatic = (() => {
   let wasm = null;
   let tables = null;
   let started = null;
-  // What the page has fetched: rounds of fetching, requests and table bytes.
-  const counts = { rounds: 0, requests: 0, bytes: 0 };
+  // Where the table ranges fetched are kept for offline use (the Cache API; the service worker
+  // keeps every other file). Named after the list of tables, so that new tables start afresh.
+  let rangeCache = null;
+  // What the page has done: rounds of fetching, requests, table bytes, milliseconds in the module.
+  const counts = { rounds: 0, requests: 0, bytes: 0, wasmMs: 0 };
 
   function put(bytes) {
     const ptr = wasm.nana_alloc(bytes.length);
@@ -59,17 +62,29 @@ const NanaStatic = (() => {
     ]);
     wasm = (await WebAssembly.instantiate(module, {})).instance.exports;
     tables = new Map(list.tables.map((t) => [t.file, t]));
+    let hash = 0;
+    for (const c of JSON.stringify(list)) hash = (Math.imul(hash, 31) + c.charCodeAt(0)) | 0;
+    rangeCache = "nana-ranges-" + (hash >>> 0).toString(16);
+    if (self.caches) {
+      for (const key of await caches.keys().catch(() => [])) {
+        if (key.startsWith("nana-ranges-") && key !== rangeCache) caches.delete(key);
+      }
+    }
     call(wasm.nana_init, JSON.stringify(list.tables));
   }
 
-  // Bytes a..b (exclusive) of a part; the whole part without a Range header.
+  // Bytes a..b (exclusive) of a part; the whole part without a Range header. A range fetched is
+  // kept (without waiting) and answers from there when the network does not.
   async function fetchPart(part, a, b) {
     const whole = a === 0 && b === part.size;
+    const key = new URL(part.url + "?bytes=" + a + "-" + b, location.href).toString();
     counts.requests++;
     let r;
     try {
       r = await fetch(part.url, whole ? {} : { headers: { Range: `bytes=${a}-${b - 1}` } });
     } catch (e) {
+      const kept = !whole && self.caches ? await caches.open(rangeCache).then((c) => c.match(key)).catch(() => null) : null;
+      if (kept) return new Uint8Array(await kept.arrayBuffer());
       throw new Error(`${part.url} could not be fetched: ${e.message}`);
     }
     if (!r.ok) throw new Error(`${part.url} could not be fetched: HTTP ${r.status}`);
@@ -84,6 +99,7 @@ const NanaStatic = (() => {
         "(a host that compresses the tables breaks Range requests): serve .tb files as they are");
     }
     counts.bytes += bytes.length;
+    if (!whole && self.caches) caches.open(rangeCache).then((c) => c.put(key, new Response(bytes))).catch(() => {});
     return bytes;
   }
   // Bytes range.start..range.end of a table, from the parts that hold them.
@@ -108,7 +124,9 @@ const NanaStatic = (() => {
     if (!started) started = start();
     try { await started; } catch (e) { started = null; throw e; }
     for (let round = 0; round < 10000; round++) {
+      const t0 = performance.now();
       const r = call(wasm.nana_request, url);
+      counts.wasmMs += performance.now() - t0;
       if (!r.need) return r;
       counts.rounds++;
       const data = await Promise.all(r.need.map(fetchRange));

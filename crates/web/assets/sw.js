@@ -1,46 +1,59 @@
-// The static site's service worker: every file the page fetches (the page, its script, the
-// WebAssembly module, the list of tables, table bytes) is asked of the network first and kept;
-// without a network, the kept copy answers. So after one visit the page, the module, the tables
-// fetched whole (Nana's) and every range of a large table already fetched (Dobutsu's blocks)
-// work offline. A range is kept under its URL with the range in the query, as a whole response:
-// the cache does not store partial (206) responses, so it is answered as one again.
+// The static site's service worker. Installed, it keeps the page, its script, the WebAssembly
+// module, the list of tables and every table the page fetches whole (Nana's); then every file the
+// page fetches is asked of the network first and kept, and without a network the kept copy
+// answers. Ranges of a large table (Dobutsu's blocks) pass by: the page keeps them itself
+// (nana-web.js), which spares each of the hundreds of small requests a detour through this worker.
+// So after one visit the page, the module, Nana's tables and every block already fetched work
+// offline.
 "use strict";
 const CACHE = "nana-site-@VERSION@";
+// Tables up to this size are fetched whole by the page (crates/web: WHOLE_LIMIT).
+const WHOLE_LIMIT = 16 << 20;
+const FILES = ["./", "nana-web.js", "nana_web.wasm", "tables.json", "manifest.webmanifest", "icon.svg"];
 
-self.addEventListener("install", () => self.skipWaiting());
+self.addEventListener("install", (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    await cache.addAll(FILES);
+    const list = await (await cache.match("tables.json")).json();
+    const whole = list.tables.filter((t) => t.size <= WHOLE_LIMIT).flatMap((t) => t.parts.map((p) => p.url));
+    await cache.addAll(whole);
+    await self.skipWaiting();
+  })());
+});
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
-    for (const key of await caches.keys()) if (key !== CACHE) await caches.delete(key);
+    for (const key of await caches.keys()) if (key.startsWith("nana-site-") && key !== CACHE) await caches.delete(key);
     await self.clients.claim();
   })());
 });
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
-  event.respondWith(answer(request));
+  if (request.headers.has("Range")) return;
+  event.respondWith(answer(event));
 });
 
-async function answer(request) {
-  const cache = await caches.open(CACHE);
-  const range = request.headers.get("Range");
+async function answer(event) {
+  const request = event.request;
   const url = new URL(request.url);
   url.hash = "";
-  if (range) url.searchParams.set("nana-range", range.replace(/\s/g, ""));
   const key = url.toString();
+  let response;
   try {
-    const response = await fetch(request);
-    if (response.ok) {
-      const body = await response.clone().arrayBuffer();
-      const headers = { "Content-Type": response.headers.get("Content-Type") || "application/octet-stream" };
-      await cache.put(key, new Response(body, { status: 200, headers: { ...headers, "X-Nana-Status": String(response.status) } }));
-    }
-    return response;
+    response = await fetch(request);
   } catch (offline) {
-    const kept = await cache.match(key);
+    const cache = await caches.open(CACHE);
+    const kept = (await cache.match(key)) || (request.mode === "navigate" && (await cache.match("./")));
     if (!kept) throw offline;
-    const status = Number(kept.headers.get("X-Nana-Status")) || 200;
-    const headers = { "Content-Type": kept.headers.get("Content-Type") };
-    if (range && status === 206) headers["Content-Range"] = range.replace("=", " ") + "/*";
-    return new Response(await kept.arrayBuffer(), { status, headers });
+    return kept;
   }
+  if (response.ok) {
+    const copy = response.clone();
+    event.waitUntil((async () => {
+      const cache = await caches.open(CACHE);
+      await cache.put(key, copy);
+    })());
+  }
+  return response;
 }
