@@ -110,7 +110,7 @@ impl fmt::Display for ApiError {
             ApiError::NoSuchPage(path) => write!(
                 f,
                 "no such page: {}; the API is /api/health, /api/games and /api/{{game}}/{{rules}} \
-                 (with /mainline, /view or /stats), the page / and /{{game}}/{{rules}}",
+                 (with /mainline, /view, /stats or /board), the page / and /{{game}}/{{rules}}",
                 cut(path)
             ),
             ApiError::NoRuleSet { game, .. } => {

@@ -91,6 +91,9 @@ impl Site {
                 }
             }
         }
+        for rule_set in G::RULE_SETS {
+            self.registry.set_board(G::NAME, rule_set.name, nana_server::board_of(rule_set.rules));
+        }
     }
 
     /// Answers the API's URL `url` (a path from `/api/`, with its query), or names the bytes

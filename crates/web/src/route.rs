@@ -81,6 +81,10 @@ pub fn answer(registry: &Registry, url: &str) -> Result<String, ApiError> {
             let position = position_of_pairs(query)?;
             json(&registry.get(game, rules)?.view(game, rules, position.as_deref())?)
         }
+        ["api", game, rules, "board"] => {
+            let position = position_of_pairs(query)?;
+            json(&registry.board(game, rules, position.as_deref())?)
+        }
         ["api", game, rules, "stats"] => {
             no_params_of_pairs(&query)?;
             json(&registry.stats(game, rules)?)

@@ -176,6 +176,14 @@ fn a_missing_table_is_named_with_its_command() {
     assert_eq!(status, 503, "{body}");
     assert!(body.contains("dobutsu-safe-try.tb"), "{body}");
     assert!(body.contains("nana --game dobutsu solve --rules safe-try"), "{body}");
+    // Its board is drawn all the same, as the server draws it.
+    let (status, body, _, _) = fetcher.get("/api/dobutsu/safe-try/board");
+    let rules = dobutsu_shogi::Rules::SAFE_TRY;
+    let expected = nana_server::board_of(rules)(None).unwrap();
+    assert_eq!((status, body), (200, serde_json::to_string(&expected).unwrap()));
+    assert_eq!(expected.fen, rules.position_string(&rules.start()));
+    let (status, body, _, _) = fetcher.get("/api/dobutsu/safe-try/board?fen=nonsense");
+    assert_eq!(status, 400, "{body}");
     let (status, body, _, _) = fetcher.get("/api/chess/x");
     assert_eq!(status, 404, "{body}");
     let (status, body, _, _) = fetcher.get("/api/nana/current?fen=%ZZ");
