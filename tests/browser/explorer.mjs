@@ -291,6 +291,8 @@ try {
     await page.goto(pendingBase + "/nana/current");
     await page.waitForFunction(() => document.getElementById("pending").textContent !== "");
     const notice = await page.locator("#pending").textContent();
+    await page.waitForFunction(() => document.querySelectorAll("#board .sq").length === 9);
+    check((await page.locator("#board .noboard").count()) === 0, "while the table is being solved, the position's board is shown");
     check(/nana current waits for its solve/.test(notice) && /asks again every 5 s/.test(notice), `a table not ready shows its state (${notice})`);
     check(await page.locator("#best").isDisabled(), "nothing can be played while the table is not ready");
     await page.goto(pendingBase + "/nana/original");

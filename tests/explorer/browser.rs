@@ -23,6 +23,7 @@ fn pending_registry() -> Arc<Registry> {
     let mut r = Registry::new();
     let current = nana_shogi::Rules::CURRENT;
     r.add_pending("nana", "current", current.describe(), current.words(), Status::Queued, None);
+    r.set_board("nana", "current", nana_server::board_of(current));
     let original = tables().iter().find(|(name, _)| *name == "original").expect("the original rules");
     r.add("nana", "original", Box::new(original.1.clone()));
     Arc::new(r)

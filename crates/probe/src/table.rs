@@ -314,6 +314,21 @@ impl<G: TableGame> Table<G> {
         Table::checked(game, tb, path)
     }
 
+    /// A table whose file is already open (read from memory or a range at a time,
+    /// [`Tablebase::from_reader`]), with the checks of [`Table::open`].
+    pub fn from_tablebase(game: G, tb: Tablebase) -> Result<Table<G>, TableError> {
+        let path = path_of(&tb);
+        let built = Table::<G>::rules_of(&tb, &path, &game)?;
+        let expected = game.expected();
+        if (tb.header().rule_set_id, tb.header().option_bits) != (expected.rule_set_id, expected.option_bits)
+        {
+            let found = Identity { game: expected.game.to_string(), rules: built.describe() };
+            let asked = Identity { game: expected.game.to_string(), rules: game.describe() };
+            return Err(TableError::OtherRules { path, found, asked });
+        }
+        Table::checked(game, tb, &path)
+    }
+
     /// Opens a table of this game (`like` is any of its rule sets) built with any of its rule
     /// sets.
     pub fn open_any(like: &G, path: &Path) -> Result<Table<G>, TableError> {

@@ -2,7 +2,9 @@
 
 use std::fmt;
 
+#[cfg(feature = "http")]
 use axum::http::{header, HeaderValue, StatusCode};
+#[cfg(feature = "http")]
 use axum::response::{IntoResponse, Response};
 use nana_probe::ProbeError;
 use serde::Serialize;
@@ -57,20 +59,24 @@ impl ApiError {
         }
     }
 
+    #[cfg(feature = "http")]
     pub fn status(&self) -> StatusCode {
+        StatusCode::from_u16(self.code()).expect("a status code")
+    }
+
+    /// The HTTP status code of the answer.
+    pub fn code(&self) -> u16 {
         match self {
-            ApiError::BadRequest(_) | ApiError::UnknownParameter { .. } => StatusCode::BAD_REQUEST,
+            ApiError::BadRequest(_) | ApiError::UnknownParameter { .. } => 400,
             ApiError::UnknownGame { .. }
             | ApiError::UnknownRuleSet { .. }
             | ApiError::NotInTable(_)
             | ApiError::NoSuchPage(_)
-            | ApiError::NoRuleSet { .. } => StatusCode::NOT_FOUND,
-            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::TooLong(_) => StatusCode::URI_TOO_LONG,
-            ApiError::NotReady { .. } => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::Table(_) | ApiError::Damaged(_) | ApiError::Internal(_) => {
-                StatusCode::INTERNAL_SERVER_ERROR
-            }
+            | ApiError::NoRuleSet { .. } => 404,
+            ApiError::MethodNotAllowed(_) => 405,
+            ApiError::TooLong(_) => 414,
+            ApiError::NotReady { .. } => 503,
+            ApiError::Table(_) | ApiError::Damaged(_) | ApiError::Internal(_) => 500,
         }
     }
 
@@ -104,7 +110,7 @@ impl fmt::Display for ApiError {
             ApiError::NoSuchPage(path) => write!(
                 f,
                 "no such page: {}; the API is /api/health, /api/games and /api/{{game}}/{{rules}} \
-                 (with /mainline, /view or /stats), the page / and /{{game}}/{{rules}}",
+                 (with /mainline, /view, /stats or /board), the page / and /{{game}}/{{rules}}",
                 cut(path)
             ),
             ApiError::NoRuleSet { game, .. } => {
@@ -153,6 +159,7 @@ impl ApiError {
     }
 }
 
+#[cfg(feature = "http")]
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let retry = matches!(&self, ApiError::NotReady { status, .. } if status.pending());

@@ -31,6 +31,7 @@
 //! | `GET /api/{game}/{rules}/mainline?fen=POS` | [`Mainline`]: the principal variation with each position |
 //! | `GET /api/{game}/{rules}/view?fen=POS` | [`View`]: the answer with the board, the moves' squares and the positions they lead to |
 //! | `GET /api/{game}/{rules}/stats` | [`TableStats`]: counts, DTM histogram, longest wins |
+//! | `GET /api/{game}/{rules}/board?fen=POS` | [`BoardView`]: the position drawn, whatever the state of its table |
 //! | `GET /`, `GET /{game}/{rules}`, `GET /{game}/{rules}/stats` | the page |
 //!
 //! `POS` is the game's position string, with `_` accepted for spaces (`position` is read as
@@ -42,19 +43,25 @@
 
 pub mod error;
 pub mod explorer;
+#[cfg(feature = "http")]
 pub mod guard;
 pub mod registry;
 pub mod request;
 pub mod response;
+#[cfg(feature = "http")]
 pub mod routes;
+#[cfg(feature = "http")]
 pub mod run;
 
 pub use error::ApiError;
 pub use explorer::{Explorer, DRAW_LINE, LONGEST_WINS};
-pub use registry::{add_game, Missing, Registry, SolveJob, SolveProgress, Solved, Status};
+pub use registry::{add_game, board_of, BoardFn, Missing, Registry, SolveJob, SolveProgress, Solved, Status};
 pub use request::MAX_POSITION_LEN;
 pub use response::{
-    GameInfo, Health, LinePly, LongWin, Mainline, MoveView, RuleSetInfo, RuleSetState, TableStats, View,
+    BoardView, GameInfo, Health, LinePly, LongWin, Mainline, MoveView, RuleSetInfo, RuleSetState, TableStats,
+    View,
 };
+#[cfg(feature = "http")]
 pub use routes::router;
+#[cfg(feature = "http")]
 pub use run::{ctrl_c, run, serve};

@@ -21,7 +21,7 @@ use serde::Serialize;
 
 use crate::error::ApiError;
 use crate::explorer::Explorer;
-use crate::response::{GameInfo, Health, RuleSetInfo, RuleSetState, TableStats};
+use crate::response::{BoardView, GameInfo, Health, RuleSetInfo, RuleSetState, TableStats};
 
 /// What to do when a table's file is missing at start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -170,11 +170,24 @@ enum Slot {
     Other(Status),
 }
 
+/// How a rule set draws a position from its string, with no table: [`board_of`].
+pub type BoardFn = Box<dyn Fn(Option<&str>) -> Result<BoardView, ApiError> + Send + Sync>;
+
+/// How `rules` draws a position (`None`: the start), whatever the state of its table: what the
+/// page shows while the table is being solved.
+pub fn board_of<R: Explorable + Send + Sync + 'static>(rules: R) -> BoardFn {
+    Box::new(move |position| {
+        let pos = crate::request::position(&rules, position)?;
+        Ok(BoardView { fen: rules.position_string(&pos), board: rules.board(&pos), palette: rules.palette() })
+    })
+}
+
 struct RuleSet {
     name: String,
     description: String,
     slot: RwLock<Slot>,
     stats: OnceLock<TableStats>,
+    board: Option<BoardFn>,
 }
 
 impl RuleSet {
@@ -225,8 +238,13 @@ impl Registry {
     /// Adds (or replaces) the rule set `rules` of `game` in the state `slot`; the game's words
     /// are those of its first rule set.
     fn put(&mut self, game: &str, rules: &str, description: String, words: Words, slot: Slot) {
-        let entry =
-            RuleSet { name: rules.to_string(), description, slot: RwLock::new(slot), stats: OnceLock::new() };
+        let entry = RuleSet {
+            name: rules.to_string(),
+            description,
+            slot: RwLock::new(slot),
+            stats: OnceLock::new(),
+            board: None,
+        };
         match self.games.iter_mut().find(|g| g.name == game) {
             Some(g) => match g.rule_sets.iter_mut().find(|r| r.name == rules) {
                 Some(r) => *r = entry,
@@ -258,6 +276,28 @@ impl Registry {
             self.queue.get_mut().unwrap_or_else(|e| e.into_inner()).push(job);
         }
         self.put(game, rules, description, words, Slot::Other(status));
+    }
+
+    /// Sets how the rule set `rules` of `game` (added before) draws a position without its
+    /// table ([`board_of`]).
+    pub fn set_board(&mut self, game: &str, rules: &str, board: BoardFn) {
+        if let Some(r) = self
+            .games
+            .iter_mut()
+            .find(|g| g.name == game)
+            .and_then(|g| g.rule_sets.iter_mut().find(|r| r.name == rules))
+        {
+            r.board = Some(board);
+        }
+    }
+
+    /// A position of a rule set drawn without its table, ready or not: a 404 for an unknown rule
+    /// set or one that cannot draw (none set), a 400 for a malformed position.
+    pub fn board(&self, game: &str, rules: &str, position: Option<&str>) -> Result<BoardView, ApiError> {
+        let r = self.rule_set(game, rules)?;
+        let draw =
+            r.board.as_ref().ok_or_else(|| ApiError::NoSuchPage(format!("/api/{game}/{rules}/board")))?;
+        draw(position)
     }
 
     /// Every game with its rule sets and their states.
@@ -470,6 +510,10 @@ pub fn add_game<G: Game>(registry: &mut Registry, dir: &Path, missing: Missing) 
                 );
             }
         }
+    }
+    // Every rule set draws its positions, ready or not.
+    for rule_set in G::RULE_SETS {
+        registry.set_board(G::NAME, rule_set.name, board_of(rule_set.rules));
     }
     notes
 }

@@ -1,6 +1,8 @@
 //! What a request asks for: the game and rule set of its path, and the position of its query.
 
+#[cfg(feature = "http")]
 use axum::extract::rejection::{PathRejection, QueryRejection};
+#[cfg(feature = "http")]
 use axum::extract::{Path, Query};
 use nana_probe::ProbeGame;
 
@@ -10,15 +12,18 @@ use crate::error::ApiError;
 pub const MAX_POSITION_LEN: usize = 256;
 
 /// A query string as axum reads it: every key and value, in order.
+#[cfg(feature = "http")]
 pub type QueryPairs = Result<Query<Vec<(String, String)>>, QueryRejection>;
 
 /// A path's game and rule set names as axum reads them.
+#[cfg(feature = "http")]
 pub type Names = Result<Path<(String, String)>, PathRejection>;
 
 /// The names a position request takes for its position: `fen`, as the Lichess API names it,
 /// and `position`, the name of earlier versions.
 pub const POSITION_PARAMETERS: [&str; 2] = ["fen", "position"];
 
+#[cfg(feature = "http")]
 fn pairs(query: QueryPairs) -> Result<Vec<(String, String)>, ApiError> {
     let Query(pairs) =
         query.map_err(|e| ApiError::BadRequest(format!("malformed query string: {}", e.body_text())))?;
@@ -31,9 +36,15 @@ fn unknown(key: &str, valid: &[&str]) -> ApiError {
 
 /// The query of a position request: its position, under `fen` or `position`, at most once; any
 /// other parameter is refused.
+#[cfg(feature = "http")]
 pub fn position_param(query: QueryPairs) -> Result<Option<String>, ApiError> {
+    position_of_pairs(pairs(query)?)
+}
+
+/// [`position_param`] of a query's keys and values, decoded.
+pub fn position_of_pairs(pairs: Vec<(String, String)>) -> Result<Option<String>, ApiError> {
     let mut found = None;
-    for (key, value) in pairs(query)? {
+    for (key, value) in pairs {
         if !POSITION_PARAMETERS.contains(&key.as_str()) {
             return Err(unknown(&key, &POSITION_PARAMETERS));
         }
@@ -48,14 +59,21 @@ pub fn position_param(query: QueryPairs) -> Result<Option<String>, ApiError> {
 }
 
 /// The query of a request that takes no parameter: empty.
+#[cfg(feature = "http")]
 pub fn no_params(query: QueryPairs) -> Result<(), ApiError> {
-    match pairs(query)?.first() {
+    no_params_of_pairs(&pairs(query)?)
+}
+
+/// [`no_params`] of a query's keys and values, decoded.
+pub fn no_params_of_pairs(pairs: &[(String, String)]) -> Result<(), ApiError> {
+    match pairs.first() {
         Some((key, _)) => Err(unknown(key, &[])),
         None => Ok(()),
     }
 }
 
 /// The game and rule set names of a path.
+#[cfg(feature = "http")]
 pub fn names(path: Names) -> Result<(String, String), ApiError> {
     path.map(|Path(p)| p).map_err(|e| ApiError::BadRequest(format!("malformed path: {}", e.body_text())))
 }

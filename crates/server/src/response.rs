@@ -59,6 +59,15 @@ pub struct View {
     pub palette: Palette,
 }
 
+/// A position drawn without its table (`/api/{game}/{rules}/board`): what the page shows while
+/// the table is being solved.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BoardView {
+    pub fen: String,
+    pub board: Board,
+    pub palette: Palette,
+}
+
 /// A position among the longest wins.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LongWin {

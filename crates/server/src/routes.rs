@@ -16,7 +16,7 @@ use tower_http::cors::{Any, CorsLayer};
 use crate::error::ApiError;
 use crate::registry::Registry;
 use crate::request::{names, no_params, position_param, Names, QueryPairs};
-use crate::response::{GameInfo, Health, Mainline, TableStats, View};
+use crate::response::{BoardView, GameInfo, Health, Mainline, TableStats, View};
 
 type Shared = Arc<Registry>;
 
@@ -78,6 +78,16 @@ async fn view(
     let (game, rules) = names(path)?;
     let position = position_param(query)?;
     registry.get(&game, &rules)?.view(&game, &rules, position.as_deref()).map(Json)
+}
+
+async fn board(
+    State(registry): State<Shared>,
+    path: Names,
+    query: QueryPairs,
+) -> Result<Json<BoardView>, ApiError> {
+    let (game, rules) = names(path)?;
+    let position = position_param(query)?;
+    registry.board(&game, &rules, position.as_deref()).map(Json)
 }
 
 async fn stats(
@@ -144,6 +154,7 @@ pub fn router(registry: Arc<Registry>) -> Router {
         .route("/api/{game}/{rules}/mainline", get(mainline))
         .route("/api/{game}/{rules}/view", get(view))
         .route("/api/{game}/{rules}/stats", get(stats))
+        .route("/api/{game}/{rules}/board", get(board))
         .route("/", get(index_page))
         .route("/{game}/{rules}", get(table_page))
         .route("/{game}/{rules}/stats", get(table_page))

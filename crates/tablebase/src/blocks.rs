@@ -259,20 +259,7 @@ impl<'a> Blocks<'a> {
             return Err(TablebaseError::PayloadChecksum { expected: payload_crc, actual });
         }
         let blocks = Blocks { shape, index, data, histogram };
-        let mut total = 0u64;
-        let mut previous = None;
-        for (value, count) in blocks.histogram() {
-            if previous.is_some_and(|p| p >= value) || count == 0 || (shape.width == 1 && value > 0xFF) {
-                return Err(TablebaseError::BadLayout(
-                    "the histogram's values are out of order or out of range",
-                ));
-            }
-            previous = Some(value);
-            total = total.saturating_add(count);
-        }
-        if total != shape.total / shape.width as u64 {
-            return Err(TablebaseError::BadLayout("the histogram does not count every entry once"));
-        }
+        check_histogram(histogram, &shape)?;
         for k in 0..shape.blocks {
             if blocks.end(k) < blocks.start(k) || blocks.end(k) > data.len() as u64 {
                 return Err(TablebaseError::CorruptBlock {
@@ -330,11 +317,7 @@ impl<'a> Blocks<'a> {
 
     /// The histogram's records: each value with how many entries hold it.
     pub fn histogram(&self) -> impl Iterator<Item = (u16, u64)> + 'a {
-        self.histogram.chunks_exact(HISTOGRAM_RECORD_BYTES).map(|r| {
-            let mut le = [0u8; 8];
-            le.copy_from_slice(&r[2..10]);
-            (u16::from_le_bytes([r[0], r[1]]), u64::from_le_bytes(le))
-        })
+        histogram_of(self.histogram)
     }
 
     /// Where block `k` starts: where block `k - 1` ends, block 0 at 0.
@@ -377,15 +360,8 @@ impl<'a> Blocks<'a> {
     /// their CRC-32, [`TablebaseError::CorruptBlock`] if they do but do not
     /// decode to exactly the block's length.
     pub fn decode(&self, k: u64, out: &mut Vec<u8>) -> Result<(), TablebaseError> {
-        let corrupt = |reason| TablebaseError::CorruptBlock { block: k, reason };
         let block = self.checked(k)?;
-        let len = self.shape.len_of(k);
-        out.resize(len, 0);
-        match lz4_flex::block::decompress_into(block, out) {
-            Ok(n) if n == len => Ok(()),
-            Ok(_) => Err(corrupt("it decodes to the wrong length")),
-            Err(_) => Err(corrupt("it is not a valid LZ4 block, or decodes to more than its length")),
-        }
+        decode_block(block, k, self.shape.len_of(k), out)
     }
 
     /// Checks and decodes every block in order ([`Blocks::decode`]),
@@ -409,6 +385,58 @@ impl<'a> Blocks<'a> {
             return Err(TablebaseError::EntriesChecksum { expected: entries_crc, actual });
         }
         Ok(())
+    }
+}
+
+/// A histogram's records: each value with how many entries hold it.
+pub(crate) fn histogram_of(histogram: &[u8]) -> impl Iterator<Item = (u16, u64)> + '_ {
+    histogram.chunks_exact(HISTOGRAM_RECORD_BYTES).map(|r| {
+        let mut le = [0u8; 8];
+        le.copy_from_slice(&r[2..10]);
+        (u16::from_le_bytes([r[0], r[1]]), u64::from_le_bytes(le))
+    })
+}
+
+/// Checks a histogram: values in increasing order and in range, counts that are not zero and
+/// add up to the entries of `shape`.
+///
+/// # Errors
+///
+/// [`TablebaseError::BadLayout`] where it does not hold.
+pub(crate) fn check_histogram(histogram: &[u8], shape: &Shape) -> Result<(), TablebaseError> {
+    let mut total = 0u64;
+    let mut previous = None;
+    for (value, count) in histogram_of(histogram) {
+        if previous.is_some_and(|p| p >= value) || count == 0 || (shape.width == 1 && value > 0xFF) {
+            return Err(TablebaseError::BadLayout("the histogram's values are out of order or out of range"));
+        }
+        previous = Some(value);
+        total = total.saturating_add(count);
+    }
+    if total != shape.total / shape.width as u64 {
+        return Err(TablebaseError::BadLayout("the histogram does not count every entry once"));
+    }
+    Ok(())
+}
+
+/// Decodes block `k`'s stored bytes, already checked against their CRC-32, into `out`, which
+/// it resizes to `len`, the block's decoded length.
+///
+/// # Errors
+///
+/// [`TablebaseError::CorruptBlock`] if they do not decode to exactly `len` bytes.
+pub(crate) fn decode_block(
+    block: &[u8],
+    k: u64,
+    len: usize,
+    out: &mut Vec<u8>,
+) -> Result<(), TablebaseError> {
+    let corrupt = |reason| TablebaseError::CorruptBlock { block: k, reason };
+    out.resize(len, 0);
+    match lz4_flex::block::decompress_into(block, out) {
+        Ok(n) if n == len => Ok(()),
+        Ok(_) => Err(corrupt("it decodes to the wrong length")),
+        Err(_) => Err(corrupt("it is not a valid LZ4 block, or decodes to more than its length")),
     }
 }
 

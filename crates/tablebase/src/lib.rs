@@ -86,6 +86,7 @@ mod blocks;
 mod error;
 mod header;
 mod reader;
+mod source;
 mod writer;
 
 pub use blocks::MAX_BLOCK_BYTES;
@@ -95,4 +96,5 @@ pub use header::{
     MAGIC_V1, OPTIONS_MAX, RULE_SET_MAX,
 };
 pub use reader::{validate_bytes, Tablebase};
+pub use source::ReadAt;
 pub use writer::{write, write_from, write_with};

@@ -10,7 +10,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use memmap2::Mmap;
 
-use crate::blocks::{Blocks, Shape};
+use crate::blocks::{
+    check_histogram, decode_block, histogram_of, Blocks, Shape, HISTOGRAM_RECORD_BYTES, RECORD_BYTES,
+};
+use crate::source::ReadAt;
 use crate::{Expected, Header, Layout, Storage, TablebaseError, HEADER_SIZE};
 
 /// Validates a complete tablebase file held in memory, every byte of it, and
@@ -84,15 +87,29 @@ fn payload_of(bytes: &[u8]) -> &[u8] {
 enum Bytes {
     Mapped(Mmap),
     Owned(Vec<u8>),
+    /// A compressed table read a range at a time ([`Tablebase::from_reader`]), with its
+    /// histogram, read and checked when it was opened.
+    Read {
+        source: Box<dyn ReadAt>,
+        histogram: Vec<u8>,
+    },
 }
 
 impl Bytes {
+    /// The file's bytes as one slice (empty for a table read a range at a time).
     fn all(&self) -> &[u8] {
         match self {
             Self::Mapped(map) => map,
             Self::Owned(bytes) => bytes,
+            Self::Read { .. } => &[],
         }
     }
+}
+
+/// The most bytes an LZ4 block of `len` decoded bytes can take stored: what a hostile index
+/// record can make a reader fetch for one block.
+fn max_stored(len: usize) -> u64 {
+    (len + len / 255 + 16) as u64
 }
 
 /// Numbers the tables of a process, so that a cached block is never taken
@@ -182,6 +199,94 @@ impl Tablebase {
         Self::validated(Bytes::Owned(bytes), None)
     }
 
+    /// Opens a table whose bytes come from `source` a range at a time: a file too large to
+    /// hold, or fetched over a network. Reads and checks the header, the exact length and, for
+    /// [`Layout::Lz4Blocks`], the histogram (its order and that it counts every entry); then
+    /// each entry read reads its block's index record (that the block ends in order and in
+    /// bounds is checked there) and its block, checked against its CRC-32 before it is decoded.
+    /// The CRC-32 of the whole index cannot be checked without reading all of it: a damaged
+    /// index record shows as its block failing its checksum or its bounds. A plain table is read
+    /// whole and checked as [`Tablebase::from_bytes`] does. `name` names the table in errors
+    /// and is its [`Tablebase::path`].
+    ///
+    /// # Errors
+    ///
+    /// [`TablebaseError::Io`] where `source` fails to read, and the failed check otherwise.
+    pub fn from_reader(source: Box<dyn ReadAt>, name: &str) -> Result<Self, TablebaseError> {
+        let path = PathBuf::from(name);
+        let io_error = |source: io::Error| TablebaseError::Io { path: path.clone(), source };
+        let len = source.len();
+        let mut head = vec![0u8; (HEADER_SIZE as u64).min(len) as usize];
+        source.read_at(&mut head, 0).map_err(io_error)?;
+        let (header, storage) = Header::decode(&head)?;
+        let expected = storage.payload_len.saturating_add(HEADER_SIZE as u64);
+        if len < expected {
+            return Err(TablebaseError::Truncated { len, expected });
+        }
+        if len > expected {
+            return Err(TablebaseError::TrailingBytes { len, expected });
+        }
+        let Layout::Lz4Blocks { block_entries } = storage.layout else {
+            let mut all = vec![0u8; len as usize];
+            source.read_at(&mut all, 0).map_err(io_error)?;
+            return Self::validated(Bytes::Owned(all), Some(path));
+        };
+        let shape = Shape::new(header.entries, header.entry_width, block_entries)?;
+        let histogram_len = u64::from(storage.histogram_records) * HISTOGRAM_RECORD_BYTES as u64;
+        if shape.index_len().is_none_or(|index| index.saturating_add(histogram_len) > storage.payload_len) {
+            return Err(TablebaseError::BadLayout(
+                "the payload is too short for its block index and histogram",
+            ));
+        }
+        let mut histogram = vec![0u8; histogram_len as usize];
+        source.read_at(&mut histogram, len - histogram_len).map_err(io_error)?;
+        check_histogram(&histogram, &shape)?;
+        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        Ok(Self {
+            path: Some(path),
+            header,
+            storage,
+            shape: Some(shape),
+            id,
+            bytes: Bytes::Read { source, histogram },
+        })
+    }
+
+    /// Block `k` of a table read a range at a time: its index record, its bounds, its bytes
+    /// and their CRC-32, decoded into `out`.
+    fn read_block(
+        &self,
+        source: &dyn ReadAt,
+        shape: Shape,
+        k: u64,
+        out: &mut Vec<u8>,
+    ) -> Result<(), TablebaseError> {
+        let io_error =
+            |source: io::Error| TablebaseError::Io { path: self.path.clone().unwrap_or_default(), source };
+        let index_len = shape.blocks * RECORD_BYTES as u64;
+        let histogram_len = u64::from(self.storage.histogram_records) * HISTOGRAM_RECORD_BYTES as u64;
+        let data_len = self.storage.payload_len - index_len - histogram_len;
+        // Records k - 1 and k: where the block starts and ends, and its CRC-32.
+        let first = k.saturating_sub(1);
+        let mut records = vec![0u8; (k - first + 1) as usize * RECORD_BYTES];
+        source.read_at(&mut records, HEADER_SIZE as u64 + first * RECORD_BYTES as u64).map_err(io_error)?;
+        let field = |at: usize| u64::from_le_bytes(records[at..at + 8].try_into().expect("8 bytes"));
+        let (start, record) = if k == 0 { (0, 0) } else { (field(0), RECORD_BYTES) };
+        let end = field(record);
+        let crc = u32::from_le_bytes(records[record + 8..record + 12].try_into().expect("4 bytes"));
+        let len = shape.len_of(k);
+        if end < start || end > data_len || end - start > max_stored(len) {
+            return Err(TablebaseError::CorruptBlock { block: k, reason: "it ends out of order or bounds" });
+        }
+        let mut stored = vec![0u8; (end - start) as usize];
+        source.read_at(&mut stored, HEADER_SIZE as u64 + index_len + start).map_err(io_error)?;
+        let actual = crc32fast::hash(&stored);
+        if actual != crc {
+            return Err(TablebaseError::BlockChecksum { block: k, expected: crc, actual });
+        }
+        decode_block(&stored, k, len, out)
+    }
+
     /// The one constructor behind both sources, so that they are validated
     /// by the same code.
     fn validated(bytes: Bytes, path: Option<PathBuf>) -> Result<Self, TablebaseError> {
@@ -249,6 +354,19 @@ impl Tablebase {
     /// entries do not match their checksum (blocks that matched their own
     /// checksums, so a writer that stored what it was not given).
     pub fn entries(&self) -> Result<Cow<'_, [u8]>, TablebaseError> {
+        if let (Bytes::Read { source, .. }, Some(shape)) = (&self.bytes, self.shape) {
+            let mut all = Vec::with_capacity(shape.total as usize);
+            let mut block = Vec::new();
+            for k in 0..shape.blocks {
+                self.read_block(source.as_ref(), shape, k, &mut block)?;
+                all.extend_from_slice(&block);
+            }
+            let actual = crc32fast::hash(&all);
+            if actual != self.storage.entries_crc {
+                return Err(TablebaseError::EntriesChecksum { expected: self.storage.entries_crc, actual });
+            }
+            return Ok(Cow::Owned(all));
+        }
         match self.blocks() {
             None => Ok(Cow::Borrowed(self.payload())),
             Some(blocks) => {
@@ -281,10 +399,16 @@ impl Tablebase {
             return Ok(None);
         }
         let width = self.header.entry_width as usize;
-        let Some(blocks) = self.blocks() else {
-            return Ok(Some(read_entry(self.payload(), index as usize * width, width)));
+        let remote = match &self.bytes {
+            Bytes::Read { source, .. } => Some(source.as_ref()),
+            _ => None,
         };
-        let shape = blocks.shape();
+        let blocks = self.blocks();
+        let shape = match (&blocks, remote, self.shape) {
+            (Some(blocks), _, _) => *blocks.shape(),
+            (None, Some(_), Some(shape)) => shape,
+            _ => return Ok(Some(read_entry(self.payload(), index as usize * width, width))),
+        };
         let at = index * width as u64;
         let (k, within) = (at / shape.block_bytes, (at % shape.block_bytes) as usize);
         BLOCK_CACHE.with(|cache| {
@@ -300,7 +424,11 @@ impl Tablebase {
                 // Whatever this slot held is replaced: empty until the block is checked and
                 // decodes.
                 *id = 0;
-                blocks.decode(k, block)?;
+                match (&blocks, remote) {
+                    (Some(blocks), _) => blocks.decode(k, block)?,
+                    (None, Some(source)) => self.read_block(source, shape, k, block)?,
+                    (None, None) => unreachable!("a compressed table has blocks or a source"),
+                }
                 (*id, *number) = (self.id, k);
             }
             Ok(Some(read_entry(block, within, width)))
@@ -313,6 +441,9 @@ impl Tablebase {
     /// `None` for [`Layout::Plain`], which has no histogram.
     #[must_use]
     pub fn histogram(&self) -> Option<Vec<(u16, u64)>> {
+        if let Bytes::Read { histogram, .. } = &self.bytes {
+            return Some(histogram_of(histogram).collect());
+        }
         self.blocks().map(|blocks| blocks.histogram().collect())
     }
 
@@ -326,11 +457,19 @@ impl Tablebase {
     /// [`TablebaseError::BlockChecksum`] for the first block whose bytes do
     /// not match their CRC-32.
     pub fn check_blocks(&self) -> Result<(), TablebaseError> {
+        if let (Bytes::Read { source, .. }, Some(shape)) = (&self.bytes, self.shape) {
+            let mut block = Vec::new();
+            return (0..shape.blocks)
+                .try_for_each(|k| self.read_block(source.as_ref(), shape, k, &mut block));
+        }
         self.blocks().map_or(Ok(()), |blocks| blocks.check_all())
     }
 
     /// The block index of a compressed table, checked when it was opened.
     fn blocks(&self) -> Option<Blocks<'_>> {
+        if matches!(self.bytes, Bytes::Read { .. }) {
+            return None;
+        }
         self.shape.map(|shape| Blocks::checked_before(self.payload(), shape, self.storage.histogram_records))
     }
 

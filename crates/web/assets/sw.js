@@ -1,0 +1,59 @@
+// The static site's service worker. Installed, it keeps the page, its script, the WebAssembly
+// module, the list of tables and every table the page fetches whole (Nana's); then every file the
+// page fetches is asked of the network first and kept, and without a network the kept copy
+// answers. Ranges of a large table (Dobutsu's blocks) pass by: the page keeps them itself
+// (nana-web.js), which spares each of the hundreds of small requests a detour through this worker.
+// So after one visit the page, the module, Nana's tables and every block already fetched work
+// offline.
+"use strict";
+const CACHE = "nana-site-@VERSION@";
+// Tables up to this size are fetched whole by the page (crates/web: WHOLE_LIMIT).
+const WHOLE_LIMIT = 16 << 20;
+const FILES = ["./", "nana-web.js", "nana_web.wasm", "tables.json", "manifest.webmanifest", "icon.svg"];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    await cache.addAll(FILES);
+    const list = await (await cache.match("tables.json")).json();
+    const whole = list.tables.filter((t) => t.size <= WHOLE_LIMIT).flatMap((t) => t.parts.map((p) => p.url));
+    await cache.addAll(whole);
+    await self.skipWaiting();
+  })());
+});
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const key of await caches.keys()) if (key.startsWith("nana-site-") && key !== CACHE) await caches.delete(key);
+    await self.clients.claim();
+  })());
+});
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
+  if (request.headers.has("Range")) return;
+  event.respondWith(answer(event));
+});
+
+async function answer(event) {
+  const request = event.request;
+  const url = new URL(request.url);
+  url.hash = "";
+  const key = url.toString();
+  let response;
+  try {
+    response = await fetch(request);
+  } catch (offline) {
+    const cache = await caches.open(CACHE);
+    const kept = (await cache.match(key)) || (request.mode === "navigate" && (await cache.match("./")));
+    if (!kept) throw offline;
+    return kept;
+  }
+  if (response.ok) {
+    const copy = response.clone();
+    event.waitUntil((async () => {
+      const cache = await caches.open(CACHE);
+      await cache.put(key, copy);
+    })());
+  }
+  return response;
+}

@@ -1,0 +1,229 @@
+//! The explorer inside a web page: the answers of the HTTP API (`crates/server`), with the same
+//! JSON types and errors, computed in WebAssembly over tables the page fetches by byte range.
+//!
+//! The page asks [`Site::handle`] for the URL it would ask the server (`/api/games`,
+//! `/api/nana/current/view?fen=...`). The tables are [`Remote`]s: the bytes fetched so far.
+//! Where an answer needs bytes not fetched yet, the answer is [`Outcome::Need`]: every range it
+//! needs, found at once; the page fetches them all (HTTP Range requests, in parallel), hands
+//! them over with [`Site::supply`] and asks again. A position's value and ranked moves need the
+//! entries of the position and of every position a move leads to: before answering, each of
+//! them is read once ([`Lazy`]'s prefetch), so that the first round finds every block's index
+//! record and the second every block. The tablebase reader keeps decoded blocks (its
+//! per-thread cache), so a block is fetched and decoded once.
+//!
+//! The games are composed here as the command line's registry composes them; the answers are
+//! the server's own code ([`nana_server::Registry`], [`nana_server::Explorer`]), built without
+//! its HTTP layer. [`abi`] is the module's interface to JavaScript.
+
+pub mod abi;
+pub mod remote;
+mod route;
+
+use std::sync::{Arc, OnceLock};
+
+use nana_front::{solve_command, Explorable, Game, Words};
+use nana_probe::table::{Table, TableGame};
+use nana_server::{ApiError, Explorer, Mainline, Registry, Status, TableStats, View};
+use nana_tablebase::Tablebase;
+use serde::Deserialize;
+
+pub use remote::{Range, Remote, PAGE};
+
+/// Tables up to this size are fetched whole (Nana's, 6 to 8 MB); larger ones by range.
+pub const WHOLE_LIMIT: u64 = 16 << 20;
+
+/// A table file the site holds, as its `tables.json` lists it.
+#[derive(Debug, Clone, Deserialize)]
+pub struct SiteTable {
+    pub file: String,
+    pub size: u64,
+}
+
+/// What a request gets: the answer (its HTTP status and JSON body), or the byte ranges it needs
+/// first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Answer { status: u16, body: String },
+    Need(Vec<Range>),
+}
+
+/// The registry of every game's tables, as the page reads them.
+#[derive(Debug)]
+pub struct Site {
+    registry: Registry,
+    remotes: Vec<Arc<Remote>>,
+}
+
+impl Site {
+    /// The site over the table files `tables` (those the site holds): every rule set of every
+    /// game, served from its file if the site holds it, else reported missing with the command
+    /// that makes it.
+    pub fn new(tables: &[SiteTable]) -> Site {
+        let mut site = Site { registry: Registry::new(), remotes: Vec::new() };
+        site.add::<nana_shogi::Nana>(tables);
+        site.add::<dobutsu_shogi::Dobutsu>(tables);
+        site
+    }
+
+    fn add<G: Game>(&mut self, tables: &[SiteTable]) {
+        for rule_set in G::RULE_SETS {
+            let rules = rule_set.rules;
+            let file = rules.file_name();
+            let command = solve_command::<G>(&rules);
+            match tables.iter().find(|t| t.file == file) {
+                Some(t) => {
+                    let remote = Arc::new(Remote::new(file, t.size, t.size <= WHOLE_LIMIT));
+                    self.remotes.push(remote.clone());
+                    let lazy = Lazy { rules, remote, command, table: OnceLock::new() };
+                    self.registry.add(G::NAME, rule_set.name, Box::new(lazy));
+                }
+                None => {
+                    let command = format!("{command}, then write the site again");
+                    let status = Status::Missing { file, command };
+                    self.registry.add_pending(
+                        G::NAME,
+                        rule_set.name,
+                        rules.describe(),
+                        rules.words(),
+                        status,
+                        None,
+                    );
+                }
+            }
+        }
+        for rule_set in G::RULE_SETS {
+            self.registry.set_board(G::NAME, rule_set.name, nana_server::board_of(rule_set.rules));
+        }
+    }
+
+    /// Answers the API's URL `url` (a path from `/api/`, with its query), or names the bytes
+    /// it needs first.
+    pub fn handle(&self, url: &str) -> Outcome {
+        for remote in &self.remotes {
+            remote.take_missing();
+        }
+        let answer = route::answer(&self.registry, url);
+        let need: Vec<Range> = self.remotes.iter().flat_map(|r| r.take_missing()).collect();
+        match answer {
+            Err(_) if !need.is_empty() => Outcome::Need(need),
+            Ok(body) => Outcome::Answer { status: 200, body },
+            Err(e) => Outcome::Answer { status: e.code(), body: e.body() },
+        }
+    }
+
+    /// Keeps the fetched bytes `data` of `file` from `offset`.
+    ///
+    /// # Errors
+    /// For a file the site does not hold, or bytes that are not whole pages of it.
+    pub fn supply(&self, file: &str, offset: u64, data: &[u8]) -> Result<(), String> {
+        let remote =
+            self.remotes.iter().find(|r| r.file() == file).ok_or_else(|| format!("no table {file}"))?;
+        remote.supply(offset, data)
+    }
+}
+
+/// A rule set's table, opened the first time it is asked for once its header has been fetched.
+struct Lazy<R> {
+    rules: R,
+    remote: Arc<Remote>,
+    /// The command that makes the table.
+    command: String,
+    table: OnceLock<Table<R>>,
+}
+
+impl<R> Lazy<R>
+where
+    R: Explorable + Clone + Send + Sync + 'static,
+{
+    /// The table, opened (its header and histogram read) on first use; an error while the bytes
+    /// are not fetched (their pages are then wanted) or where the file is not the table.
+    fn table(&self) -> Result<&Table<R>, ApiError> {
+        if let Some(table) = self.table.get() {
+            return Ok(table);
+        }
+        let file = self.remote.file().to_string();
+        let damaged = |e: String| ApiError::Damaged(format!("{e}; make it again with `{}`", self.command));
+        let tb = Tablebase::from_reader(Box::new(remote::Shared(self.remote.clone())), &file)
+            .map_err(|e| damaged(format!("{file}: {e}")))?;
+        let table = Table::from_tablebase(self.rules.clone(), tb).map_err(|e| damaged(e.to_string()))?;
+        Ok(self.table.get_or_init(|| table))
+    }
+
+    /// Reads the entries an answer about `position` reads, as far as the bytes fetched so far
+    /// allow, whatever they hold: those of the position and of every position a move leads to,
+    /// then the same along the mainline for as long as its best move is known. Each entry whose
+    /// bytes are not fetched yet is wanted: one round of fetching finds every block's index
+    /// record that the next ply of the answer needs, the next round every such block.
+    fn prefetch(&self, position: Option<&str>) {
+        let Ok(table) = self.table() else { return };
+        let Ok(mut pos) = nana_server::request::position(&self.rules, position) else { return };
+        let probe = table.probe();
+        let mut draw_plies = 0;
+        for _ in 0..MAX_PREFETCH_PLIES {
+            let value = probe.value(&pos);
+            self.rules.for_each_move(&pos, |_, child| {
+                let _ = probe.value(child);
+            });
+            let Ok(value) = value else { return };
+            if value.dtm().is_none() {
+                draw_plies += 1;
+                if draw_plies > nana_server::DRAW_LINE {
+                    return;
+                }
+            }
+            match probe.best_move(&pos) {
+                Ok(Some(best)) => pos = best.child,
+                _ => return,
+            }
+        }
+    }
+}
+
+/// How far along the mainline [`Lazy::prefetch`] reads ahead: past the longest win of any
+/// table (Dobutsu's, 78 plies from the start), and no further for a draw (whose line is cut
+/// short by the answer).
+const MAX_PREFETCH_PLIES: usize = 256;
+
+impl<R> Explorer for Lazy<R>
+where
+    R: Explorable + Clone + Send + Sync + 'static,
+{
+    fn description(&self) -> String {
+        self.rules.describe()
+    }
+
+    fn origin(&self) -> String {
+        self.remote.file().to_string()
+    }
+
+    fn answer(&self, position: Option<&str>) -> Result<nana_probe::Answer, ApiError> {
+        self.prefetch(position);
+        Explorer::answer(self.table()?, position)
+    }
+
+    fn mainline(&self, position: Option<&str>) -> Result<Mainline, ApiError> {
+        self.prefetch(position);
+        Explorer::mainline(self.table()?, position)
+    }
+
+    fn view(&self, game: &str, rules: &str, position: Option<&str>) -> Result<View, ApiError> {
+        self.prefetch(position);
+        Explorer::view(self.table()?, game, rules, position)
+    }
+
+    fn stats(&self) -> Result<TableStats, ApiError> {
+        if !self.remote.whole() {
+            return Err(ApiError::Internal(format!(
+                "the statistics read every entry of {} ({} MB), which this page fetches by range, \
+                 a position at a time: `nana serve` shows them",
+                self.remote.file(),
+                self.remote.len() >> 20
+            )));
+        }
+        Explorer::stats(self.table()?)
+    }
+
+    fn words(&self) -> Words {
+        self.rules.words()
+    }
+}

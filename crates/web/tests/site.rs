@@ -1,0 +1,191 @@
+//! The site's answers against the server's, over the fixture's tables: the same JSON for the
+//! same URL, fetched in as few rounds as the crate says.
+
+use std::path::PathBuf;
+
+use nana_front::Game;
+use nana_probe::ProbeGame;
+use nana_server::Explorer;
+use nana_web::{Outcome, Site, SiteTable};
+
+/// The fixture's file of every rule set of `G`: (game, rule set, path).
+fn files<G: Game>() -> Vec<(&'static str, &'static str, PathBuf)>
+where
+    G::Rules: Clone,
+{
+    G::RULE_SETS.iter().map(|r| (G::NAME, r.name, nana_fixture::path(r.rules))).collect()
+}
+
+/// A site over `files`, and how it answers: fetching what it needs from the files, as the page
+/// does; the answer with the rounds of fetching and the bytes fetched.
+struct Fetcher {
+    site: Site,
+    files: Vec<(String, Vec<u8>)>,
+}
+
+impl Fetcher {
+    fn new(paths: &[PathBuf]) -> Fetcher {
+        let files: Vec<(String, Vec<u8>)> = paths
+            .iter()
+            .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(p).unwrap()))
+            .collect();
+        Fetcher::of(files)
+    }
+
+    fn of(files: Vec<(String, Vec<u8>)>) -> Fetcher {
+        let tables: Vec<SiteTable> =
+            files.iter().map(|(f, b)| SiteTable { file: f.clone(), size: b.len() as u64 }).collect();
+        Fetcher { site: Site::new(&tables), files }
+    }
+
+    fn get(&self, url: &str) -> (u16, String, usize, u64) {
+        let (mut rounds, mut bytes) = (0, 0);
+        loop {
+            match self.site.handle(url) {
+                Outcome::Answer { status, body } => return (status, body, rounds, bytes),
+                Outcome::Need(ranges) => {
+                    rounds += 1;
+                    assert!(rounds < 1000, "{url}: no answer after 1000 rounds");
+                    for r in ranges {
+                        let (_, data) = self.files.iter().find(|(f, _)| *f == r.file).unwrap();
+                        bytes += r.end - r.start;
+                        self.site.supply(&r.file, r.start, &data[r.start as usize..r.end as usize]).unwrap();
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Positions along random games from the start (a small linear congruential generator, fixed
+/// seed): `n` of them.
+fn walk<R: ProbeGame>(rules: &R, n: usize, seed: u64) -> Vec<String> {
+    let mut state = seed;
+    let mut out = Vec::new();
+    let mut pos = rules.start();
+    while out.len() < n {
+        out.push(rules.position_string(&pos));
+        let mut children = Vec::new();
+        rules.for_each_move(&pos, |_, child| children.push(child.clone()));
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        if children.is_empty() || rules.terminal(&pos).is_some() || state >> 60 == 0 {
+            pos = rules.start();
+        } else {
+            pos = children.swap_remove((state >> 33) as usize % children.len());
+        }
+    }
+    out
+}
+
+fn url_of(fen: &str) -> String {
+    fen.replace(' ', "_").replace('+', "%2B").replace('#', "%23")
+}
+
+fn same_answers<G: Game>(walk_len: usize)
+where
+    G::Rules: Clone,
+{
+    let files = files::<G>();
+    let fetcher = Fetcher::new(&files.iter().map(|f| f.2.clone()).collect::<Vec<_>>());
+    for (rule_set, (game, rules, _)) in G::RULE_SETS.iter().zip(&files) {
+        let table = nana_fixture::table(rule_set.rules);
+        for fen in walk(&rule_set.rules, walk_len, 7) {
+            let url = format!("/api/{game}/{rules}/view?fen={}", url_of(&fen));
+            let (status, body, _, _) = fetcher.get(&url);
+            let server =
+                Explorer::view(&table, game, rules, Some(&fen)).map(|v| serde_json::to_string(&v).unwrap());
+            match server {
+                Ok(expected) => assert_eq!((status, body), (200, expected), "{url}"),
+                Err(e) => assert_eq!((status, body), (e.code(), e.body()), "{url}"),
+            }
+        }
+        let (status, body, _, _) = fetcher.get(&format!("/api/{game}/{rules}?fen=not_a_position"));
+        let expected = Explorer::answer(&table, Some("not a position")).unwrap_err();
+        assert_eq!((status, body), (400, expected.body()));
+    }
+}
+
+#[test]
+fn nanas_answers_are_the_servers() {
+    same_answers::<nana_shogi::Nana>(100);
+}
+
+#[test]
+fn dobutsus_answers_are_the_servers() {
+    same_answers::<dobutsu_shogi::Dobutsu>(100);
+}
+
+/// The Dobutsu start from a cold cache: the same answer as the server's; the rounds and bytes
+/// it took are printed (`cargo test -p nana-web --test site -- --nocapture`).
+#[test]
+fn dobutsus_start_from_a_cold_cache() {
+    let path = nana_fixture::path(dobutsu_shogi::Rules::TANAKA);
+    let fetcher = Fetcher::new(&[path]);
+    let (status, _, rounds, bytes) = fetcher.get("/api/games");
+    assert_eq!((status, rounds, bytes), (200, 0, 0), "listing the games fetches nothing");
+    let (status, body, rounds, bytes) = fetcher.get("/api/dobutsu/tanaka/view");
+    let table = nana_fixture::table(dobutsu_shogi::Rules::TANAKA);
+    let expected =
+        serde_json::to_string(&Explorer::view(&table, "dobutsu", "tanaka", None).unwrap()).unwrap();
+    assert_eq!((status, body), (200, expected));
+    println!("the Dobutsu start's view: {rounds} rounds, {bytes} bytes fetched");
+    let (_, _, again, _) = fetcher.get("/api/dobutsu/tanaka/view");
+    assert_eq!(again, 0, "asked again, nothing is fetched");
+}
+
+/// A damaged block of a table read by range: the block is named and its positions refused,
+/// every time; the other positions still answer.
+#[test]
+fn a_damaged_block_is_named_and_its_position_refused() {
+    let rules = dobutsu_shogi::Rules::TANAKA;
+    let path = nana_fixture::path(rules);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let start = rules.start();
+    let block = nana_fixture::damage_block_of(&mut bytes, rules.index(&start));
+    let fetcher = Fetcher::of(vec![("dobutsu-tanaka.tb".to_string(), bytes)]);
+    for _ in 0..2 {
+        let (status, body, _, _) = fetcher.get("/api/dobutsu/tanaka");
+        assert_eq!(status, 500, "{body}");
+        assert!(body.contains(&format!("block {block}")), "{body}");
+    }
+    // A position whose entry lies in another block answers as the intact table does.
+    let table = nana_fixture::table(rules);
+    let other = walk(&rules, 40, 3)
+        .into_iter()
+        .map(|fen| rules.parse_position(&fen).unwrap())
+        .find(|p| {
+            let i = rules.index(p) / 4096;
+            i != block && rules.terminal(p).is_none() && table.probe().answer(p, 0).is_ok()
+        })
+        .expect("a position in another block");
+    let fen = rules.position_string(&other);
+    let (status, body, _, _) = fetcher.get(&format!("/api/dobutsu/tanaka/mainline?fen={}", url_of(&fen)));
+    let expected = serde_json::to_string(&Explorer::mainline(&table, Some(&fen)).unwrap()).unwrap();
+    if body.contains(&format!("block {block}")) {
+        // Its mainline runs through the damaged block: refused too, never a wrong value.
+        assert_eq!(status, 500, "{body}");
+    } else {
+        assert_eq!((status, body), (200, expected));
+    }
+}
+
+#[test]
+fn a_missing_table_is_named_with_its_command() {
+    let fetcher = Fetcher::new(&[]);
+    let (status, body, _, _) = fetcher.get("/api/dobutsu/safe-try?fen=x");
+    assert_eq!(status, 503, "{body}");
+    assert!(body.contains("dobutsu-safe-try.tb"), "{body}");
+    assert!(body.contains("nana --game dobutsu solve --rules safe-try"), "{body}");
+    // Its board is drawn all the same, as the server draws it.
+    let (status, body, _, _) = fetcher.get("/api/dobutsu/safe-try/board");
+    let rules = dobutsu_shogi::Rules::SAFE_TRY;
+    let expected = nana_server::board_of(rules)(None).unwrap();
+    assert_eq!((status, body), (200, serde_json::to_string(&expected).unwrap()));
+    assert_eq!(expected.fen, rules.position_string(&rules.start()));
+    let (status, body, _, _) = fetcher.get("/api/dobutsu/safe-try/board?fen=nonsense");
+    assert_eq!(status, 400, "{body}");
+    let (status, body, _, _) = fetcher.get("/api/chess/x");
+    assert_eq!(status, 404, "{body}");
+    let (status, body, _, _) = fetcher.get("/api/nana/current?fen=%ZZ");
+    assert_eq!(status, 400, "{body}");
+}

@@ -1,0 +1,216 @@
+//! `cargo xtask site [--out DIR] [--tablebase-dir DIR]`: writes the static explorer, a folder
+//! any static file server serves (GitHub Pages, nginx, `npx http-server`), under any sub-path.
+//!
+//! The WebAssembly module is built for `wasm32-unknown-unknown` (the target is added with
+//! rustup where it is missing), which a build script of the command line could not do without
+//! a second cargo inside the first: hence a task of its own. The folder holds:
+//!
+//! | file | what |
+//! |---|---|
+//! | `index.html` | the page `nana serve` serves, with the static site's script, manifest and icon |
+//! | `nana-web.js` | the page's back end: answers the API from the module, fetches table bytes |
+//! | `nana_web.wasm` | the module (`crates/web`) |
+//! | `sw.js` | the service worker: the page works offline after one visit |
+//! | `manifest.webmanifest`, `icon.svg` | the web app manifest (installable on a phone) and its icon |
+//! | `tables.json` | every table the folder holds: its size and its parts |
+//! | `tables/` | the tables, a table over [`PART`] bytes in parts of [`PART`] bytes (`NAME.0`, `NAME.1`, ...) |
+//! | `.nojekyll` | GitHub Pages serves the folder as it is |
+//!
+//! Every `.tb` file of the tablebase folder is copied. A rule set whose table is not there is
+//! listed by the page as missing, with the command that makes it.
+
+use std::fs::{self, File};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+/// The largest file the site holds: GitHub refuses files over 100 MB and warns over 50 MB.
+pub const PART: u64 = 32 << 20;
+
+const USAGE: &str = "usage: cargo xtask site [--out DIR (default site)] [--tablebase-dir DIR (default \
+                     $NANA_TABLEBASE_DIR, else tablebase)]";
+
+const TARGET: &str = "wasm32-unknown-unknown";
+
+/// The static site's files kept in `crates/web/assets`, copied as they are (`sw.js` gets the
+/// build's version).
+const ASSETS: [&str; 4] = ["nana-web.js", "manifest.webmanifest", "icon.svg", "sw.js"];
+
+/// Where the page takes the static site's tags.
+const MARKER: &str = "<!-- static site: its script, manifest and icon (cargo xtask site) -->";
+
+pub fn run(args: Vec<String>) -> ExitCode {
+    match parse(&args).and_then(|(out, tables)| write_site(&out, &tables)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn parse(args: &[String]) -> Result<(PathBuf, PathBuf), String> {
+    let mut out = PathBuf::from("site");
+    let mut tables =
+        std::env::var_os("NANA_TABLEBASE_DIR").map_or_else(|| PathBuf::from("tablebase"), PathBuf::from);
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        let mut value =
+            || iter.next().map(PathBuf::from).ok_or_else(|| format!("{arg} needs a folder\n{USAGE}"));
+        match arg.as_str() {
+            "--out" => out = value()?,
+            "--tablebase-dir" => tables = value()?,
+            "-h" | "--help" => return Err(USAGE.to_string()),
+            other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
+        }
+    }
+    Ok((out, tables))
+}
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("the workspace folder").to_path_buf()
+}
+
+/// Adds the wasm target with rustup where the toolchain lacks it.
+pub fn ensure_wasm_target() -> Result<(), String> {
+    let installed = Command::new("rustup").args(["target", "list", "--installed"]).output();
+    match installed {
+        Ok(o)
+            if o.status.success()
+                && String::from_utf8_lossy(&o.stdout).lines().any(|l| l.trim() == TARGET) =>
+        {
+            Ok(())
+        }
+        Ok(o) if o.status.success() => {
+            eprintln!("xtask: the site's module needs the {TARGET} target: rustup target add {TARGET}");
+            let ok =
+                Command::new("rustup").args(["target", "add", TARGET]).status().is_ok_and(|s| s.success());
+            ok.then_some(()).ok_or_else(|| format!("`rustup target add {TARGET}` failed"))
+        }
+        _ => Err(format!("rustup is not available to add the {TARGET} target: install it with rustup")),
+    }
+}
+
+/// Builds the module; its path.
+fn build_module(root: &Path) -> Result<PathBuf, String> {
+    ensure_wasm_target()?;
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = Command::new(cargo)
+        .args(["build", "--release", "--target", TARGET, "-p", "nana-web"])
+        .current_dir(root)
+        .status()
+        .map_err(|e| format!("cargo could not start: {e}"))?;
+    if !status.success() {
+        return Err("the WebAssembly module did not build".to_string());
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
+    Ok(target.join(TARGET).join("release/nana_web.wasm"))
+}
+
+/// FNV-1a, 64 bits: the build's version, for the service worker's cache name.
+fn fnv(hash: u64, bytes: &[u8]) -> u64 {
+    bytes.iter().fold(hash, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+}
+
+fn io_error(path: &Path) -> impl Fn(io::Error) -> String + '_ {
+    move |e| format!("{}: {e}", path.display())
+}
+
+/// A part of a table in the site: its URL, its offset in the table and its size.
+type Part = (String, u64, u64);
+
+/// One table's entry in `tables.json`: its file, size and parts, each addressed by its offset.
+fn table_json(name: &str, size: u64, parts: &[Part]) -> String {
+    let parts: Vec<String> = parts
+        .iter()
+        .map(|(url, offset, size)| format!("{{\"url\": \"{url}\", \"offset\": {offset}, \"size\": {size}}}"))
+        .collect();
+    format!("{{\"file\": \"{name}\", \"size\": {size}, \"parts\": [{}]}}", parts.join(", "))
+}
+
+/// Copies the table at `path` into `dir` in parts of at most [`PART`] bytes: (URL, offset,
+/// size) of each.
+fn copy_table(path: &Path, name: &str, dir: &Path) -> Result<(u64, Vec<Part>), String> {
+    let size = path.metadata().map_err(io_error(path))?.len();
+    let mut file = File::open(path).map_err(io_error(path))?;
+    if size <= PART {
+        fs::copy(path, dir.join(name)).map_err(io_error(path))?;
+        return Ok((size, vec![(format!("tables/{name}"), 0, size)]));
+    }
+    let mut parts = Vec::new();
+    let mut offset = 0;
+    while offset < size {
+        let len = PART.min(size - offset);
+        let part = format!("{name}.{}", parts.len());
+        let target = dir.join(&part);
+        let mut out = File::create(&target).map_err(io_error(&target))?;
+        let copied = io::copy(&mut (&mut file).take(len), &mut out).map_err(io_error(&target))?;
+        if copied != len {
+            return Err(format!("{}: shorter than it was", path.display()));
+        }
+        parts.push((format!("tables/{part}"), offset, len));
+        offset += len;
+    }
+    Ok((size, parts))
+}
+
+fn write_site(out: &Path, tables: &Path) -> Result<(), String> {
+    let root = workspace();
+    let mut names: Vec<String> = fs::read_dir(tables)
+        .map_err(|e| format!("the tablebase folder {}: {e}", tables.display()))?
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tb") && !n.contains('"') && !n.contains('\\'))
+        .collect();
+    names.sort();
+    let module = build_module(&root)?;
+
+    let dir = out.join("tables");
+    if dir.exists() {
+        fs::remove_dir_all(&dir).map_err(io_error(&dir))?;
+    }
+    fs::create_dir_all(&dir).map_err(io_error(&dir))?;
+    let mut listed = Vec::new();
+    for name in &names {
+        let (size, parts) = copy_table(&tables.join(name), name, &dir)?;
+        listed.push(table_json(name, size, &parts));
+    }
+    let list = format!("{{\"tables\": [\n  {}\n]}}\n", listed.join(",\n  "));
+    let write = |name: &str, bytes: &[u8]| fs::write(out.join(name), bytes).map_err(io_error(out));
+    write("tables.json", list.as_bytes())?;
+
+    let wasm = fs::read(&module).map_err(io_error(&module))?;
+    write("nana_web.wasm", &wasm)?;
+    let page_path = root.join("crates/server/assets/explorer.html");
+    let page = fs::read_to_string(&page_path).map_err(io_error(&page_path))?;
+    if !page.contains(MARKER) {
+        return Err(format!("{} has no line {MARKER}", page_path.display()));
+    }
+    let tags =
+        "<script src=\"nana-web.js\"></script>\n<link rel=\"manifest\" href=\"manifest.webmanifest\">\n\
+                <link rel=\"icon\" href=\"icon.svg\">\n<meta name=\"theme-color\" content=\"#5a3e1b\">";
+    let page = page.replace(MARKER, tags);
+    write("index.html", page.as_bytes())?;
+    let mut version = fnv(0xcbf2_9ce4_8422_2325, &wasm);
+    version = fnv(version, list.as_bytes());
+    version = fnv(version, page.as_bytes());
+    for asset in ASSETS {
+        let path = root.join("crates/web/assets").join(asset);
+        let text = fs::read_to_string(&path).map_err(io_error(&path))?;
+        version = fnv(version, text.as_bytes());
+        let text = text.replace("@VERSION@", &format!("{version:016x}"));
+        write(asset, text.as_bytes())?;
+    }
+    write(".nojekyll", b"")?;
+    let mut stdout = io::stdout().lock();
+    let _ = writeln!(
+        stdout,
+        "wrote the site to {} ({} tables: {}); serve the folder with any static file server, e.g. \
+         `npx http-server {}`; the page names every rule set whose table is missing, with the command that makes it",
+        out.display(),
+        names.len(),
+        if names.is_empty() { "none".to_string() } else { names.join(", ") },
+        out.display()
+    );
+    Ok(())
+}
