@@ -7,7 +7,7 @@ use crate::common::{get, registry, request, table};
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
 use nana_engine::EntryWidth;
-use nana_front::Game;
+use nana_front::{Explorable, Game};
 use nana_probe::table::{Table, TableGame};
 use nana_probe::{ProbeError, ProbeGame};
 use nana_server::{add_game, Explorer, Missing, Registry, DRAW_LINE};
@@ -428,4 +428,24 @@ async fn a_damaged_block_is_an_error_every_time_and_other_positions_answer() {
     let r = request(registry.clone(), Request::get("/api/nana/current").body(Body::empty()).unwrap()).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text());
     assert_eq!(r.json(), serde_json::to_value(table("current").answer(None).unwrap()).unwrap());
+}
+
+/// A malformed position is a 400 whatever the state of the rule set's table: read by the rules
+/// while the table is being solved (queued here), before the 503 that a well-formed one gets.
+#[tokio::test]
+async fn a_malformed_position_is_a_400_before_the_table_is_ready() {
+    let mut r = Registry::new();
+    let current = Rules::CURRENT;
+    r.add_pending("nana", "current", current.describe(), current.words(), nana_server::Status::Queued, None);
+    r.set_board("nana", "current", nana_server::board_of(current));
+    let registry = Arc::new(r);
+    for kind in ["", "/mainline", "/view"] {
+        let bad = format!("/api/nana/current{kind}?position=garbage");
+        let reply = request(registry.clone(), Request::get(&bad).body(Body::empty()).unwrap()).await;
+        assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{bad}: {}", reply.text());
+        assert!(reply.json()["error"].as_str().unwrap().contains("garbage"), "{}", reply.text());
+        let good = format!("/api/nana/current{kind}?position=R1K/2B/2k_b_Rb");
+        let reply = request(registry.clone(), Request::get(&good).body(Body::empty()).unwrap()).await;
+        assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE, "{good}: {}", reply.text());
+    }
 }

@@ -392,6 +392,25 @@ impl Registry {
         Err(ApiError::NotReady { game: game.to_string(), rules: rules.to_string(), status: r.status() })
     }
 
+    /// The table of a rule set of a game to answer about `position`: as [`Registry::get`], but
+    /// a malformed position is a 400 whatever the state of the table, read by the rule set's
+    /// rules ([`board_of`]) where the table is not ready.
+    pub fn get_for(
+        &self,
+        game: &str,
+        rules: &str,
+        position: Option<&str>,
+    ) -> Result<Arc<dyn Explorer>, ApiError> {
+        let not_ready = match self.get(game, rules) {
+            Err(e @ ApiError::NotReady { .. }) => e,
+            ready_or_unknown => return ready_or_unknown,
+        };
+        if let Some(draw) = &self.rule_set(game, rules)?.board {
+            draw(position)?;
+        }
+        Err(not_ready)
+    }
+
     /// A table's statistics, counted on first use; an error (a damaged block) is not kept.
     pub fn stats(&self, game: &str, rules: &str) -> Result<TableStats, ApiError> {
         let table = self.get(game, rules)?;

@@ -57,7 +57,7 @@ async fn answer(
 ) -> Result<Json<Answer>, ApiError> {
     let (game, rules) = names(path)?;
     let position = position_param(query)?;
-    registry.get(&game, &rules)?.answer(position.as_deref()).map(Json)
+    registry.get_for(&game, &rules, position.as_deref())?.answer(position.as_deref()).map(Json)
 }
 
 async fn mainline(
@@ -67,7 +67,7 @@ async fn mainline(
 ) -> Result<Json<Mainline>, ApiError> {
     let (game, rules) = names(path)?;
     let position = position_param(query)?;
-    registry.get(&game, &rules)?.mainline(position.as_deref()).map(Json)
+    registry.get_for(&game, &rules, position.as_deref())?.mainline(position.as_deref()).map(Json)
 }
 
 async fn view(
@@ -77,7 +77,7 @@ async fn view(
 ) -> Result<Json<View>, ApiError> {
     let (game, rules) = names(path)?;
     let position = position_param(query)?;
-    registry.get(&game, &rules)?.view(&game, &rules, position.as_deref()).map(Json)
+    registry.get_for(&game, &rules, position.as_deref())?.view(&game, &rules, position.as_deref()).map(Json)
 }
 
 async fn board(

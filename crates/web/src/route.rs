@@ -71,15 +71,19 @@ pub fn answer(registry: &Registry, url: &str) -> Result<String, ApiError> {
         }),
         ["api", game, rules] => {
             let position = position_of_pairs(query)?;
-            json(&registry.get(game, rules)?.answer(position.as_deref())?)
+            json(&registry.get_for(game, rules, position.as_deref())?.answer(position.as_deref())?)
         }
         ["api", game, rules, "mainline"] => {
             let position = position_of_pairs(query)?;
-            json(&registry.get(game, rules)?.mainline(position.as_deref())?)
+            json(&registry.get_for(game, rules, position.as_deref())?.mainline(position.as_deref())?)
         }
         ["api", game, rules, "view"] => {
             let position = position_of_pairs(query)?;
-            json(&registry.get(game, rules)?.view(game, rules, position.as_deref())?)
+            json(&registry.get_for(game, rules, position.as_deref())?.view(
+                game,
+                rules,
+                position.as_deref(),
+            )?)
         }
         ["api", game, rules, "board"] => {
             let position = position_of_pairs(query)?;
