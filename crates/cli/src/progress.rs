@@ -4,6 +4,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
+use nana_engine::PhasePlan;
 
 /// Shows the engine's phases as progress bars, one bar per phase, each with its number among
 /// the phases announced (`[2/3]`) and an estimate of the time it has left. Also records how
@@ -13,7 +14,7 @@ pub struct Bars {
     label: String,
     bar: Mutex<Option<(ProgressBar, String, Instant)>>,
     times: Mutex<Vec<(String, Duration)>>,
-    plan: Mutex<Vec<String>>,
+    plan: Mutex<PhasePlan>,
 }
 
 impl Bars {
@@ -22,22 +23,15 @@ impl Bars {
             label: label.into(),
             bar: Mutex::new(None),
             times: Mutex::new(Vec::new()),
-            plan: Mutex::new(Vec::new()),
+            plan: Mutex::new(PhasePlan::default()),
         }
     }
 
     /// `[2/3] retrograde`: the phase's number among those announced (a phase begun without
     /// being announced is added to them).
     fn numbered(&self, phase: &str) -> String {
-        let mut plan = self.plan.lock().unwrap_or_else(|e| e.into_inner());
-        let at = match plan.iter().position(|p| p == phase) {
-            Some(at) => at,
-            None => {
-                plan.push(phase.to_string());
-                plan.len() - 1
-            }
-        };
-        format!("[{}/{}] {phase}", at + 1, plan.len())
+        let (at, of) = self.plan.lock().unwrap_or_else(|e| e.into_inner()).number(phase);
+        format!("[{at}/{of}] {phase}")
     }
 
     /// The phases seen so far with their durations.
@@ -84,12 +78,7 @@ fn bar_with_eta(total: u64, message: String) -> ProgressBar {
 
 impl nana_engine::Progress for Bars {
     fn plan(&self, phases: &[&str]) {
-        let mut plan = self.plan.lock().unwrap_or_else(|e| e.into_inner());
-        for phase in phases {
-            if !plan.iter().any(|p| p == phase) {
-                plan.push(phase.to_string());
-            }
-        }
+        self.plan.lock().unwrap_or_else(|e| e.into_inner()).announce(phases);
     }
 
     fn begin(&self, phase: &str, total: u64) {

@@ -17,7 +17,7 @@ mod value;
 
 pub use check::{check, check_relations, check_with, CheckError, Problem, RelationMismatch};
 pub use solve::{
-    phases, solve, solve_with, NoProgress, Progress, Solution, SolveError, Solved, Stats, MAX_SIZE,
+    phases, solve, solve_with, NoProgress, PhasePlan, Progress, Solution, SolveError, Solved, Stats, MAX_SIZE,
 };
 pub use subset::Subset;
 pub use value::{Dtm, Entry, EntryWidth, Value, WideEntry};

@@ -51,6 +51,35 @@ pub trait Progress: Sync {
     fn end(&self);
 }
 
+/// The phases a [`Progress`] receiver has been told of, for numbering them: "phase 2 of 3".
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct PhasePlan(Vec<String>);
+
+impl PhasePlan {
+    /// Takes [`Progress::plan`]'s announcement: names known keep their place, the others
+    /// follow them in order.
+    pub fn announce(&mut self, phases: &[&str]) {
+        for phase in phases {
+            if !self.0.iter().any(|p| p == phase) {
+                self.0.push(phase.to_string());
+            }
+        }
+    }
+
+    /// The number of `phase` among the phases known, from 1, and how many there are; a phase
+    /// begun without being announced is added after the others.
+    pub fn number(&mut self, phase: &str) -> (usize, usize) {
+        let at = match self.0.iter().position(|p| p == phase) {
+            Some(at) => at,
+            None => {
+                self.0.push(phase.to_string());
+                self.0.len() - 1
+            }
+        };
+        (at + 1, self.0.len())
+    }
+}
+
 /// Reports nothing.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct NoProgress;

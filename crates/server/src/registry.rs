@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::Instant;
 
-use nana_engine::Progress;
+use nana_engine::{PhasePlan, Progress};
 use nana_front::{solve_command, Explorable, Game, Words};
 use nana_probe::table::{Table, TableGame};
 use nana_probe::ProbeGame;
@@ -32,24 +32,33 @@ pub enum Missing {
     Refuse,
 }
 
-/// How far a solve has got: the engine's current phase, its units of work done and in all
-/// (0 for a phase that does not count), and the seconds since the solve began.
+/// How far a solve has got: the engine's current phase, its number among the phases announced
+/// (from 1) and how many there are, its units of work done and in all (0 for a phase that does
+/// not count), the seconds the phase has left at its rate so far (none before a share is done,
+/// or for a phase that does not count), and the seconds since the solve began.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SolveProgress {
     pub phase: String,
+    pub step: usize,
+    pub steps: usize,
     pub done: u64,
     pub total: u64,
+    pub phase_seconds_left: Option<u64>,
     pub seconds: u64,
 }
 
 impl SolveProgress {
-    /// `retrograde, 42% of the phase, 35 s so far`.
+    /// `phase 3 of 3 (retrograde), 42% of it, about 20 s left in it, 35 s so far`.
     fn words(&self) -> String {
         let share = match self.total {
             0 => String::new(),
-            total => format!(", {}% of the phase", self.done.min(total) * 100 / total),
+            total => format!(", {}% of it", self.done.min(total) * 100 / total),
         };
-        format!("phase {}{share}, {} s so far", self.phase, self.seconds)
+        let left = self.phase_seconds_left.map_or(String::new(), |s| format!(", about {s} s left in it"));
+        format!(
+            "phase {} of {} ({}){share}{left}, {} s so far",
+            self.step, self.steps, self.phase, self.seconds
+        )
     }
 }
 
@@ -106,7 +115,9 @@ impl Status {
 /// The engine's progress, kept for [`Status::Solving`] and passed on to `forward` (a progress
 /// bar on the console).
 struct Tracker {
-    phase: Mutex<(String, u64)>,
+    plan: Mutex<PhasePlan>,
+    /// The current phase: its name, number, how many there are, its units and when it began.
+    phase: Mutex<(String, (usize, usize), u64, Instant)>,
     done: AtomicU64,
     start: Instant,
     forward: Box<dyn Progress + Send>,
@@ -114,19 +125,34 @@ struct Tracker {
 
 impl Tracker {
     fn snapshot(&self) -> SolveProgress {
-        let (phase, total) = self.phase.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let (phase, (step, steps), total, began) =
+            self.phase.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let done = self.done.load(Ordering::Relaxed).min(total);
+        // The phase's rate so far, once some of it is done.
+        let elapsed = began.elapsed().as_secs_f64();
+        let phase_seconds_left =
+            (done > 0 && total > 0).then(|| (elapsed * (total - done) as f64 / done as f64).round() as u64);
         SolveProgress {
             phase,
-            done: self.done.load(Ordering::Relaxed),
+            step,
+            steps,
+            done,
             total,
+            phase_seconds_left,
             seconds: self.start.elapsed().as_secs(),
         }
     }
 }
 
 impl Progress for Tracker {
+    fn plan(&self, phases: &[&str]) {
+        self.plan.lock().unwrap_or_else(|e| e.into_inner()).announce(phases);
+        self.forward.plan(phases);
+    }
     fn begin(&self, phase: &str, total: u64) {
-        *self.phase.lock().unwrap_or_else(|e| e.into_inner()) = (phase.to_string(), total);
+        let number = self.plan.lock().unwrap_or_else(|e| e.into_inner()).number(phase);
+        *self.phase.lock().unwrap_or_else(|e| e.into_inner()) =
+            (phase.to_string(), number, total, Instant::now());
         self.done.store(0, Ordering::Relaxed);
         self.forward.begin(phase, total);
     }
@@ -442,7 +468,8 @@ impl Registry {
             for job in jobs {
                 let Ok(r) = registry.rule_set(&job.game, &job.rules) else { continue };
                 let tracker = Arc::new(Tracker {
-                    phase: Mutex::new(("starting".to_string(), 0)),
+                    plan: Mutex::new(PhasePlan::default()),
+                    phase: Mutex::new(("starting".to_string(), (1, 1), 0, Instant::now())),
                     done: AtomicU64::new(0),
                     start: Instant::now(),
                     forward: progress(&job.game, &job.rules),
@@ -555,4 +582,36 @@ where
             note: format!("could not save it ({e}); served from memory"),
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A solve's progress numbers its phase among those announced and estimates the phase's
+    /// time left from its rate once some of it is done; the words say both.
+    #[test]
+    fn progress_numbers_the_phase_and_estimates_its_time_left() {
+        let tracker = Tracker {
+            plan: Mutex::new(PhasePlan::default()),
+            phase: Mutex::new(("starting".to_string(), (1, 1), 0, Instant::now())),
+            done: AtomicU64::new(0),
+            start: Instant::now(),
+            forward: Box::new(nana_engine::NoProgress),
+        };
+        tracker.plan(&["survey", "count moves", "retrograde"]);
+        tracker.plan(&["count moves", "retrograde"]);
+        tracker.begin("count moves", 100);
+        let p = tracker.snapshot();
+        assert_eq!((p.phase.as_str(), p.step, p.steps, p.phase_seconds_left), ("count moves", 2, 3, None));
+        assert!(p.words().starts_with("phase 2 of 3 (count moves), 0% of it, "), "{}", p.words());
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        tracker.advance(50);
+        let p = tracker.snapshot();
+        assert_eq!(p.phase_seconds_left, Some(0), "half done in 20 ms: about as long again");
+        assert!(p.words().contains("50% of it, about 0 s left in it, "), "{}", p.words());
+        tracker.begin("write", 0);
+        let p = tracker.snapshot();
+        assert_eq!((p.step, p.steps, p.phase_seconds_left), (4, 4, None));
+    }
 }
