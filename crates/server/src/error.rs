@@ -39,7 +39,7 @@ pub enum ApiError {
     TooLong(usize),
     /// The rule set's table is not served (yet): 503, with its state, and `Retry-After` while
     /// it is being solved.
-    NotReady { game: String, rules: String, status: Status },
+    NotReady { game: String, rules: String, status: Box<Status> },
     /// A damaged or mismatched table met by a lookup (a block of its file that does not match
     /// its checksum, a value that disagrees with its moves'): 500, never a wrong answer.
     Table(ProbeError),
@@ -150,7 +150,7 @@ impl ApiError {
         let error = self.to_string();
         let (game, rules, status) = match self {
             ApiError::NotReady { game, rules, status } => {
-                (Some(game.as_str()), Some(rules.as_str()), Some(status))
+                (Some(game.as_str()), Some(rules.as_str()), Some(status.as_ref()))
             }
             _ => (None, None, None),
         };

@@ -415,7 +415,11 @@ impl Registry {
         if let Slot::Ready(table) = &*r.slot.read().unwrap_or_else(|e| e.into_inner()) {
             return Ok(table.clone());
         }
-        Err(ApiError::NotReady { game: game.to_string(), rules: rules.to_string(), status: r.status() })
+        Err(ApiError::NotReady {
+            game: game.to_string(),
+            rules: rules.to_string(),
+            status: Box::new(r.status()),
+        })
     }
 
     /// The table of a rule set of a game to answer about `position`: as [`Registry::get`], but
