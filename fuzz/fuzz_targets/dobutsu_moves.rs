@@ -12,12 +12,8 @@ use libfuzzer_sys::fuzz_target;
 
 /// Positions besides the start: pieces in hand, a hen, a chick about to promote, a lion
 /// captured.
-const POSITIONS: [&str; 4] = [
-    "3/1l1/1L1/3[GCEgce] w",
-    "g1l/1Ce/3/EL1[Gc] w",
-    "1l1/C2/3/L2[GGEEc] w",
-    "1+C1/1l1/3/L2[GEgec] b",
-];
+const POSITIONS: [&str; 4] =
+    ["3/1l1/1L1/3[GCEgce] w", "g1l/1Ce/3/EL1[Gc] w", "1l1/C2/3/L2[GGEEc] w", "1+C1/1l1/3/L2[GEgec] b"];
 
 fuzz_target!(|data: &[u8]| {
     let [choice, plies, rest @ ..] = data else { return };

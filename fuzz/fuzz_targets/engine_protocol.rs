@@ -4,65 +4,26 @@
 //!
 //! The input is the lines sent, one per `\n`. After each line the harness sends `d`, which
 //! prints the position the engine holds (or an error where it holds none), and reads the
-//! answers line by line. The tables: Nana's default rule set solved once into a temporary
-//! folder; every other rule set's file there is not a table, so that its `go` fails at once
-//! rather than solving (which is slow, not wrong) and only positions where the game is over
-//! are answered. Two kinds of line are not sent: `setoption` of the tables' folder (it would
+//! answers line by line. The tables ([`nana_fuzz::tables`]): Nana's; every other rule set's file is not a
+//! table, so that its `go` fails at once rather than solving (which is slow, not wrong) and
+//! only positions where the game is over are answered. Two kinds of line are not sent: `setoption` of the tables' folder (it would
 //! read the file system) and `go perft` deeper than [`PERFT_DEPTH`] (slow by design; the
 //! protocol caps it at `PERFT_MAX`).
 #![no_main]
 
 use std::cell::RefCell;
 use std::io::{self, BufRead, Read, Write};
-use std::path::PathBuf;
 use std::rc::Rc;
-use std::sync::OnceLock;
 
 use dobutsu_shogi::Dobutsu;
 use libfuzzer_sys::fuzz_target;
-use nana_engine::NoProgress;
 use nana_front::{Dialect, Game, PositionForm};
-use nana_probe::table::{write, TableGame};
+use nana_fuzz::{every_rule_set, tables};
 use nana_protocol::{run, variant, Setup, Variant};
 use nana_shogi::Nana;
 
 /// The deepest `go perft` sent.
 const PERFT_DEPTH: u32 = 3;
-
-/// The tables' folder: Nana's default table, and a file that is not a table for every other
-/// rule set.
-fn tables() -> &'static PathBuf {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("nana-fuzz-engine-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("a temporary folder");
-        fn damaged<G: Game>(dir: &std::path::Path) {
-            for rules in every_rule_set::<G>() {
-                std::fs::write(dir.join(rules.file_name()), b"not a table").expect("written");
-            }
-        }
-        damaged::<Nana>(&dir);
-        damaged::<Dobutsu>(&dir);
-        let rules = Nana::RULE_SETS[0].rules;
-        let solution = rules.solve(&NoProgress).expect("Nana's default rules solve");
-        write(&rules, &dir, &solution).expect("the table is written");
-        dir
-    })
-}
-
-/// Every rule set of a game with every combination of its options.
-fn every_rule_set<G: Game>() -> Vec<G::Rules> {
-    let options = G::OPTIONS.len();
-    G::RULE_SETS
-        .iter()
-        .flat_map(|set| {
-            (0..1u32 << options).map(move |mask| {
-                let switches: Vec<bool> = (0..options).map(|i| mask & (1 << i) != 0).collect();
-                G::with_options(set.rules, &switches)
-            })
-        })
-        .collect()
-}
 
 /// Whether `mv` is a legal move, in the dialect's form, of the position `fen` that `d` printed
 /// under some rule set of `G`. Panics where `d` printed a position the game does not read.
@@ -188,7 +149,8 @@ fuzz_target!(|data: &[u8]| {
             held = answer.lines().find_map(|l| l.strip_prefix("Fen: ")).map(str::to_string);
             if k == 0 {
                 assert!(held.is_some(), "no start position: {answer:?}");
-            } else if command(&input.lines[k - 1]).first() == Some(&"position") && has_error(&answers[k - 1]) {
+            } else if command(&input.lines[k - 1]).first() == Some(&"position") && has_error(&answers[k - 1])
+            {
                 assert!(held.is_none(), "a refused position, yet the engine holds {held:?}");
             }
             continue;

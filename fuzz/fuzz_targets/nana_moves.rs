@@ -11,8 +11,7 @@ use nana_shogi::fen::parse_position;
 use nana_shogi::{hodges, parse_move, usi, Position, Rules};
 
 /// Positions besides the start: kings placed, pieces in hand, several faces on the board.
-const POSITIONS: [&str; 4] =
-    ["K2/3/3 w RBkrb", "k2/3/2K b RBrb", "kT1/1W1/1GK b Rb", "1k1/RCB/1K1 w -"];
+const POSITIONS: [&str; 4] = ["K2/3/3 w RBkrb", "k2/3/2K b RBrb", "kT1/1W1/1GK b Rb", "1k1/RCB/1K1 w -"];
 
 fuzz_target!(|data: &[u8]| {
     let [choice, plies, rest @ ..] = data else { return };

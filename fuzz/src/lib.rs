@@ -1,6 +1,14 @@
 //! What the fuzz targets share: the intact tables the tablebase target compares damaged files
-//! with (and whose bytes are its seeds).
+//! with (and whose bytes are its seeds), and the games' tables the engine and the server read.
 
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use dobutsu_shogi::Dobutsu;
+use nana_engine::NoProgress;
+use nana_front::Game;
+use nana_probe::table::{write, Table, TableGame};
+use nana_shogi::Nana;
 use nana_tablebase::{write_with, Counts, Encoding, Header, Layout, Tablebase};
 
 /// A small table, intact: its file's bytes and the table read from them.
@@ -61,4 +69,52 @@ pub fn intact_tables() -> Vec<Intact> {
         .collect();
     let _ = std::fs::remove_dir_all(&dir);
     intact
+}
+
+/// The tables' folder, kept between runs (`$NANA_FUZZ_TABLES`, else one in the temporary
+/// folder): Nana's tables where they are there or in `$NANA_FUZZ_NANA_TABLES` (as `nana solve
+/// --out` writes them), its default one solved on the first run otherwise (minutes under the
+/// address sanitizer), and a file that is not a table for every other rule set.
+pub fn tables() -> &'static PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::var_os("NANA_FUZZ_TABLES")
+            .map_or_else(|| std::env::temp_dir().join("nana-fuzz-engine-tables"), PathBuf::from);
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        let given = std::env::var_os("NANA_FUZZ_NANA_TABLES").map(PathBuf::from);
+        let default = Nana::RULE_SETS[0].rules;
+        for rules in every_rule_set::<Nana>() {
+            let path = dir.join(rules.file_name());
+            if let Some(from) = given.as_ref().map(|g| g.join(rules.file_name())).filter(|f| f.exists()) {
+                std::fs::copy(from, &path).expect("copied");
+            }
+            if Table::open(rules, &path).is_ok() {
+                continue;
+            }
+            if rules == default {
+                let solution = rules.solve(&NoProgress).expect("Nana's default rules solve");
+                write(&rules, &dir, &solution).expect("the table is written");
+            } else {
+                std::fs::write(&path, b"not a table").expect("written");
+            }
+        }
+        for rules in every_rule_set::<Dobutsu>() {
+            std::fs::write(dir.join(rules.file_name()), b"not a table").expect("written");
+        }
+        dir
+    })
+}
+
+/// Every rule set of a game with every combination of its options.
+pub fn every_rule_set<G: Game>() -> Vec<G::Rules> {
+    let options = G::OPTIONS.len();
+    G::RULE_SETS
+        .iter()
+        .flat_map(|set| {
+            (0..1u32 << options).map(move |mask| {
+                let switches: Vec<bool> = (0..options).map(|i| mask & (1 << i) != 0).collect();
+                G::with_options(set.rules, &switches)
+            })
+        })
+        .collect()
 }
