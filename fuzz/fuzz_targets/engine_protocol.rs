@@ -4,11 +4,11 @@
 //!
 //! The input is the lines sent, one per `\n`. After each line the harness sends `d`, which
 //! prints the position the engine holds (or an error where it holds none), and reads the
-//! answers line by line. The tables ([`nana_fuzz::tables`]): Nana's; every other rule set's file is not a
-//! table, so that its `go` fails at once rather than solving (which is slow, not wrong) and
-//! only positions where the game is over are answered. Two kinds of line are not sent: `setoption` of the tables' folder (it would
-//! read the file system) and `go perft` deeper than [`PERFT_DEPTH`] (slow by design; the
-//! protocol caps it at `PERFT_MAX`).
+//! answers line by line. The tables ([`nana_fuzz::tables`]): Nana's; every other rule set's
+//! file is not a table, so that its `go` fails at once rather than solving (which is slow, not
+//! wrong) and only positions where the game is over are answered. Two kinds of line are not
+//! sent: `setoption` of the tables' folder (it would read the file system) and `go perft`
+//! deeper than [`PERFT_DEPTH`] (slow by design; the protocol caps it at `PERFT_MAX`).
 #![no_main]
 
 use std::cell::RefCell;
