@@ -4,7 +4,8 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use axum::extract::{Request, State};
+use axum::extract::rejection::PathRejection;
+use axum::extract::{Path, Request, State};
 use axum::http::{header, HeaderValue, Method};
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
@@ -31,10 +32,12 @@ async fn games(State(registry): State<Shared>, query: QueryPairs) -> Result<Json
 }
 
 /// `/api/{game}` names no rule set: a 404 listing the game's rule sets (or the games).
-async fn game_alone(
-    State(registry): State<Shared>,
-    axum::extract::Path(game): axum::extract::Path<String>,
-) -> ApiError {
+async fn game_alone(State(registry): State<Shared>, path: Result<Path<String>, PathRejection>) -> ApiError {
+    // A name whose escapes are not UTF-8 is refused in JSON, as on every other API path.
+    let game = match path {
+        Ok(Path(game)) => game,
+        Err(e) => return ApiError::BadRequest(format!("malformed path: {}", e.body_text())),
+    };
     match registry.exists(&game, "") {
         Err(ApiError::UnknownRuleSet { game, valid, .. }) => ApiError::NoRuleSet { game, valid },
         Err(e) => e,
@@ -163,4 +166,27 @@ pub fn router(registry: Arc<Registry>) -> Router {
         .with_state(registry)
         .layer(cors)
         .layer(middleware::from_fn(log_request))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::body::{to_bytes, Body};
+    use axum::http::StatusCode;
+    use tower::ServiceExt;
+
+    /// Found by the fuzz target `server_request`: `/api/{game}` alone, its name's escapes not
+    /// UTF-8, answered axum's plain-text 400 rather than JSON.
+    #[tokio::test]
+    async fn a_path_that_is_not_utf8_is_a_json_400_on_every_route() {
+        for uri in ["/api/%FF", "/api/%%%%%ccc%%%g", "/api/nana/%FF", "/api/%FF/current/view", "/%FF/current"]
+        {
+            let request = Request::builder().uri(uri).body(Body::empty()).unwrap();
+            let response = router(Arc::new(Registry::new())).oneshot(request).await.unwrap();
+            assert_eq!(response.status(), StatusCode::BAD_REQUEST, "{uri}");
+            let body = to_bytes(response.into_body(), 1 << 16).await.unwrap();
+            let json: serde_json::Value = serde_json::from_slice(&body).expect("JSON");
+            assert!(json["error"].as_str().unwrap().contains("malformed path"), "{uri}: {json}");
+        }
+    }
 }

@@ -122,7 +122,14 @@ pub fn parse_position(input: &str) -> Result<Position, ParseError> {
             match role {
                 Role::Lion => setup.lion_in_hand[side] = true,
                 Role::Hen => return Err(err("a hen in hand: captured pieces are held unpromoted".into())),
-                r => setup.hands[side][r.hand_slot().expect("in hand")] += 1,
+                r => {
+                    // Two of each kind exist: a longer run must not overflow the count.
+                    let held = &mut setup.hands[side][r.hand_slot().expect("in hand")];
+                    if *held == 2 {
+                        return Err(err(format!("more than two '{c}' in hand")));
+                    }
+                    *held += 1;
+                }
             }
         }
     }

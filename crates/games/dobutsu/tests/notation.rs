@@ -91,6 +91,18 @@ fn moves_read_in_the_notation_they_are_printed_in() {
     assert!(e.contains("no legal move is written so"), "{e}");
 }
 
+/// Found by the fuzz target `dobutsu_fen`: 256 pieces of a kind in hand overflowed the count.
+#[test]
+fn a_hand_of_more_pieces_than_exist_is_refused() {
+    let many = format!("1l1/C2/3/L2[GGEEc{}] w", "G".repeat(300));
+    for input in [many.as_str(), "1l1/C2/3/L2[GGGEEc] w"] {
+        let e = fen::parse_position(input).unwrap_err().to_string();
+        assert!(e.contains("more than two 'G' in hand"), "{e}");
+    }
+    let e = dobutsu_shogi::usi::parse_position(&format!("1l1/C2/3/L2 b {} 1", "9G".repeat(30))).unwrap_err();
+    assert!(e.to_string().contains("more than two 'G' in hand"), "{e}");
+}
+
 #[test]
 fn bad_moves_are_one_line_errors() {
     let rules = Rules::TANAKA;
