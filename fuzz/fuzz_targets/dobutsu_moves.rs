@@ -1,13 +1,13 @@
-//! Dobutsu's move readers (Fairy-Stockfish's UCI form and USI's form): any text is read or
-//! refused without a panic in an arbitrary position, and a move accepted is one of the
-//! position's legal moves.
+//! Dobutsu's move readers (Fairy-Stockfish's UCI form, which also reads the human notation the
+//! game prints, and USI's form): any text is read or refused without a panic in an arbitrary
+//! position, and a move accepted is one of the position's legal moves.
 //!
 //! The input: a byte choosing the rule set and the first position (the start or one of a few
 //! fixed positions), a byte giving how many moves to play from it, one byte per move choosing
 //! among the legal moves, then the move text.
 #![no_main]
 
-use dobutsu_shogi::{fen, usi, Position, Rules};
+use dobutsu_shogi::{fen, san, usi, Position, Rules};
 use libfuzzer_sys::fuzz_target;
 
 /// Positions besides the start: pieces in hand, a hen, a chick about to promote, a lion
@@ -45,9 +45,10 @@ fuzz_target!(|data: &[u8]| {
             Err(e) => drop(e.to_string()),
         }
     }
-    // Every legal move reads back from both forms.
+    // Every legal move reads back from the three forms.
     for &mv in &legal {
         assert_eq!(fen::parse_move(&pos, &rules, &mv.to_string()), Ok(mv), "in {pos}");
+        assert_eq!(fen::parse_move(&pos, &rules, &san::format(&pos, mv)), Ok(mv), "in {pos}");
         assert_eq!(usi::parse_move(&pos, &rules, &usi::format_move(mv)), Ok(mv), "in {pos}");
     }
 });
