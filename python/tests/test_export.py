@@ -11,6 +11,7 @@ from pathlib import Path
 
 import duckdb
 import pyarrow as pa
+import pyarrow.compute
 import pyarrow.parquet as pq
 import pytest
 
@@ -50,6 +51,18 @@ def test_the_rows_are_the_stored_positions(parquet, nana_bin, tables, tb) -> Non
     assert len(set(parquet.column("fen").to_pylist())) == parquet.num_rows
 
 
+def expand_hand(hand: str) -> str:
+    """A position string's hands with each piece written as often as held: `2rB` is `rrB`."""
+    out, count = "", ""
+    for c in "" if hand == "-" else hand:
+        if c.isdigit():
+            count += c
+        else:
+            out += c * int(count or "1")
+            count = ""
+    return out
+
+
 def test_rows_agree_with_the_probe(parquet, tb) -> None:
     rng = random.Random(38)
     rows = parquet.take(sorted(rng.sample(range(parquet.num_rows), CHECKED_ROWS))).to_pylist()
@@ -60,8 +73,7 @@ def test_rows_agree_with_the_probe(parquet, tb) -> None:
         # Black moves first in Nana: "b" in the position string.
         side = row["fen"].split(" ")[1]
         assert row["side_to_move"] == {"b": "black", "w": "white"}[side], row
-        hand = row["fen"].split(" ")[2]
-        assert sorted(row["hand"]) == sorted("" if hand == "-" else hand), row
+        assert sorted(row["hand"]) == sorted(expand_hand(row["fen"].split(" ")[2])), row
 
 
 def test_duckdb_reads_the_same_file(exported, parquet) -> None:
@@ -86,14 +98,26 @@ def test_the_csv_holds_the_parquets_rows(exported, parquet) -> None:
         assert got == as_text
 
 
-def test_the_packages_rows_are_the_files(parquet, tb) -> None:
-    ours = tb.to_arrow("nana", "current")
-    assert ours.column_names == parquet.column_names and ours.num_rows == parquet.num_rows
+def same_rows(ours: pa.Table, theirs: pa.Table) -> None:
+    assert ours.column_names == theirs.column_names and ours.num_rows == theirs.num_rows
     for name in nana.COLUMNS:
-        a, b = ours.column(name), parquet.column(name)
+        a, b = ours.column(name), theirs.column(name)
         if pa.types.is_dictionary(a.type):
             a, b = a.cast(pa.string()), b.cast(pa.string())
         assert a.combine_chunks().equals(b.combine_chunks()), name
+
+
+def test_the_packages_rows_are_the_files(parquet, tb) -> None:
+    # Rows come in index order: the package's first batch is the file's first rows.
+    first = pa.Table.from_batches([next(tb.record_batches("nana", "current"))])
+    assert first.num_rows > 0
+    same_rows(first, parquet.slice(0, first.num_rows))
+    # Samples from anywhere in the index: the file's rows of the same positions.
+    rng = random.Random(38)
+    for _ in range(3):
+        sample = pa.Table.from_batches([tb.record_batch("nana", "current", rng.randrange(tb.size("nana", "current")), 4096)])
+        theirs = parquet.filter(pa.compute.is_in(parquet.column("fen"), value_set=sample.column("fen")))
+        same_rows(sample, theirs)
 
 
 def doc_queries() -> list[tuple[str, str]]:

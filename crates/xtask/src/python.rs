@@ -11,7 +11,7 @@ const PACKAGES: [&str; 5] = ["maturin>=1.5,<2", "pytest>=7", "pyarrow>=14", "pan
 
 /// Makes the virtual environment where missing, installs [`PACKAGES`] where missing, then
 /// builds and installs the package from the workspace (every time: the Rust code may have
-/// changed), in the test profile so that it shares the tests' compiled crates.
+/// changed), in the test profile's settings (`--profile python`).
 pub fn prepare() -> Result<(), String> {
     // crates/xtask -> the workspace.
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("the workspace folder");
@@ -34,11 +34,11 @@ pub fn prepare() -> Result<(), String> {
         pip.args(["-m", "pip", "install", "-q", "--disable-pip-version-check"]).args(PACKAGES);
         run(&mut pip, "pip install of the tests' packages")?;
     }
-    eprintln!("xtask: pip install ./python (maturin, test profile)");
+    eprintln!("xtask: pip install ./python (maturin, --profile python)");
     let mut install = Command::new(&python);
     install
         .args(["-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-build-isolation"])
-        .args(["--force-reinstall", "--no-deps", "--config-settings", "build-args=--profile test"])
+        .args(["--force-reinstall", "--no-deps", "--config-settings", "build-args=--profile python"])
         .arg(workspace.join("python"))
         .env("PATH", path_with(&venv.join("bin")));
     run(&mut install, "pip install ./python")
