@@ -122,7 +122,7 @@ impl<G: Game> Opened for Open<G> {
         // A whole batch reads entries all over the index: from memory (decoded once and kept);
         // a sample, from the file.
         let probe = if count >= nana_export::BATCH_ENTRIES {
-            nana_export::probe_in_memory(&self.0).map_err(|e| table_error::<G>(self.0.game(), e))?
+            nana_export::probe_in_memory(&self.0).map_err(|e| table_error::<G>(self.0.game(), *e))?
         } else {
             self.0.probe()
         };

@@ -22,7 +22,6 @@
 //! at a time, each batch's positions valued in parallel: beyond the table's entries
 //! ([`probe_in_memory`]), memory does not grow with the number of rows.
 
-use std::io::Write;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -202,7 +201,7 @@ impl From<ProbeError> for ExportError {
 pub fn write<R: FrontRules>(
     probe: &Probe<'_, R>,
     format: Format,
-    out: impl Write + Send,
+    out: impl std::io::Write + Send,
     progress: &dyn Fn(u64),
 ) -> Result<u64, ExportError> {
     let size = probe.game().size();
@@ -230,6 +229,7 @@ pub fn write<R: FrontRules>(
             writer.close().map_err(parquet_error)?;
         }
         Format::Csv => {
+            use std::io::Write;
             let mut out = std::io::BufWriter::new(out);
             writeln!(out, "{}", COLUMNS.join(",")).map_err(ExportError::Write)?;
             for range in batches {
@@ -281,8 +281,8 @@ fn csv_field(field: &str) -> String {
 /// first: an export reads the entries of every position's moves, scattered over the index, which
 /// one block at a time from the file would decode again and again. Its memory is the table's
 /// entries, one byte or two per index entry.
-pub fn probe_in_memory<R: FrontRules>(table: &Table<R>) -> Result<Probe<'_, R>, TableError> {
-    let entries = table.try_entries()?;
+pub fn probe_in_memory<R: FrontRules>(table: &Table<R>) -> Result<Probe<'_, R>, Box<TableError>> {
+    let entries = table.try_entries().map_err(Box::new)?;
     Ok(Probe::with_width(*table.game(), entries, table.width())
         .expect("the size was checked when the table was opened"))
 }

@@ -51,7 +51,7 @@ pub fn run<G: Game>(args: &ExportArgs<G>, dir: &Path, out: &mut dyn Write) -> Re
     }
     let table = table::load_or_solve::<G>(rules, args.tablebase.as_deref(), dir)?;
     crate::pool::start()?;
-    let probe = nana_export::probe_in_memory(&table).map_err(|e| table::user_error::<G>(&rules, e))?;
+    let probe = nana_export::probe_in_memory(&table).map_err(|e| table::user_error::<G>(&rules, *e))?;
     // Written to a file beside the output and renamed at the end: an export that fails or is
     // stopped leaves no partial file under the output's name.
     let partial = partial_path(&args.out);
