@@ -22,7 +22,21 @@ pub fn prepare() -> Result<(), String> {
             "xtask: the Python package's tests need a virtual environment: python3 -m venv {}",
             venv.display()
         );
-        run(Command::new("python3").args(["-m", "venv"]).arg(&venv), "python3 -m venv")?;
+        // Debian's python3 has no venv module without python3-venv: virtualenv from PyPI then.
+        let made =
+            Command::new("python3").args(["-m", "venv"]).arg(&venv).status().is_ok_and(|s| s.success());
+        if !made {
+            eprintln!(
+                "xtask: python3 -m venv failed; pip install --user virtualenv, then python3 -m virtualenv"
+            );
+            let mut pip = Command::new("python3");
+            pip.args(["-m", "pip", "install", "-q", "--user", "--disable-pip-version-check", "virtualenv"]);
+            run(&mut pip, "pip install --user virtualenv")?;
+            run(
+                Command::new("python3").args(["-m", "virtualenv", "-q"]).arg(&venv),
+                "python3 -m virtualenv",
+            )?;
+        }
     }
     let have = Command::new(&python)
         .args(["-c", "import maturin, pytest, pyarrow, pandas, duckdb"])
