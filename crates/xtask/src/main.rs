@@ -9,7 +9,8 @@
 //! where that is impossible, the command stops and says what to install. Playwright needs
 //! Node.js 20 or later: where the machine's is older (Debian 12 packages Node.js 18), a Node.js
 //! binary package from the npm registry is installed into `target/xtask-node` and put first on
-//! the tests' `PATH`.
+//! the tests' `PATH`. The Python package's tests get a virtual environment with the package
+//! installed (`python.rs`).
 
 mod python;
 
