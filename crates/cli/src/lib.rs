@@ -104,6 +104,9 @@ enum Command<G: Game> {
     },
     /// Re-check every entry of a tablebase against its successors with the forward rules.
     CheckTable { file: PathBuf },
+    /// Write every stored position of a table to a Parquet or CSV file: FEN, side to move,
+    /// category, DTM, best move, material in hand (docs/PYTHON.md).
+    Export(commands::export::ExportArgs<G>),
     /// Look up a position: value, ranked moves, best move, principal variation.
     Query(commands::query::QueryArgs<G>),
     /// Play against perfect play in the terminal.
@@ -165,6 +168,7 @@ fn run<G: Game>(cli: Cli<G>, games: &[&dyn Registered], out: &mut dyn Write) -> 
         Command::Results { dir } => commands::results::run::<G>(&dir.unwrap_or(tb_dir), out),
         Command::CheckTable { file } => commands::check::run::<G>(&file, out),
         Command::Query(args) => commands::query::run(&args, &tb_dir, out),
+        Command::Export(args) => commands::export::run(&args, &tb_dir, out),
         Command::Play(args) => commands::play::run(&args, &tb_dir, out),
         // The explorer serves every game, or only the one --game names.
         Command::Serve { port, bind, no_solve } => {

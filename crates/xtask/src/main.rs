@@ -11,8 +11,10 @@
 //! else through `sudo -n`); where that is impossible, the command stops and says what to install. Playwright needs
 //! Node.js 20 or later: where the machine's is older (Debian 12 packages Node.js 18), a Node.js
 //! binary package from the npm registry is installed into `target/xtask-node` and put first on
-//! the tests' `PATH`.
+//! the tests' `PATH`. The Python package's tests get a virtual environment with the package
+//! installed (`python.rs`).
 
+mod python;
 mod site;
 
 use std::env;
@@ -66,6 +68,7 @@ fn test(args: Vec<String>) -> Result<ExitCode, String> {
     install_missing()?;
     // The static site's browser test builds the WebAssembly module.
     site::ensure_wasm_target()?;
+    python::prepare()?;
     let mut path: Vec<PathBuf> =
         env::var_os("PATH").map(|p| env::split_paths(&p).collect()).unwrap_or_default();
     if let Some(bin) = newer_node()? {

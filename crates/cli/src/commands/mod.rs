@@ -2,6 +2,7 @@
 
 pub mod check;
 pub mod engine;
+pub mod export;
 pub mod moves;
 pub mod perft;
 pub mod play;

@@ -1,0 +1,76 @@
+//! The Python package's test environment: a virtual environment in `target/xtask-python` with
+//! the package (`python/`, built by maturin from the workspace) and what its tests read the
+//! tables and the export with (pytest, pyarrow, pandas, DuckDB), all from PyPI. The test
+//! `tests/python.rs` runs pytest with its Python.
+
+use std::path::Path;
+use std::process::Command;
+
+/// What the package's tests need from PyPI besides the package.
+const PACKAGES: [&str; 5] = ["maturin>=1.5,<2", "pytest>=7", "pyarrow>=14", "pandas>=2", "duckdb>=1"];
+
+/// Makes the virtual environment where missing, installs [`PACKAGES`] where missing, then
+/// builds and installs the package from the workspace (every time: the Rust code may have
+/// changed), in the test profile's settings (`--profile python`).
+pub fn prepare() -> Result<(), String> {
+    // crates/xtask -> the workspace.
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("the workspace folder");
+    let venv = workspace.join("target/xtask-python");
+    let python = venv.join("bin/python");
+    if !python.exists() {
+        eprintln!(
+            "xtask: the Python package's tests need a virtual environment: python3 -m venv {}",
+            venv.display()
+        );
+        // Debian's python3 has no venv module without python3-venv: virtualenv from PyPI then.
+        let made =
+            Command::new("python3").args(["-m", "venv"]).arg(&venv).status().is_ok_and(|s| s.success());
+        if !made {
+            eprintln!(
+                "xtask: python3 -m venv failed; pip install --user virtualenv, then python3 -m virtualenv"
+            );
+            let mut pip = Command::new("python3");
+            pip.args(["-m", "pip", "install", "-q", "--user", "--disable-pip-version-check", "virtualenv"]);
+            run(&mut pip, "pip install --user virtualenv")?;
+            run(
+                Command::new("python3").args(["-m", "virtualenv", "-q"]).arg(&venv),
+                "python3 -m virtualenv",
+            )?;
+        }
+    }
+    let have = Command::new(&python)
+        .args(["-c", "import maturin, pytest, pyarrow, pandas, duckdb"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have {
+        eprintln!("xtask: pip install {}", PACKAGES.join(" "));
+        let mut pip = Command::new(&python);
+        pip.args(["-m", "pip", "install", "-q", "--disable-pip-version-check"]).args(PACKAGES);
+        run(&mut pip, "pip install of the tests' packages")?;
+    }
+    eprintln!("xtask: pip install ./python (maturin, --profile python)");
+    let mut install = Command::new(&python);
+    install
+        .args(["-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-build-isolation"])
+        .args(["--force-reinstall", "--no-deps", "--config-settings", "build-args=--profile python"])
+        .arg(workspace.join("python"))
+        .env("PATH", path_with(&venv.join("bin")));
+    run(&mut install, "pip install ./python")
+}
+
+/// `PATH` with `bin` first (maturin is found there by pip's build).
+fn path_with(bin: &Path) -> std::ffi::OsString {
+    let mut dirs = vec![bin.to_path_buf()];
+    dirs.extend(
+        std::env::var_os("PATH").map(|p| std::env::split_paths(&p).collect::<Vec<_>>()).unwrap_or_default(),
+    );
+    std::env::join_paths(dirs).unwrap_or_default()
+}
+
+fn run(command: &mut Command, what: &str) -> Result<(), String> {
+    match command.status() {
+        Ok(s) if s.success() => Ok(()),
+        Ok(s) => Err(format!("{what} failed ({s})")),
+        Err(e) => Err(format!("{what} could not start: {e}")),
+    }
+}

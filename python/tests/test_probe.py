@@ -1,0 +1,163 @@
+"""``probe``, ``mainline``, ``stats`` and their ``get_*`` variants against ``nana query --json``
+and ``nana stats``; the exceptions."""
+
+from __future__ import annotations
+
+import random
+import re
+import shutil
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+import nana
+from conftest import RULE_SETS, query_json, run_nana
+
+# The positions per game of the random comparison, and the rule set each is drawn from.
+RANDOM_POSITIONS = 1000
+RANDOM_RULES = [("nana", "current"), ("dobutsu", "tanaka")]
+
+
+def test_every_rule_set_is_found(tb: nana.Tablebase) -> None:
+    assert set(RULE_SETS) <= set(tb.tables())
+    assert tb.damaged() == {}
+
+
+@pytest.mark.parametrize("game,rules", RULE_SETS)
+def test_the_start_agrees_with_the_command_line(tb, nana_bin, tables, game, rules) -> None:
+    answer = tb.probe(game, rules)
+    assert answer.to_dict() == query_json(nana_bin, tables, game, rules)
+    assert answer.moves and answer.best_move == answer.moves[0].uci
+    assert tb.mainline(game, rules) == answer.mainline
+    assert tb.probe(game, rules, answer.fen) == answer
+
+
+def random_positions(tb: nana.Tablebase, game: str, rules: str, n: int, seed: int) -> list[str]:
+    """`n` stored positions of distinct index entries spread over the whole index: the first
+    row of a run of entries at a random place, until `n` are found."""
+    rng = random.Random(seed)
+    size = tb.size(game, rules)
+    found: dict[str, None] = {}
+    while len(found) < n:
+        batch = tb.record_batch(game, rules, rng.randrange(size), 64)
+        if batch.num_rows:
+            found[batch.column("fen")[0].as_py()] = None
+    return list(found)
+
+
+@pytest.mark.parametrize("game,rules", RANDOM_RULES)
+def test_random_positions_agree_with_the_command_line(tb, nana_bin, tables, game, rules) -> None:
+    fens = random_positions(tb, game, rules, RANDOM_POSITIONS, seed=38)
+    with ThreadPoolExecutor(4) as pool:
+        expected = list(pool.map(lambda fen: query_json(nana_bin, tables, game, rules, fen), fens))
+    decided = 0
+    for fen, want in zip(fens, expected):
+        answer = tb.probe(game, rules, fen)
+        assert answer.to_dict() == want, fen
+        assert tb.mainline(game, rules, fen) == want["mainline"], fen
+        decided += want["category"] != "draw"
+    # Both games have won and lost positions among any thousand.
+    assert decided > 0
+
+
+@pytest.mark.parametrize("game,rules", RULE_SETS)
+def test_stats_agree_with_the_command_line(tb, nana_bin, tables, game, rules) -> None:
+    file = tables / f"{game}-{rules}.tb"
+    out = run_nana(nana_bin, "--game", game, "stats", "--rules", rules, "--tablebase", str(file)).stdout
+    m = re.search(r"entries: wins (\d+), losses (\d+), draws (\d+), unused (\d+); longest \w+ (\d+) plies", out)
+    assert m, out
+    assert tb.stats(game, rules) == nana.Stats(*map(int, m.groups()))
+
+
+def cli_error(nana_bin: str, *args: str) -> str:
+    done = run_nana(nana_bin, *args, check=False)
+    assert done.returncode != 0 and done.stderr.startswith("error: "), done.stderr
+    return done.stderr[len("error: ") :].strip()
+
+
+@pytest.mark.parametrize(
+    "game,rules,fen",
+    [("nana", "current", "not a position"), ("nana", "original", "1k1/1SC/1K1 x RB 1"), ("dobutsu", "tanaka", "x" * 500)],
+)
+def test_a_bad_position_is_a_value_error_in_the_command_lines_words(tb, nana_bin, tables, game, rules, fen) -> None:
+    message = cli_error(nana_bin, "--game", game, "--tablebase-dir", str(tables), "query", "--rules", rules, fen)
+    for call in (tb.probe, tb.get_probe, tb.mainline, tb.get_mainline):
+        with pytest.raises(ValueError) as e:
+            call(game, rules, fen)
+        assert str(e.value) == message
+
+
+def test_unknown_games_and_rule_sets_are_value_errors(tb) -> None:
+    with pytest.raises(ValueError, match=r'unknown game "chess" \(known: nana, dobutsu\)'):
+        tb.probe("chess", "current")
+    with pytest.raises(ValueError, match=r'unknown rule set "tanaka" of nana \(known: current, original\)'):
+        tb.stats("nana", "tanaka")
+
+
+def test_a_missing_table_raises_and_get_returns_the_default(tmp_path: Path) -> None:
+    with nana.open_tablebases(tmp_path) as empty:
+        assert empty.tables() == []
+        with pytest.raises(nana.MissingTableError) as e:
+            empty.probe("dobutsu", "tanaka")
+        assert isinstance(e.value, KeyError) and isinstance(e.value, nana.TableError)
+        assert str(e.value) == (
+            f"no tablebase at {tmp_path / 'dobutsu-tanaka.tb'}; make it with "
+            f"`nana --game dobutsu solve --rules tanaka --out {tmp_path}`"
+        )
+        with pytest.raises(nana.MissingTableError):
+            empty.mainline("nana", "current")
+        with pytest.raises(nana.MissingTableError):
+            empty.stats("nana", "original")
+        sentinel = object()
+        assert empty.get_probe("nana", "current") is None
+        assert empty.get_probe("nana", "current", default=sentinel) is sentinel
+        assert empty.get_mainline("nana", "current", default=sentinel) is sentinel
+        assert empty.get_stats("dobutsu", "safe-try", default=sentinel) is sentinel
+
+
+def test_found_tables_are_returned_not_the_default(tb) -> None:
+    assert tb.get_probe("nana", "current", default=0) == tb.probe("nana", "current")
+    assert tb.get_stats("dobutsu", "tanaka") == tb.stats("dobutsu", "tanaka")
+    assert tb.get_mainline("nana", "original") == tb.mainline("nana", "original")
+
+
+def test_a_file_that_is_not_a_table_is_a_damaged_table_error(tmp_path, tables, nana_bin) -> None:
+    target = tmp_path / "nana-current.tb"
+    target.write_bytes(b"not a tablebase at all" * 10)
+    message = cli_error(nana_bin, "--tablebase-dir", str(tmp_path), "query", "--json")
+    with nana.open_tablebases(tmp_path) as tb:
+        assert tb.damaged() == {("nana", "current"): message}
+        for call in (tb.probe, tb.get_probe):
+            with pytest.raises(nana.DamagedTableError) as e:
+                call("nana", "current")
+            assert str(e.value) == message
+
+
+def test_a_damaged_block_is_a_damaged_table_error(tmp_path, tables, nana_bin) -> None:
+    target = tmp_path / "nana-current.tb"
+    shutil.copy(tables / "nana-current.tb", target)
+    data = bytearray(target.read_bytes())
+    middle = len(data) // 2
+    for i in range(middle, middle + 64):
+        data[i] ^= 0xFF
+    target.write_bytes(bytes(data))
+    with nana.open_tablebases(tmp_path) as tb:
+        assert tb.tables() == [("nana", "current")]
+        with pytest.raises(nana.DamagedTableError) as e:
+            for _ in tb.record_batches("nana", "current"):
+                pass
+        assert str(e.value).startswith(f"{target}: ")
+        assert str(e.value).endswith("; regenerate it with `nana --game nana solve --rules current`")
+
+
+def test_a_closed_tablebase_refuses_lookups(tables) -> None:
+    with nana.open_tablebases(tables) as tb:
+        tb.probe("nana", "current")
+    with pytest.raises(ValueError, match="closed"):
+        tb.probe("nana", "current")
+
+
+def test_a_folder_that_is_not_one_is_a_value_error(tmp_path) -> None:
+    with pytest.raises(ValueError, match="not a directory"):
+        nana.open_tablebases(tmp_path / "nowhere")
