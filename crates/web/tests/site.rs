@@ -172,10 +172,13 @@ fn a_damaged_block_is_named_and_its_position_refused() {
 #[test]
 fn a_missing_table_is_named_with_its_command() {
     let fetcher = Fetcher::new(&[]);
-    let (status, body, _, _) = fetcher.get("/api/dobutsu/safe-try?fen=x");
+    let (status, body, _, _) = fetcher.get("/api/dobutsu/safe-try");
     assert_eq!(status, 503, "{body}");
     assert!(body.contains("dobutsu-safe-try.tb"), "{body}");
     assert!(body.contains("nana --game dobutsu solve --rules safe-try"), "{body}");
+    // A malformed position is a 400 all the same, as the server answers it.
+    let (status, body, _, _) = fetcher.get("/api/dobutsu/safe-try?fen=x");
+    assert_eq!(status, 400, "{body}");
     // Its board is drawn all the same, as the server draws it.
     let (status, body, _, _) = fetcher.get("/api/dobutsu/safe-try/board");
     let rules = dobutsu_shogi::Rules::SAFE_TRY;
