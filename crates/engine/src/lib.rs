@@ -10,15 +10,17 @@
 //! [`WideEntry`] document the encodings; the one-byte one is the payload of the tablebase files).
 
 mod check;
+mod progress;
 pub mod reach;
+mod solution;
 mod solve;
 mod subset;
 mod value;
 
 pub use check::{check, check_relations, check_with, CheckError, Problem, RelationMismatch};
-pub use solve::{
-    phases, solve, solve_with, NoProgress, PhasePlan, Progress, Solution, SolveError, Solved, Stats, MAX_SIZE,
-};
+pub use progress::{NoProgress, PhasePlan, Progress};
+pub use solution::{Solution, Solved, Stats};
+pub use solve::{phases, solve, solve_census, solve_with, SolveError, MAX_SIZE};
 pub use subset::Subset;
 pub use value::{Dtm, Entry, EntryWidth, Value, WideEntry};
 
@@ -101,15 +103,6 @@ pub trait Game: Sync {
     /// (4 bytes an edge and an entry, 10 bytes an edge while turning them around). Default: no.
     fn reverse_successors(&self) -> bool {
         false
-    }
-
-    /// The forward pass the game has made already, handed over once: the solver reads its
-    /// bytes instead of asking [`Game::successor_count`] and [`Game::has_predecessors`] of each
-    /// entry, and keeps them as its counters, so the census costs no memory past the solve's
-    /// own. A second call gets `None`, as does a game without one (the default). Read only
-    /// where the solver does not keep the successors ([`Game::reverse_successors`]).
-    fn take_census(&self) -> Option<Census> {
-        None
     }
 }
 
@@ -271,11 +264,11 @@ mod tests {
     /// else the count).
     struct Censused<G> {
         inner: G,
-        census: std::sync::Mutex<Option<Vec<u8>>>,
     }
 
     impl<G: Game> Censused<G> {
-        fn new(inner: G) -> Censused<G> {
+        fn census(&self) -> Census {
+            let inner = &self.inner;
             let mut scratch = Vec::new();
             let bytes = (0..inner.size())
                 .map(|i| match inner.successor_count(i, &mut scratch) {
@@ -288,7 +281,7 @@ mod tests {
                     (node, _) => panic!("{i}: {node:?} has no census byte"),
                 })
                 .collect();
-            Censused { inner, census: std::sync::Mutex::new(Some(bytes)) }
+            Census { bytes, read: Censused::<G>::read }
         }
 
         fn read(b: u8) -> Counted {
@@ -322,29 +315,32 @@ mod tests {
         fn has_predecessors(&self, _: u64) -> bool {
             panic!("the forward pass asked for predecessors despite a census")
         }
-        fn take_census(&self) -> Option<Census> {
-            let bytes = self.census.lock().unwrap().take()?;
-            Some(Census { bytes, read: Censused::<G>::read })
-        }
     }
 
-    /// A census gives the same solution as the game's own answers, and is handed over once.
+    fn solve_censused<G: Game>(inner: G) -> Solution {
+        let censused = Censused { inner };
+        solve_census(&censused, censused.census(), &NoProgress).unwrap()
+    }
+
+    /// A census gives the same solution as the game's own answers.
     #[test]
     fn a_census_stands_for_the_forward_pass() {
         for silent in [&[][..], &[0, 4]] {
             let plain = solve(&Leaves { silent }, &NoProgress).unwrap();
-            let censused = Censused::new(Leaves { silent });
-            assert_eq!(solve(&censused, &NoProgress).unwrap().bytes(), plain.bytes(), "{silent:?}");
-            assert!(censused.take_census().is_none());
+            assert_eq!(solve_censused(Leaves { silent }).bytes(), plain.bytes(), "{silent:?}");
         }
         let plain = solve(&TakeAway, &NoProgress).unwrap();
-        assert_eq!(solve(&Censused::new(TakeAway), &NoProgress).unwrap().bytes(), plain.bytes());
+        assert_eq!(solve_censused(TakeAway).bytes(), plain.bytes());
         let plain = solve(&Cycle, &NoProgress).unwrap();
-        assert_eq!(solve(&Censused::new(Cycle), &NoProgress).unwrap().bytes(), plain.bytes());
+        assert_eq!(solve_censused(Cycle).bytes(), plain.bytes());
         // A census of another size is an error, not a wrong solution.
-        let short = Censused::new(TakeAway);
-        short.census.lock().unwrap().as_mut().unwrap().pop();
-        assert_eq!(solve(&short, &NoProgress).unwrap_err(), SolveError::CensusSize { bytes: 9, size: 10 });
+        let short = Censused { inner: TakeAway };
+        let mut census = short.census();
+        census.bytes.pop();
+        assert_eq!(
+            solve_census(&short, census, &NoProgress).unwrap_err(),
+            SolveError::CensusSize { bytes: 9, size: 10 }
+        );
     }
 
     /// A chain `len - 1 -> ... -> 0` (0 has no move) and a hub `len` with a move to each of the

@@ -46,10 +46,10 @@ fn main() {
     println!("survey: {:.2} s", start.elapsed().as_secs_f64());
     let bytes = surveyed.bytes.clone();
     let start = Instant::now();
-    let game = Dense::surveyed(DobutsuGame::new(rules), surveyed);
+    let (game, census) = Dense::surveyed(DobutsuGame::new(rules), surveyed);
     println!("the set's directory: {:.2} s", start.elapsed().as_secs_f64());
     let start = Instant::now();
-    let solution = nana_engine::solve(&game, &Phases(Mutex::new(None))).unwrap();
+    let solution = nana_engine::solve_census(&game, census, &Phases(Mutex::new(None))).unwrap();
     println!("solve: {:.2} s", start.elapsed().as_secs_f64());
     let values = solution.bytes();
 

@@ -7,8 +7,6 @@
 //!
 //! The set and its numbering are the engine's [`Subset`].
 
-use std::sync::{Mutex, PoisonError};
-
 use nana_engine::{Census, Dtm, Entry, Game, Node, Subset, Value};
 use rayon::prelude::*;
 
@@ -20,9 +18,6 @@ use crate::survey::{self, Survey};
 pub struct Dense<G> {
     inner: G,
     set: Subset,
-    /// The [`Survey`] bytes of the entries, by dense number, if surveyed, until the solver
-    /// takes them ([`Game::take_census`]).
-    survey: Mutex<Option<Vec<u8>>>,
 }
 
 impl<G: Game> Dense<G> {
@@ -39,12 +34,12 @@ impl<G: Game> Dense<G> {
     /// word `i / 64`). A successor outside the set must be a move that loses at once.
     pub fn from_words(inner: G, words: &[u64]) -> Dense<G> {
         let set = Subset::from_words(words, inner.size());
-        Dense { inner, set, survey: Mutex::new(None) }
+        Dense { inner, set }
     }
 
     /// `inner` over the solved set of a [`Survey`] (made by [`crate::survey::survey`] for the
-    /// same rule set as `inner`), whose bytes the solver takes as its forward pass
-    /// ([`Game::take_census`]) instead of generating moves.
+    /// same rule set as `inner`), and the survey's bytes by dense number, which the solver
+    /// takes as its forward pass ([`nana_engine::solve_census`]) instead of generating moves.
     ///
     /// The survey's counts leave out the moves into an entry where the opponent wins in 1 by a
     /// try (its byte [`survey::byte::TERMINAL_WIN`]), besides the moves out of the set: nothing walks
@@ -54,13 +49,12 @@ impl<G: Game> Dense<G> {
     /// that has another move. Nothing walks back from a loss in 0 (a try completed by the
     /// opponent) either: every entry with a move into one is a win in 1 the survey decided
     /// ([`survey::byte::TRY_WINS`]).
-    pub fn surveyed(inner: G, survey: Survey) -> Dense<G> {
+    pub fn surveyed(inner: G, survey: Survey) -> (Dense<G>, Census) {
         let Survey { words, bytes } = survey;
         let dense = Dense::from_words(inner, &words);
         drop(words);
         assert_eq!(dense.set.len(), bytes.len() as u64, "one survey byte per entry of the set");
-        *dense.survey.lock().unwrap_or_else(PoisonError::into_inner) = Some(bytes);
-        dense
+        (dense, Census { bytes, read: survey::counted })
     }
 
     /// The set, without the game.
@@ -134,12 +128,6 @@ impl<G: Game> Game for Dense<G> {
             }
         }
         out.truncate(keep);
-    }
-
-    /// The survey's bytes, if surveyed and not taken yet.
-    fn take_census(&self) -> Option<Census> {
-        let bytes = self.survey.lock().unwrap_or_else(PoisonError::into_inner).take()?;
-        Some(Census { bytes, read: survey::counted })
     }
 }
 

@@ -69,9 +69,9 @@ impl TableGame for Rules {
         progress.plan(&[&["survey"], nana_engine::phases(&DobutsuGame::new(*self))].concat());
         progress.begin("survey", index::SIZE);
         let survey = survey::survey(self, &|n| progress.advance(n));
-        let game = Dense::surveyed(DobutsuGame::new(*self), survey);
+        let (game, census) = Dense::surveyed(DobutsuGame::new(*self), survey);
         progress.end();
-        let dense = nana_engine::solve(&game, progress)?;
+        let dense = nana_engine::solve_census(&game, census, progress)?;
         Ok(Solution::of_members(game.into_set(), dense.into_bytes()))
     }
 

@@ -1,0 +1,192 @@
+//! The backward passes, one distance at a time.
+
+use rayon::prelude::*;
+
+use super::cells::{Cells, Halt};
+use super::reversed::Reversed;
+use crate::{Game, Progress};
+
+/// The backward passes, one distance at a time, from the terminal entries `seeds` by distance,
+/// over the reversed successors `edges` if the forward pass kept them, else over the game's
+/// predecessors. `settled` terminal entries without predecessors are decided already.
+pub(super) fn backward<G: Game, S: Cells>(
+    game: &G,
+    edges: Option<&Reversed>,
+    cells: &S,
+    mut seeds: Vec<Vec<u32>>,
+    settled: u64,
+    progress: &dyn Progress,
+) -> Result<(), Halt> {
+    let legal = cells.legal();
+    progress.begin("retrograde", legal as u64);
+    let mut frontier: Vec<u32> = seeds.first_mut().map(std::mem::take).unwrap_or_default();
+    progress.advance(settled + frontier.len() as u64);
+    let mut dtm: usize = 0;
+    // The passes' predecessors dealt out by range, kept from pass to pass up to [`DEALT_KEPT`].
+    let mut dealt = Vec::new();
+    let threads = rayon::current_num_threads();
+    while !frontier.is_empty() || dtm + 1 < seeds.len() {
+        let next_dtm = dtm + 1;
+        let next = cells.code(next_dtm)?;
+        let losses = dtm.is_multiple_of(2);
+        // Reversed edges cost the same for every entry: a few chunks a thread. The game's
+        // predecessors cost more in some parts of the index than in others: more, smaller
+        // chunks keep the threads busy to the end.
+        let (tasks, deal): (usize, &Deal<'_>) = match edges {
+            Some(edges) => (4 * threads, &|chunk, by_range| deal_edges(edges, chunk, by_range)),
+            // A predecessor of a loss wins however often it is listed; one of a win is counted
+            // down once per distinct successor.
+            None => (32 * threads, &|chunk, by_range| deal_predecessors(game, chunk, by_range, !losses)),
+        };
+        // In index order, the game's work on each frontier entry (its position, its
+        // predecessors) reads the game's own tables in order rather than at random: each range's
+        // finds are sorted while in cache, and the ranges come in order. Reversed edges are read
+        // the same either way (measured: no gain there).
+        let sorted = edges.is_none();
+        // A large frontier is passed over in pieces, so that the dealt predecessors of one
+        // piece at most are held at once; the entries decided do not depend on the order.
+        let mut found = Vec::new();
+        for piece in frontier.chunks(PASS_PIECE) {
+            let finds = owned_pass(cells, piece, losses, next, &mut dealt, tasks, deal, sorted);
+            found.extend(finds.into_iter().flatten());
+            // Lists grown for a large piece are freed rather than kept for the next pieces:
+            // each list keeps the capacity of the largest piece it ever held, and together
+            // those would outgrow any one piece's lists several times over.
+            if dealt.iter().flatten().map(Vec::capacity).sum::<usize>() > DEALT_KEPT {
+                dealt.clear();
+            }
+        }
+        frontier = found;
+        cells.check_pass(next_dtm, !frontier.is_empty())?;
+        if let Some(terminal) = seeds.get_mut(next_dtm) {
+            frontier.append(terminal);
+        }
+        progress.advance(frontier.len() as u64);
+        dtm = next_dtm;
+    }
+    progress.end();
+    Ok(())
+}
+
+/// The most frontier entries whose predecessors one pass deals out at once (Dobutsu's have a
+/// dozen on average: some 50 MB of dealt lists, where its largest frontier, 14 million
+/// entries, would need 700 MB).
+const PASS_PIECE: usize = 1 << 20;
+
+/// The most dealt predecessors (all lists' capacity together) kept from one piece of a pass
+/// to the next: 128 MB. A small game's lists are kept from pass to pass (no fresh pages for
+/// each pass); a large game's are freed after each piece.
+const DEALT_KEPT: usize = 1 << 25;
+
+/// How a pass lists the predecessors of a chunk of its frontier: each frontier entry's
+/// predecessors (from the game, distinct ones where the pass counts them down; from reversed
+/// edges, each as often as it has an edge), pushed to the list of their range (`by_range`, one
+/// per [`RANGE_BITS`] range).
+type Deal<'a> = dyn Fn(&[u32], &mut [Vec<u32>]) + Sync + 'a;
+
+/// Deals the predecessors of a chunk of frontier entries out by range, from the reversed edges.
+fn deal_edges(edges: &Reversed, chunk: &[u32], by_range: &mut [Vec<u32>]) {
+    for (k, &q) in chunk.iter().enumerate() {
+        // Each frontier entry costs two dependent cache misses (its offsets, then its
+        // predecessors): ask for both some entries ahead.
+        if let Some(&ahead) = chunk.get(k + 2 * PREFETCH_AHEAD) {
+            prefetch(&edges.first[ahead as usize]);
+        }
+        if let Some(&ahead) = chunk.get(k + PREFETCH_AHEAD) {
+            prefetch(edges.preds.as_ptr().wrapping_add(edges.first[ahead as usize] as usize));
+        }
+        for &p in edges.of(q) {
+            by_range[(p >> RANGE_BITS) as usize].push(p);
+        }
+    }
+}
+
+/// Deals the predecessors of a chunk of frontier entries out by range, as the game lists them
+/// (each entry's distinct ones if `distinct`, else duplicates too).
+fn deal_predecessors<G: Game>(game: &G, chunk: &[u32], by_range: &mut [Vec<u32>], distinct: bool) {
+    let mut preds = Vec::new();
+    for &q in chunk {
+        preds.clear();
+        game.predecessors(q as u64, &mut preds);
+        if distinct {
+            preds.sort_unstable();
+            preds.dedup();
+        }
+        for &p in &preds {
+            by_range[(p >> RANGE_BITS) as usize].push(p as u32);
+        }
+    }
+}
+
+/// Entries per range of a pass over reversed edges: a range's entries and counters (2^18 each
+/// for one-byte cells) stay in a core's cache while its task applies the pass to them.
+const RANGE_BITS: u32 = 18;
+
+/// One backward pass without atomic read-modify-writes: the frontier's predecessors are first
+/// dealt out by index range, in parallel over `tasks` chunks of the frontier (by `deal`, see
+/// [`Deal`]), then each range is
+/// applied by one task alone (in parallel over the ranges), which owns its entries and
+/// counters: plain loads and stores, no `lock`ed instruction, and the range's cells in cache.
+/// The entries decided, and their values, do not depend on the order: a win is only written as
+/// `next`, a counter reaches zero once. Each range's finds come out in index order if `sorted`.
+#[allow(clippy::too_many_arguments)]
+fn owned_pass<S: Cells>(
+    cells: &S,
+    frontier: &[u32],
+    losses: bool,
+    next: S::Raw,
+    dealt: &mut Vec<Vec<Vec<u32>>>,
+    tasks: usize,
+    deal: &Deal<'_>,
+    sorted: bool,
+) -> Vec<Vec<u32>> {
+    let ranges = cells.len().div_ceil(1 << RANGE_BITS);
+    dealt.resize_with(tasks, || vec![Vec::new(); ranges]);
+    let chunk = frontier.len().div_ceil(tasks).max(1024);
+    let used = frontier.len().div_ceil(chunk);
+    frontier.par_chunks(chunk).zip(&mut dealt[..used]).for_each(|(chunk, by_range)| {
+        by_range.iter_mut().for_each(Vec::clear);
+        deal(chunk, by_range);
+    });
+    let dealt = &dealt[..used];
+    (0..ranges)
+        .into_par_iter()
+        .map(|r| {
+            let mut found = Vec::new();
+            for p in dealt.iter().flat_map(|by_range| &by_range[r]) {
+                let p = *p as usize;
+                if !cells.undecided(p) {
+                    continue;
+                }
+                if losses {
+                    // A move into a loss: the predecessor wins.
+                    cells.decide(p, next);
+                    found.push(p as u32);
+                } else if cells.count_down(p) {
+                    // Its last reply that was not yet known to lose: every move loses.
+                    cells.decide(p, next);
+                    found.push(p as u32);
+                }
+            }
+            if sorted {
+                found.sort_unstable();
+            }
+            found
+        })
+        .collect()
+}
+
+/// How many frontier entries ahead a pass asks for the memory it will read.
+const PREFETCH_AHEAD: usize = 8;
+
+/// Asks the processor to bring the cache line of `p` in; it may ignore the hint.
+#[inline(always)]
+pub(crate) fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // Safety: a prefetch is only a hint; it does not read `p`, which may dangle.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}

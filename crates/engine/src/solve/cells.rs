@@ -1,0 +1,194 @@
+//! What the backward passes keep of each entry: a value and a counter ([`Split`]), or both in
+//! one byte ([`Packed`]).
+
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, Ordering};
+
+use rayon::prelude::*;
+
+use super::SolveError;
+use crate::value::{Code, Entry};
+
+/// A cell of the solver's arrays: entries (`u8`, `u16`) and counters (`u8`, `u32`), atomic so
+/// that threads may share the arrays; each pass writes a cell from one task only.
+pub(crate) trait Cell: Send + Sync {
+    type Raw: Copy + Eq;
+    fn new(raw: Self::Raw) -> Self;
+    fn get(&self) -> Self::Raw;
+    fn set(&self, raw: Self::Raw);
+    /// Takes one from a counter, as the cell's only writer (a plain load and store); whether that
+    /// was the last one.
+    fn count_down(&self) -> bool;
+}
+
+macro_rules! cell {
+    ($($atomic:ty => $raw:ty),*) => {$(
+        impl Cell for $atomic {
+            type Raw = $raw;
+            #[inline]
+            fn new(raw: $raw) -> Self {
+                <$atomic>::new(raw)
+            }
+            #[inline]
+            fn get(&self) -> $raw {
+                self.load(Ordering::Relaxed)
+            }
+            #[inline]
+            fn set(&self, raw: $raw) {
+                self.store(raw, Ordering::Relaxed)
+            }
+            #[inline]
+            fn count_down(&self) -> bool {
+                let left = self.get() - 1;
+                self.set(left);
+                left == 0
+            }
+        }
+    )*};
+}
+
+cell!(AtomicU8 => u8, AtomicU16 => u16, AtomicU32 => u32);
+
+/// Why the backward passes stopped short.
+pub(super) enum Halt {
+    Error(SolveError),
+    /// A distance that packed cells cannot hold ([`Packed`]).
+    OutOfCodes,
+}
+
+/// What the backward passes read and write of each entry: whether it is still undecided, its
+/// counter, its value once decided.
+pub(super) trait Cells: Sync {
+    type Raw: Copy + Send + Sync;
+    fn len(&self) -> usize;
+    /// The entries that are positions.
+    fn legal(&self) -> usize;
+    /// The value of a win or loss in `dtm`, as a pass writes it.
+    fn code(&self, dtm: usize) -> Result<Self::Raw, Halt>;
+    /// After the pass of `dtm`, which decided entries if `decided`: whether they fit.
+    fn check_pass(&self, dtm: usize, decided: bool) -> Result<(), Halt>;
+    fn undecided(&self, p: usize) -> bool;
+    fn decide(&self, p: usize, raw: Self::Raw);
+    /// Counts one reply down; true when it was the last one.
+    fn count_down(&self, p: usize) -> bool;
+}
+
+/// A value and a counter per entry.
+pub(super) struct Split<E: Code, C: Cell> {
+    pub values: Vec<E::Cell>,
+    pub counters: Vec<C>,
+}
+
+impl<E: Code, C: Cell> Cells for Split<E, C> {
+    type Raw = E::Raw;
+    fn len(&self) -> usize {
+        self.values.len()
+    }
+    fn legal(&self) -> usize {
+        self.values.par_iter().filter(|v| v.get() != E::ILLEGAL).count()
+    }
+    fn code(&self, dtm: usize) -> Result<E::Raw, Halt> {
+        // One pass beyond what the encoding holds is run to see whether it decides anything;
+        // what it marks is thrown away with the error.
+        Ok(if dtm <= E::MAX_DTM as usize { E::decided(dtm as u16) } else { E::ILLEGAL })
+    }
+    fn check_pass(&self, dtm: usize, decided: bool) -> Result<(), Halt> {
+        if decided && dtm > E::MAX_DTM as usize {
+            return Err(Halt::Error(SolveError::DtmOverflow { dtm: dtm as u32, width: E::WIDTH }));
+        }
+        Ok(())
+    }
+    #[inline]
+    fn undecided(&self, p: usize) -> bool {
+        // A terminal draw is never a predecessor: no pass meets it.
+        self.values[p].get() == E::DRAW
+    }
+    #[inline]
+    fn decide(&self, p: usize, raw: E::Raw) {
+        self.values[p].set(raw)
+    }
+    #[inline]
+    fn count_down(&self, p: usize) -> bool {
+        self.counters[p].count_down()
+    }
+}
+
+/// One byte per entry for value and counter together: an undecided entry with `n` replies not
+/// yet known to lose holds `base + n`, above every [`Entry`] code a pass writes (a distance
+/// `d` is `d + 1`, at most `base`) and below [`Entry::ILLEGAL`]. With Dobutsu's 38 distinct
+/// successors at most, distances up to 215 plies fit; a longer one stops the passes
+/// ([`Halt::OutOfCodes`]) and the game is solved again, unpacked.
+pub(super) struct Packed<'a> {
+    cells: &'a [AtomicU8],
+    base: u8,
+}
+
+impl<'a> Packed<'a> {
+    /// Packs each entry's value and counter in one byte, the counters' own, in place.
+    pub(super) fn pack<E: Code>(counters: &'a [AtomicU8], values: Vec<E::Cell>, base: u8) -> Packed<'a> {
+        counters.par_iter().zip(values.par_iter()).for_each(|(c, v)| {
+            let (count, raw): (u8, usize) = (c.load(Ordering::Relaxed), v.get().into());
+            c.store(if count > 0 { base + count } else { raw as u8 }, Ordering::Relaxed);
+        });
+        Packed { cells: counters, base }
+    }
+
+    /// The base for the counters' codes: 254 less the largest count; `None` if that leaves no
+    /// room for the values the forward pass set (or for a win in 1).
+    pub(super) fn base<E: Code>(counters: &[AtomicU8], values: &[E::Cell]) -> Option<u8> {
+        let most = counters.par_iter().map(|c| c.load(Ordering::Relaxed)).max().unwrap_or(0);
+        let illegal: usize = E::ILLEGAL.into();
+        let set = values
+            .par_iter()
+            .map(|v| v.get().into())
+            .filter(|&raw: &usize| raw != illegal)
+            .max()
+            .unwrap_or(0);
+        let base = 254 - most;
+        (usize::from(base) >= set.max(2)).then_some(base)
+    }
+
+    /// The entry a cell ends as: a draw where it is still undecided.
+    #[inline]
+    pub(super) fn entry(cell: u8, base: u8) -> u8 {
+        if cell > base && cell != Entry::ILLEGAL.0 {
+            Entry::DRAW.0
+        } else {
+            cell
+        }
+    }
+}
+
+impl Cells for Packed<'_> {
+    type Raw = u8;
+    fn len(&self) -> usize {
+        self.cells.len()
+    }
+    fn legal(&self) -> usize {
+        self.cells.par_iter().filter(|c| c.load(Ordering::Relaxed) != Entry::ILLEGAL.0).count()
+    }
+    fn code(&self, dtm: usize) -> Result<u8, Halt> {
+        if dtm < usize::from(self.base) {
+            Ok(Entry::decided(dtm as u16).0)
+        } else {
+            Err(Halt::OutOfCodes)
+        }
+    }
+    fn check_pass(&self, _: usize, _: bool) -> Result<(), Halt> {
+        Ok(())
+    }
+    #[inline]
+    fn undecided(&self, p: usize) -> bool {
+        let cell = self.cells[p].load(Ordering::Relaxed);
+        cell > self.base && cell != Entry::ILLEGAL.0
+    }
+    #[inline]
+    fn decide(&self, p: usize, raw: u8) {
+        self.cells[p].store(raw, Ordering::Relaxed)
+    }
+    #[inline]
+    fn count_down(&self, p: usize) -> bool {
+        let left = self.cells[p].load(Ordering::Relaxed) - 1;
+        self.cells[p].store(left, Ordering::Relaxed);
+        left == self.base
+    }
+}

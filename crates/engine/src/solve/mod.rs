@@ -1,0 +1,250 @@
+//! The parallel retrograde solver.
+//!
+//! 1. **Forward pass.** Every entry asks the game what it is. Illegal entries are marked;
+//!    terminal entries get the value the game gives them and wait, by distance, for their turn
+//!    as a frontier (a no-move loss enters at 0, a win at once at 1), unless no move leads into
+//!    them ([`Game::has_predecessors`]); inner entries count their
+//!    distinct successors (or, where the solver keeps the successors, each as often as the game
+//!    reports it, with as many edges back: the same result).
+//! 2. **Backward passes**, one per distance `d`. The frontier of `d` is what the previous pass
+//!    decided plus the terminal entries of distance `d`. From a frontier of losses in `d`, every
+//!    undecided predecessor becomes a win in `d + 1`. From a frontier of wins in `d`, every
+//!    undecided predecessor loses one from its counter; the one that reaches zero has only
+//!    winning replies left and becomes a loss in `d + 1`, the longest resistance, because the
+//!    frontiers are processed in order of distance. Terminal entries are decided from the start,
+//!    so no pass writes them or touches their counters.
+//! 3. What is still undecided when no frontier is left is a draw.
+//!
+//! A pass runs its frontier in parallel, then applies what it found to each range of entries in
+//! one task, which owns them (plain loads and stores, no atomic read-modify-write). The set of
+//! entries a pass decides, and their values, do not depend on the order in which threads meet
+//! them (a win is only ever written as `d + 1` in a pass, a counter only reaches zero once), so
+//! the solution is the same for every thread count.
+//!
+//! The solver is generic at compile time over the entry encoding (one or two bytes) and over
+//! the counter (one byte, or four where some entry has more than 255 successors), and
+//! dispatches once per solve: the common case runs the same byte-wide loops as always.
+
+mod backward;
+mod cells;
+mod forward;
+mod reversed;
+
+use std::fmt;
+use std::sync::atomic::{AtomicU32, AtomicU8};
+
+use rayon::prelude::*;
+
+pub(crate) use backward::prefetch;
+pub(crate) use cells::Cell;
+
+use crate::value::{Code, Entry, EntryWidth, Value, WideEntry};
+use crate::{Census, Game, Progress, Solution};
+use backward::backward;
+use cells::{Halt, Packed, Split};
+use forward::{forward, Source};
+use reversed::Reversed;
+
+/// The largest index space the solver takes: its frontiers hold entries as `u32`.
+pub const MAX_SIZE: u64 = 1 << 32;
+
+/// Why a solve could not finish.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SolveError {
+    /// The index space is larger than the solver's 32-bit frontiers hold ([`MAX_SIZE`]).
+    TooLarge { size: u64 },
+    /// An entry has more distinct successors than a counter holds (`u32`).
+    TooManySuccessors { index: u64, count: usize },
+    /// A distance to mate does not fit an entry of the chosen width.
+    DtmOverflow { dtm: u32, width: EntryWidth },
+    /// The game gave a terminal entry a value that no entry can hold: a win at an even
+    /// distance or a loss at an odd one.
+    BadTerminal { index: u64, value: Value },
+    /// The game called an entry inner but gave it no successor.
+    NoSuccessors { index: u64 },
+    /// The game's census has another number of bytes than the game has entries.
+    CensusSize { bytes: u64, size: u64 },
+}
+
+impl fmt::Display for SolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SolveError::TooLarge { size } => {
+                write!(f, "index space of {size} entries exceeds the solver's limit of 2^32")
+            }
+            SolveError::TooManySuccessors { index, count } => {
+                write!(f, "entry {index} has {count} distinct successors, more than a 32-bit counter holds")
+            }
+            SolveError::DtmOverflow { dtm, width } => {
+                write!(
+                    f,
+                    "distance to mate {dtm} does not fit an entry of {width} (at most {}); solve with a wider entry",
+                    width.max_dtm()
+                )
+            }
+            SolveError::BadTerminal { index, value } => write!(
+                f,
+                "terminal entry {index} is a {value}: a loss must be at an even distance, a win at an odd one"
+            ),
+            SolveError::NoSuccessors { index } => {
+                write!(f, "entry {index} is neither terminal nor illegal but has no successor")
+            }
+            SolveError::CensusSize { bytes, size } => {
+                write!(f, "the game's census has {bytes} bytes for {size} entries")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+/// Solves `game` into one-byte entries ([`Entry`], the tablebase files' payload) on the current
+/// rayon thread pool.
+pub fn solve<G: Game>(game: &G, progress: &dyn Progress) -> Result<Solution, SolveError> {
+    solve_with(game, EntryWidth::One, progress)
+}
+
+/// Solves `game` into one-byte entries as [`solve`] does, reading the forward pass from the
+/// game's `census` instead of asking the game of each entry. The census's bytes become the
+/// solver's counters in place, so it costs no memory past the solve's own; the backward passes
+/// ask [`Game::predecessors`]. The solution is the one [`solve`] gives when the census says
+/// what the game's answers say.
+pub fn solve_census<G: Game>(
+    game: &G,
+    census: Census,
+    progress: &dyn Progress,
+) -> Result<Solution, SolveError> {
+    check_size(game)?;
+    progress.plan(&["count moves", "retrograde"]);
+    let entries = solve_code::<G, Entry>(game, Some(census), progress, true)?;
+    Ok(Solution::whole(entries, EntryWidth::One))
+}
+
+/// The phases [`solve`] and [`solve_with`] report for `game`, in order (a solve that runs out
+/// of one-byte codes runs them again with wider ones).
+pub fn phases<G: Game>(game: &G) -> &'static [&'static str] {
+    if game.reverse_successors() {
+        &["count moves", "reverse edges", "retrograde"]
+    } else {
+        &["count moves", "retrograde"]
+    }
+}
+
+/// Solves `game` into entries of `width` bytes on the current rayon thread pool.
+pub fn solve_with<G: Game>(
+    game: &G,
+    width: EntryWidth,
+    progress: &dyn Progress,
+) -> Result<Solution, SolveError> {
+    check_size(game)?;
+    progress.plan(phases(game));
+    let entries = match width {
+        EntryWidth::One => solve_code::<G, Entry>(game, None, progress, true)?,
+        EntryWidth::Two => solve_code::<G, WideEntry>(game, None, progress, false)?,
+    };
+    Ok(Solution::whole(entries, width))
+}
+
+fn check_size<G: Game>(game: &G) -> Result<(), SolveError> {
+    match game.size() {
+        size if size > MAX_SIZE => Err(SolveError::TooLarge { size }),
+        _ => Ok(()),
+    }
+}
+
+/// Solves `game` in entries of `E`, from `census` if given; with `pack` (one-byte entries
+/// only), in one byte per entry for value and counter together where the counts and distances
+/// leave room ([`Packed`]), else in a value and a counter per entry ([`Split`]).
+fn solve_code<G: Game, E: Code>(
+    game: &G,
+    census: Option<Census>,
+    progress: &dyn Progress,
+    pack: bool,
+) -> Result<Vec<u8>, SolveError> {
+    let n = game.size() as usize;
+    let values: Vec<E::Cell> = (0..n).into_par_iter().map(|_| E::Cell::new(E::DRAW)).collect();
+    let (source, counters) = counters(game, census)?;
+    let found = forward::<G, E>(game, source, &values, &counters, progress)?;
+    let reversed = if matches!(source, Source::KeepEdges) {
+        progress.begin("reverse edges", 0);
+        let edges = Reversed::new(n, found.shares);
+        progress.end();
+        edges
+    } else {
+        None
+    };
+    let edges = reversed.as_ref();
+    let (seeds, settled, many) = (found.seeds, found.settled, found.many);
+
+    if many.is_empty() && pack && E::WIDTH == EntryWidth::One {
+        if let Some(base) = Packed::base::<E>(&counters, &values) {
+            let cells = Packed::pack::<E>(&counters, values, base);
+            return match backward(game, edges, &cells, seeds, settled, progress) {
+                Ok(()) => {
+                    drop(reversed);
+                    Ok(counters.into_iter().map(|c| Packed::entry(c.into_inner(), base)).collect())
+                }
+                Err(Halt::Error(e)) => Err(e),
+                // A distance past the codes the counters leave: solved again, unpacked, from
+                // the game's own answers (the census is spent).
+                Err(Halt::OutOfCodes) => {
+                    drop((counters, reversed));
+                    solve_code::<G, E>(game, None, progress, false)
+                }
+            };
+        }
+    }
+    let halt = |h| match h {
+        Halt::Error(e) => e,
+        Halt::OutOfCodes => unreachable!("split cells hold every distance"),
+    };
+    let values = if many.is_empty() {
+        let cells = Split::<E, AtomicU8> { values, counters };
+        backward(game, edges, &cells, seeds, settled, progress).map_err(halt)?;
+        cells.values
+    } else {
+        let cells = Split::<E, AtomicU32> { values, counters: widen(counters, many)? };
+        backward(game, edges, &cells, seeds, settled, progress).map_err(halt)?;
+        cells.values
+    };
+
+    // The counters and edges are done with: free them before the entries are written out.
+    drop(reversed);
+    let mut entries = vec![0u8; n * E::WIDTH.bytes()];
+    entries
+        .par_chunks_mut(E::WIDTH.bytes())
+        .zip(values.par_iter())
+        .for_each(|(out, v)| E::write_raw(v.get(), out));
+    Ok(entries)
+}
+
+/// Where the forward pass learns what each entry is, and the counters it fills: a census is
+/// read from the counters, each byte replaced by the entry's count as the forward pass comes to
+/// it, so the bytes become the counters in place (a `Vec` mapped into one of the same layout
+/// keeps its allocation).
+fn counters<G: Game>(game: &G, census: Option<Census>) -> Result<(Source, Vec<AtomicU8>), SolveError> {
+    let n = game.size() as usize;
+    Ok(match census {
+        Some(Census { bytes, read }) => {
+            if bytes.len() != n {
+                return Err(SolveError::CensusSize { bytes: bytes.len() as u64, size: n as u64 });
+            }
+            (Source::Census(read), bytes.into_iter().map(AtomicU8::new).collect())
+        }
+        None => {
+            let source = if game.reverse_successors() { Source::KeepEdges } else { Source::Count };
+            (source, (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect())
+        }
+    })
+}
+
+/// Four-byte counters, for a game where the entries `many` have more than 255 successors.
+fn widen(counters: Vec<AtomicU8>, many: Vec<(u32, usize)>) -> Result<Vec<AtomicU32>, SolveError> {
+    let wide: Vec<AtomicU32> =
+        counters.into_par_iter().map(|c| AtomicU32::new(c.into_inner().into())).collect();
+    for (i, count) in many {
+        let c = u32::try_from(count).map_err(|_| SolveError::TooManySuccessors { index: i.into(), count })?;
+        wide[i as usize].set(c);
+    }
+    Ok(wide)
+}

@@ -1,0 +1,122 @@
+//! `--game dobutsu` (the tests that need its table share the test run's, from `nana-fixture`).
+
+use crate::common::*;
+
+/// Fairy-Stockfish's perft from the start (its reading of the try), and the start's moves in
+/// its coordinates.
+#[test]
+fn dobutsu_moves_and_perft_from_the_start() {
+    let run = nana(&["--game", "dobutsu", "perft", "6", "--rules", "safe-try"]);
+    assert_eq!(run.success().stdout, "1\t4\n2\t17\n3\t123\n4\t976\n5\t8122\n6\t71677\n");
+    let run = nana(&["--game", "dobutsu", "moves", "--position", "gle/1c1/1C1/ELG[-] w 0 1"]);
+    let machine: Vec<&str> = run.success().lines().iter().map(|l| l.split('\t').next().unwrap()).collect();
+    assert_eq!(machine, ["b1a2", "b1c2", "c1c2", "b2b3"]);
+}
+
+/// `stats` for Dobutsu: the reachable positions counted as Tanaka (2009) counts them, the most
+/// moves in one, and the table's counts with the start's value.
+#[test]
+fn dobutsu_stats_counts_reachable_positions_and_the_table() {
+    let run = nana(&["--game", "dobutsu", "stats", "--tablebase", dobutsu_table()]);
+    let out = &run.success().stdout;
+    for line in [
+        "rules: tanaka, a try wins unless the lion is captured at once\n",
+        "\nindex size: 855232344\n",
+        "\nreachable positions: 246803167 (first player to move 246803167, second player to move 246803167)\n",
+        "\nterminal: 147317599, not terminal: 99485568\n",
+        "\nmost legal moves in a reachable position: 38\n",
+        "\nentries: wins 135544702, losses 104739538, draws 3061506, unused 611886598; longest win 173 plies\n",
+        "\nstart: loss in 78\n",
+    ] {
+        assert!(out.contains(line), "{line:?} not in\n{out}");
+    }
+}
+
+/// Bad Dobutsu input: one clear line each, and Nana's rule sets are not Dobutsu's.
+#[test]
+fn dobutsu_bad_input_gets_a_clear_error() {
+    for (position, needle) in [
+        ("gle/1c1/1C1/ELG[-] x 0 1", "side to move"),
+        ("gle/1c1/1C1 w 0 1", "gle/1c1/1C1"),
+        ("3/3/3 b KRBkrb 1", "3/3/3"),
+    ] {
+        assert_error(&nana(&["--game", "dobutsu", "moves", "--position", position]), &[needle]);
+    }
+    assert_usage_error(&nana(&["--game", "dobutsu", "moves", "--rules", "current"]), &["tanaka", "safe-try"]);
+    assert_usage_error(&nana(&["--game", "dobutsu", "play", "--side", "black"]), &["first", "second"]);
+    // `verify --all-games` is every game: naming one as well is a contradiction.
+    assert_usage_error(&nana(&["verify", "--all-games", "--game", "nana"]), &["--all-games", "--game"]);
+}
+
+/// Dobutsu's values in its own words — its games end by the lion's capture or a try, not by
+/// mate — in `query` (a position, its moves, a game won by a try) and `play` (the evaluation and
+/// a hint, for either side).
+#[test]
+fn dobutsu_values_are_worded_for_dobutsu() {
+    let query = ["--game", "dobutsu", "query", "--tablebase", dobutsu_table()];
+    let start = nana(&query);
+    let out = &start.success().stdout;
+    assert!(out.contains("\nvalue: loss in 78 plies for the first player\n"), "{out}");
+    assert!(out.contains("\n  b1a2   La2        loss in 78 plies\n"), "{out}");
+    assert!(out.contains("\n  b2b3   Cxb3       loss in 76 plies\n"), "{out}");
+    // The second player's lion on the first player's home rank, unattacked: a try completed.
+    let tried = nana(&[&query[..], &["2e/L2/G2/E1l[Ccg] w 0 1"]].concat());
+    let out = &tried.success().stdout;
+    let over =
+        "\nvalue: loss (the game is over) for the first player\nthe game is over (try): the first player has lost\n";
+    assert!(out.ends_with(over), "{out}");
+    let play = |side: &str| {
+        let args = ["--game", "dobutsu", "play", "--side", side, "--tablebase", dobutsu_table()];
+        nana_stdin(&args, "hint\nquit\n")
+    };
+    let (first, second) = (play("first"), play("second"));
+    let out = &first.success().stdout;
+    assert!(out.contains("\nevaluation: loss in 78 plies for the first player\n"), "{out}");
+    assert!(out.contains("hint: b1a2 (La2), loss in 78 plies\n"), "{out}");
+    let out = &second.success().stdout;
+    assert!(out.contains("\nevaluation: win in 77 plies for the second player\n"), "{out}");
+    assert!(out.contains(", win in 77 plies\n"), "{out}");
+    // The first player plays its moves of the mainline; the engine answers along it and
+    // captures the lion on the 78th ply, the mainline's last.
+    let mainline = strings(&nana(&[&query[..], &["--json"]].concat()).success().json()["mainline"]);
+    assert_eq!(mainline.len(), 78, "{mainline:?}");
+    let input: String = mainline.iter().step_by(2).map(|mv| format!("{mv}\n")).collect();
+    let args = ["--game", "dobutsu", "play", "--tablebase", dobutsu_table()];
+    let lost = nana_stdin(&args, &input);
+    let out = &lost.success().stdout;
+    let expected: Vec<String> = mainline.iter().skip(1).step_by(2).cloned().collect();
+    assert_eq!(engine_moves(&lost), expected);
+    assert!(
+        out.ends_with("\nthe game is over (lion captured): the first player has lost.\nthe engine wins.\n"),
+        "{out}"
+    );
+    for run in [&start, &tried, &first, &second, &lost] {
+        assert!(!run.stdout.contains("mate") && !run.stdout.contains("no legal move"), "{run:#?}");
+    }
+}
+
+/// Every legal Dobutsu position has a value, reachable from the start or not: the first
+/// player's lion on its far rank with the first player to move (the game had ended a ply
+/// before), and two positions that arise only after a player declines to take the lion, whose
+/// values the public solver (clausecker/dobutsu) gives as a win in 1 and a loss in 70. Nana's
+/// error for an unused entry, where every legal position has a value, blames the table.
+#[test]
+fn every_legal_dobutsu_position_has_a_value() {
+    for (fen, value) in [
+        ("L2/3/2l/3[GECgec] w 0 1", "value: win in 1 ply for the first player\nthe game is decided (try)"),
+        ("g1e/1l1/L2/EC1[gc] b 0 1", "value: win in 1 ply for the second player\nbest move: b3a2 (Lxa2)"),
+        ("g1e/2l/1EG/2L[Cc] b 0 1", "value: loss in 70 plies for the second player\n"),
+    ] {
+        let run = nana(&["--game", "dobutsu", "query", "--tablebase", dobutsu_table(), fen]);
+        let out = &run.success().stdout;
+        assert!(out.contains(value), "{fen}: {out}");
+    }
+
+    // Nana's start, its entry (the last) marked unused in a resealed copy of the table.
+    let (_dir, path, bytes) = copy_of("current");
+    let entries = u64::from_le_bytes(bytes[24..32].try_into().unwrap());
+    std::fs::write(&path, with_last_entry(&bytes, 255)).unwrap();
+    let run = nana(&["query", "--tablebase", path.to_str().unwrap()]);
+    let entry = format!("entry {} of a legal position", entries - 1);
+    assert_error(&run, &[&entry, "is marked unused: the table was not built for these rules"]);
+}

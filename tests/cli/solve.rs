@@ -1,0 +1,157 @@
+//! `nana solve`: reports, early checks, thread counts, killed solves.
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+use crate::common::*;
+
+#[test]
+fn solve_reports_each_rule_set() {
+    let t = tables();
+    for (out, rules, path) in [
+        (&t.solve_current, "current, drop-stalemate on, hand-stalemate on", &t.current),
+        (&t.solve_original, "original, drop-stalemate on, hand-stalemate on", &t.original),
+    ] {
+        assert_eq!(out.lines().next(), Some(rules), "{out}");
+        assert!(out.contains(&format!(" to {}\n", path.display())), "{out}");
+        let legal = number_after(out, "  positions (index entries): ");
+        let wins = number_after(out, "  wins ");
+        assert!(wins > 0 && wins < legal, "{out}");
+        assert!(number_after(out, "  longest distance to mate: ") >= 31, "{out}");
+        // The header counts one entry per index entry (bytes 24..32); the file stores them
+        // compressed, in fewer bytes.
+        let line = out.lines().find(|l| l.contains(" legal, ")).unwrap();
+        let counts: Vec<u64> =
+            line.split(|c: char| !c.is_ascii_digit()).filter_map(|n| n.parse().ok()).collect();
+        let bytes = std::fs::read(path).unwrap();
+        let entries = u64::from_le_bytes(bytes[24..32].try_into().unwrap());
+        assert_eq!(entries, counts[0] + counts[1], "{line}");
+        assert!((bytes.len() as u64) < 256 + entries / 2, "{line}: {} bytes", bytes.len());
+    }
+}
+
+#[test]
+fn threads_are_bounded_and_checked_before_anything_else() {
+    for n in ["10000", "4294967296", "257"] {
+        let started = std::time::Instant::now();
+        let run = nana(&["--threads", n, "query"]);
+        assert_usage_error(&run, &["--threads", n, "1..=256"]);
+        assert!(started.elapsed() < Duration::from_secs(5), "refused at once: {:?}", started.elapsed());
+    }
+    assert_usage_error(&nana(&["--threads", "10000", "moves"]), &["1..=256"]);
+    // The bound itself is accepted, and `moves` starts no pool at all (see also the batch test).
+    let started = std::time::Instant::now();
+    let run = nana(&["--threads", "256", "moves"]);
+    run.success();
+    assert_eq!(run.lines().len(), 8, "{run:#?}");
+    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+    // perft works in parallel and takes the bound too.
+    let run = nana(&["--threads", "3", "perft", "2"]);
+    run.success();
+    assert_eq!(run.stdout, nana(&["perft", "2"]).stdout);
+}
+
+#[test]
+fn solve_refuses_an_unwritable_output_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "not a folder").unwrap();
+    let f = file.to_str().unwrap();
+    let below = file.join("below");
+    for (out, needle) in [(f, "not a directory"), (below.to_str().unwrap(), "cannot create the directory")] {
+        let started = std::time::Instant::now();
+        let run = nana(&["solve", "--rules", "current", "--out", out]);
+        assert_error(&run, &[out, needle]);
+        assert!(run.stdout.is_empty(), "{run:#?}");
+        assert!(started.elapsed() < Duration::from_secs(5), "nothing solved first: {:?}", started.elapsed());
+    }
+    // The global folder flag is checked the same way.
+    assert_error(&nana(&["--tablebase-dir", f, "solve", "--rules", "original"]), &[f, "not a directory"]);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "not a folder");
+}
+
+/// Every `*.tb` in `dir` and every leftover temporary file that opens must be the complete table.
+#[track_caller]
+fn only_complete_tables_load(dir: &Path, complete: &[u8]) {
+    let mut tables = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let p = path.to_str().unwrap();
+        let run = nana(&["query", "--json", "--tablebase", p]);
+        if p.ends_with(".tb") {
+            tables += 1;
+            run.success();
+            assert_eq!(run.json()["category"], "draw");
+        }
+        if run.code == Some(0) {
+            assert!(std::fs::read(&path).unwrap() == complete, "{p} loads but is not the complete table");
+        } else {
+            assert_error(&run, &[p]);
+        }
+    }
+    assert_eq!(tables, 1, "the table written before is still there");
+}
+
+#[test]
+fn a_killed_solve_leaves_no_partial_table() {
+    let complete = std::fs::read(table("current")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    std::fs::write(dir.path().join("nana-current.tb"), &complete).unwrap();
+    let spawn = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_nana"))
+            .args(["solve", "--rules", "current", "--out", out])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    // While preparing and while solving.
+    for after in [Duration::from_millis(500), Duration::from_secs(2)] {
+        let mut child = spawn();
+        std::thread::sleep(after);
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        only_complete_tables_load(dir.path(), &complete);
+    }
+    // While writing: as soon as the temporary file appears.
+    let mut child = spawn();
+    loop {
+        let mut names = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name());
+        if names.any(|n| n.to_string_lossy().contains(".tmp-")) {
+            child.kill().unwrap();
+            break;
+        }
+        assert!(child.try_wait().unwrap().is_none(), "solve ended before its temporary file was seen");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    child.wait().unwrap();
+    only_complete_tables_load(dir.path(), &complete);
+
+    // The killed writes left their temporary files (on Linux, where a writer can tell that
+    // their processes are gone): the next solve of the table removes them.
+    if cfg!(target_os = "linux") {
+        let temp_files = || {
+            let names = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name());
+            names.filter(|n| n.to_string_lossy().contains(".tmp-")).count()
+        };
+        let pid = child.id();
+        std::fs::write(dir.path().join(format!("nana-current.tb.tmp-{pid}-1")), b"partial").unwrap();
+        assert!(temp_files() >= 1);
+        nana(&["solve", "--rules", "current", "--out", out]).success();
+        assert_eq!(temp_files(), 0);
+        assert_eq!(std::fs::read(dir.path().join("nana-current.tb")).unwrap(), complete);
+    }
+}
+
+/// `solve --out DIR` where a table's file is a folder fails before solving.
+#[test]
+fn solve_refuses_a_folder_in_the_way_before_solving() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("nana-current.tb")).unwrap();
+    let run = nana(&["solve", "--rules", "current", "--out", dir.path().to_str().unwrap()]);
+    // The check before the solve says so (a write after it would fail with the system's words).
+    assert_error(&run, &["nana-current.tb: is a directory, cannot write the table there"]);
+}

@@ -1,0 +1,30 @@
+//! `nana stats`.
+
+use crate::common::*;
+
+#[test]
+fn stats_counts_reachable_positions() {
+    let run = nana(&["stats", "--tablebase", table("current")]);
+    run.success();
+    let out = &run.stdout;
+    let size = number_after(out, "index size: ");
+    let header = std::fs::read(table("current")).unwrap();
+    let entries = u64::from_le_bytes(header[24..32].try_into().unwrap());
+    assert_eq!(size, entries, "one entry per index entry");
+    let line = out.lines().find(|l| l.starts_with("reachable positions: ")).unwrap();
+    assert!(line.contains(" (black to move ") && line.contains(", white to move "), "{line}");
+    let counts: Vec<u64> = line.split(|c: char| !c.is_ascii_digit()).filter_map(|n| n.parse().ok()).collect();
+    assert_eq!(counts.len(), 3, "{line}");
+    assert_eq!(counts[0], counts[1] + counts[2], "{line}");
+    assert!(counts[0] > 0, "{line}");
+    let entries = number_after(out, "reachable index entries: ");
+    assert!(entries > 0 && entries <= size, "{out}");
+    // The table's counts agree with what solve printed.
+    let solved = &tables().solve_current;
+    let counts = solved.lines().find_map(|l| l.trim().strip_prefix("wins ")).unwrap();
+    assert!(out.contains(&format!("entries: wins {counts}, unused")), "stats:\n{out}\nsolve:\n{solved}");
+    assert!(out.contains("\nstart: draw\n"), "{out}");
+    // Every reachable position is legal, so at most the legal entries are reachable.
+    let legal = number_after(solved, "  positions (index entries): ");
+    assert!(entries <= legal, "{entries} reachable > {legal} legal");
+}
