@@ -19,7 +19,7 @@ use dobutsu_shogi::Dobutsu;
 use libfuzzer_sys::fuzz_target;
 use nana_front::{Dialect, Game, PositionForm};
 use nana_fuzz::{every_rule_set, tables};
-use nana_protocol::{run, variant, Setup, Variant};
+use nana_protocol::{engine_game, run, EngineGame, Setup};
 use nana_shogi::Nana;
 
 /// The deepest `go perft` sent.
@@ -112,10 +112,10 @@ fn sent(line: &[u8]) -> bool {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let variants: [&dyn Variant; 2] = [variant::<Nana>(), variant::<Dobutsu>()];
+    let games: [&dyn EngineGame; 2] = [engine_game::<Nana>(), engine_game::<Dobutsu>()];
     let setup = Setup {
-        variants: &variants,
-        default_variant: Nana::VARIANT,
+        games: &games,
+        default_game: Nana::VARIANT,
         name: "nana".to_string(),
         author: "fuzz".to_string(),
         tablebase_dir: tables().clone(),

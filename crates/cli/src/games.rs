@@ -34,7 +34,7 @@ pub trait Registered: Sync {
         out: &mut dyn Write,
     ) -> Result<(), String>;
     /// The game as `nana engine` lists it (a value of `UCI_Variant`).
-    fn variant(&self) -> &'static dyn nana_protocol::Variant;
+    fn engine_game(&self) -> &'static dyn nana_protocol::EngineGame;
     /// Adds the game's rule sets to the explorer's registry ([`nana_server::add_game`]): each
     /// table opened from `dir`, or queued for its solve or reported missing as `missing` says,
     /// or reported damaged; a line for the console about each table not opened.
@@ -72,8 +72,8 @@ impl<G: Game> Registered for Entry<G> {
         crate::commands::verify::run::<G>(dir, steps, out)
     }
 
-    fn variant(&self) -> &'static dyn nana_protocol::Variant {
-        nana_protocol::variant::<G>()
+    fn engine_game(&self) -> &'static dyn nana_protocol::EngineGame {
+        nana_protocol::engine_game::<G>()
     }
 
     fn serve(&self, registry: &mut Registry, dir: &Path, missing: Missing) -> Vec<String> {

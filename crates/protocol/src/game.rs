@@ -1,6 +1,6 @@
 //! One game behind the protocol: its rule options, its tables, the position a GUI set and the
-//! answers to `go` and `go perft`, generic over the front layer's [`Game`]. [`Variant`] and
-//! [`VariantEngine`] are its object-safe faces, so that one engine lists games of different
+//! answers to `go` and `go perft`, generic over the front layer's [`Game`]. [`EngineGame`] and
+//! [`DynEngine`] are its object-safe faces, so that one engine lists games of different
 //! types.
 
 use std::marker::PhantomData;
@@ -25,24 +25,24 @@ const DRAW_PV: usize = 12;
 pub const PERFT_MAX: u32 = 10;
 
 /// A game as the engine lists it, whatever its type.
-pub trait Variant: Sync + std::fmt::Debug {
+pub trait EngineGame: Sync + std::fmt::Debug {
     /// Its value of `UCI_Variant` ([`Game::VARIANT`]).
     fn name(&self) -> &'static str;
     /// Its rule options: the rule set and each rule switch.
     fn options(&self) -> Vec<EngineOption>;
     /// A fresh engine for the game: its default rules, its start position, no table open.
-    fn engine(&self) -> Box<dyn VariantEngine>;
+    fn engine(&self) -> Box<dyn DynEngine>;
 }
 
 /// The registration of `G` for [`crate::run`]'s list of games.
-pub const fn variant<G: Game>() -> &'static dyn Variant {
+pub const fn engine_game<G: Game>() -> &'static dyn EngineGame {
     &Registration::<G>(PhantomData)
 }
 
 #[derive(Debug)]
 struct Registration<G>(PhantomData<fn() -> G>);
 
-impl<G: Game> Variant for Registration<G> {
+impl<G: Game> EngineGame for Registration<G> {
     fn name(&self) -> &'static str {
         G::VARIANT
     }
@@ -62,7 +62,7 @@ impl<G: Game> Variant for Registration<G> {
         options
     }
 
-    fn engine(&self) -> Box<dyn VariantEngine> {
+    fn engine(&self) -> Box<dyn DynEngine> {
         Box::new(GameEngine::<G>::new())
     }
 }
@@ -102,7 +102,7 @@ pub enum BestMove {
 }
 
 /// A game's engine, whatever its type.
-pub trait VariantEngine {
+pub trait DynEngine {
     /// Sets one of the game's options; `None` where `name` is not one of them.
     fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), String>>;
     /// The rule set in words.
@@ -127,7 +127,7 @@ pub trait VariantEngine {
     fn clear_position(&mut self);
     /// The position set, in `form` (`None`: none was read).
     fn position(&self, form: PositionForm) -> Option<String>;
-    /// The answer to `go` from the table (which [`VariantEngine::load`] opened).
+    /// The answer to `go` from the table (which [`DynEngine::load`] opened).
     fn go(&self, dialect: Dialect, search: &Search) -> Result<GoAnswer, String>;
     /// `go perft depth`: each move with its count, then the total.
     fn perft(&self, dialect: Dialect, depth: u32) -> Result<(Vec<(String, u64)>, u64), String>;
@@ -231,7 +231,7 @@ impl Progress for Shared {
     fn end(&self) {}
 }
 
-impl<G: Game> VariantEngine for GameEngine<G> {
+impl<G: Game> DynEngine for GameEngine<G> {
     fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
         if name.eq_ignore_ascii_case(&rules_option::<G>()) {
             return Some(match G::RULE_SETS.iter().position(|r| r.name.eq_ignore_ascii_case(value)) {

@@ -2,7 +2,7 @@
 //! USI to one that opens with `usi`, as Fairy-Stockfish does, and answers every `go` at once
 //! from the game's table (see `docs/ENGINE-PROTOCOL.md`).
 //!
-//! The crate names no game: a game is one [`variant::<G>()`](variant) over the front layer's
+//! The crate names no game: a game is one [`engine_game::<G>()`](engine_game) over the front layer's
 //! [`nana_front::Game`], which supplies its protocol name, its position and move forms per
 //! dialect and its rule options. [`run`] reads commands until `quit` or the end of the input.
 //!
@@ -21,7 +21,8 @@ use nana_engine::Value;
 use nana_probe::echo::echo;
 
 pub use game::{
-    rules_option, switch_option, variant, BestMove, GameEngine, GoAnswer, Variant, VariantEngine, PERFT_MAX,
+    engine_game, rules_option, switch_option, BestMove, DynEngine, EngineGame, GameEngine, GoAnswer,
+    PERFT_MAX,
 };
 pub use nana_front::{Dialect, PositionForm};
 pub use options::{dialect_name, EngineOption, OptionKind};
@@ -86,9 +87,9 @@ pub fn choose(count: usize, strength: i64, seed: u64, position: &str) -> usize {
 #[derive(Debug, Clone)]
 pub struct Setup<'a> {
     /// The games, each a value of `UCI_Variant`.
-    pub variants: &'a [&'a dyn Variant],
+    pub games: &'a [&'a dyn EngineGame],
     /// The variant until a GUI sets one.
-    pub default_variant: &'a str,
+    pub default_game: &'a str,
     /// `id name`.
     pub name: String,
     /// `id author`.
@@ -102,7 +103,7 @@ struct Dialogue<'a> {
     setup: &'a Setup<'a>,
     dialect: Dialect,
     variant: usize,
-    engines: Vec<Box<dyn VariantEngine>>,
+    engines: Vec<Box<dyn DynEngine>>,
     dir: PathBuf,
     multipv: usize,
     strength: i64,
@@ -127,12 +128,12 @@ macro_rules! say {
 /// Only a failure to write the answers ends it with an error; bad input gets an
 /// `info string error: ...` line.
 pub fn run(setup: &Setup<'_>, input: &mut dyn BufRead, out: &mut dyn Write) -> io::Result<()> {
-    let variant = setup.variants.iter().position(|v| v.name() == setup.default_variant).unwrap_or(0);
+    let variant = setup.games.iter().position(|v| v.name() == setup.default_game).unwrap_or(0);
     let mut dialogue = Dialogue {
         setup,
         dialect: Dialect::Uci,
         variant,
-        engines: setup.variants.iter().map(|v| v.engine()).collect(),
+        engines: setup.games.iter().map(|v| v.engine()).collect(),
         dir: setup.tablebase_dir.clone(),
         multipv: 1,
         strength: STRENGTH_MAX,
@@ -157,7 +158,7 @@ pub fn run(setup: &Setup<'_>, input: &mut dyn BufRead, out: &mut dyn Write) -> i
 }
 
 impl Dialogue<'_> {
-    fn engine(&mut self) -> &mut dyn VariantEngine {
+    fn engine(&mut self) -> &mut dyn DynEngine {
         self.engines[self.variant].as_mut()
     }
 
@@ -216,12 +217,12 @@ impl Dialogue<'_> {
     }
 
     fn options(&self) -> Vec<EngineOption> {
-        let names: Vec<&'static str> = self.setup.variants.iter().map(|v| v.name()).collect();
+        let names: Vec<&'static str> = self.setup.games.iter().map(|v| v.name()).collect();
         let mut options = vec![EngineOption {
             name: "UCI_Variant".into(),
-            kind: OptionKind::Combo { default: self.setup.variants[self.variant].name(), vars: names },
+            kind: OptionKind::Combo { default: self.setup.games[self.variant].name(), vars: names },
         }];
-        for v in self.setup.variants {
+        for v in self.setup.games {
             options.extend(v.options());
         }
         options.extend([
@@ -285,7 +286,7 @@ impl Dialogue<'_> {
         };
         let result = match uci.to_ascii_lowercase().as_str() {
             "uci_variant" => {
-                match self.setup.variants.iter().position(|v| v.name().eq_ignore_ascii_case(&value)) {
+                match self.setup.games.iter().position(|v| v.name().eq_ignore_ascii_case(&value)) {
                     Some(i) => {
                         self.variant = i;
                         self.engine().reset();
@@ -294,7 +295,7 @@ impl Dialogue<'_> {
                     None => Err(format!(
                         "{name}: no variant {} (known: {})",
                         echo(&value),
-                        self.setup.variants.iter().map(|v| v.name()).collect::<Vec<_>>().join(", ")
+                        self.setup.games.iter().map(|v| v.name()).collect::<Vec<_>>().join(", ")
                     )),
                 }
             }

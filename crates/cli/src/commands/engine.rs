@@ -5,11 +5,11 @@
 use std::io::{BufRead, Write};
 use std::path::Path;
 
-use nana_protocol::{Setup, Variant};
+use nana_protocol::{EngineGame, Setup};
 
 use crate::games::Registered;
 
-/// Runs the engine over `games` until `quit` or the end of `input`; `default` is the variant
+/// Runs the engine over `games` until `quit` or the end of `input`; `default` is the game
 /// until a GUI sets one.
 pub fn run(
     games: &[&dyn Registered],
@@ -18,10 +18,10 @@ pub fn run(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<(), String> {
-    let variants: Vec<&dyn Variant> = games.iter().map(|g| g.variant()).collect();
+    let games: Vec<&dyn EngineGame> = games.iter().map(|g| g.engine_game()).collect();
     let setup = Setup {
-        variants: &variants,
-        default_variant: default,
+        games: &games,
+        default_game: default,
         name: format!("nana {}", env!("CARGO_PKG_VERSION")),
         author: "the nana authors".to_string(),
         tablebase_dir: dir.to_path_buf(),
