@@ -6,6 +6,9 @@
 //! Take-away: a pile of 0 to 12 stones, the side to move takes one or two; who cannot move has
 //! lost. Positions with a multiple of 3 stones are lost, in as many plies as there are stones
 //! times 2/3: the start (12 stones) is a loss in 8 for the first player.
+//!
+//! Over 500 lines: the whole game is written here, against the front layer's traits alone, as a new
+//! game would be.
 
 use std::ffi::OsString;
 use std::fmt;
@@ -332,6 +335,8 @@ fn dir_arg(dir: &Path) -> String {
 
 #[test]
 fn a_registered_game_is_solved_queried_verified_served_and_listed() {
+    // Over 80 lines: one walk through every command a registered game gets, each step on the
+    // tables the one before it wrote.
     let dir = tempfile::tempdir().unwrap();
     let d = dir_arg(dir.path());
 

@@ -159,6 +159,7 @@ fn nana_perfect_play_after_any_moves() {
 /// never a crash, and is ready after them.
 #[test]
 fn junk_never_stops_the_engine() {
+    // Over 80 lines: most of it is the list of words the junk is made of.
     const WORDS: &[&str] = &[
         "uci",
         "usi",

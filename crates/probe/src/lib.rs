@@ -75,6 +75,8 @@
 //! );
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! Over 500 lines: the value, the ranking and the mainline share one walk over a position's moves.
 
 pub mod echo;
 pub mod table;

@@ -6,6 +6,9 @@
 //! the identity without knowing what it means; the game gives it meaning. Errors name the
 //! problem; what the user should do about it (for example, regenerate a corrupted file with the
 //! command line's solve command) is the front end's to say.
+//!
+//! Over 500 lines: writing, opening and checking a table share the header the table is expected to
+//! have.
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -1,6 +1,8 @@
 //! The probe layer on a test double, solved by the engine in both entry widths: the ranking,
 //! the endings' order of preference, terminal wins, mainlines, draws, the consistency check,
 //! unused entries and the JSON answer.
+//!
+//! Over 500 lines: every test shares the test double and its solved tables.
 
 use nana_engine::{check_with, solve_with, Dtm, EntryWidth, Game, NoProgress, Node, Value};
 use nana_probe::{Ending, InputError, Probe, ProbeError, ProbeGame, Terminal};
@@ -461,6 +463,7 @@ mod table {
     /// on demand when missing; every way reads the same values.
     #[test]
     fn tables_round_trip_and_refuse_what_was_not_asked_for() {
+        // Over 80 lines: each refusal is checked on the table the round trip wrote.
         let dir = tempfile::tempdir().unwrap();
         for width in [EntryWidth::One, EntryWidth::Two] {
             let game = Rated(width);

@@ -6,12 +6,12 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use nana_probe::table::TableGame;
-use nana_probe::ProbeGame;
+use nana_probe::{ProbeGame, Ranked};
 
 use crate::flags::RuleFlags;
 use crate::out::{out, outln};
 use crate::table;
-use nana_front::{describe, Game};
+use nana_front::{describe, Game, Mv, Pos};
 
 #[derive(Debug, Args)]
 pub struct PlayArgs<G: Game> {
@@ -35,6 +35,51 @@ fn side<G: Game>(name: Option<&str>) -> usize {
     name.and_then(|name| G::SIDES.iter().position(|&s| s == name)).unwrap_or(0)
 }
 
+/// The game so far: every position from the start, and how often each occurred.
+struct Played<P> {
+    history: Vec<P>,
+    seen: HashMap<P, u32>,
+}
+
+impl<P: Copy + Eq + std::hash::Hash> Played<P> {
+    fn new(start: P) -> Played<P> {
+        Played { history: vec![start], seen: HashMap::from([(start, 1)]) }
+    }
+
+    fn current(&self) -> P {
+        *self.history.last().expect("history starts with the start position")
+    }
+
+    fn push(&mut self, next: P) {
+        *self.seen.entry(next).or_insert(0) += 1;
+        self.history.push(next);
+    }
+
+    /// Back to the position before the player's last move (`mine` says which positions the
+    /// player was to move in), taking back the replies to it; false if the player has not
+    /// moved yet (the engine's opening move, when the player moves second, is not theirs to
+    /// undo).
+    fn undo(&mut self, mine: impl Fn(&P) -> bool) -> bool {
+        let before_current = &self.history[..self.history.len() - 1];
+        let Some(yours) = before_current.iter().rposition(mine) else {
+            return false;
+        };
+        for p in self.history.drain(yours + 1..) {
+            *self.seen.get_mut(&p).expect("counted when played") -= 1;
+        }
+        true
+    }
+}
+
+/// What a line the player typed asks for.
+enum Turn<M> {
+    Play(M),
+    /// Show the position and ask again (after an error, help, a hint or an undo).
+    Again,
+    /// The game is abandoned.
+    Quit,
+}
+
 pub fn run<G: Game>(args: &PlayArgs<G>, dir: &Path, out: &mut dyn Write) -> Result<(), String> {
     let rules = args.rules.rules;
     let human = side::<G>(args.side.as_deref());
@@ -42,15 +87,11 @@ pub fn run<G: Game>(args: &PlayArgs<G>, dir: &Path, out: &mut dyn Write) -> Resu
     let table = table::load_or_solve::<G>(rules, args.tablebase.as_deref(), dir)?;
     let probe = table.probe();
     let err = |e| table::probe_error::<G>(&table, e);
-    let name = |side: usize| G::SIDES[side];
-    let start = rules.start();
-    let mut history = vec![start];
-    let mut seen = HashMap::from([(start, 1)]);
+    let mut played = Played::new(rules.start());
     let mut stdin = std::io::stdin().lock();
-    let mut bytes = Vec::new();
-    outln!(out, "You play {} ({}). {help}.", name(human), rules.describe());
+    outln!(out, "You play {} ({}). {help}.", G::SIDES[human], rules.describe());
     loop {
-        let pos = *history.last().expect("history starts with the start position");
+        let pos = played.current();
         outln!(out);
         out!(out, "{}", G::diagram(&pos));
         let value = probe.value(&pos).map_err(err)?;
@@ -61,93 +102,79 @@ pub fn run<G: Game>(args: &PlayArgs<G>, dir: &Path, out: &mut dyn Write) -> Resu
             // Why, in the game's words, then what it means for the player.
             let why = G::game_over(&rules, &pos).unwrap_or_else(|| over.ending.name.to_string());
             outln!(out, "{why}.");
-            let winner = match over.value {
-                nana_engine::Value::Win(_) => Some(to_move),
-                nana_engine::Value::Loss(_) => Some(1 - to_move),
-                nana_engine::Value::Draw => None,
+            let verdict = match over.value {
+                nana_engine::Value::Draw => "the game is drawn.",
+                nana_engine::Value::Win(_) if to_move == human => "you win.",
+                nana_engine::Value::Loss(_) if to_move != human => "you win.",
+                _ => "the engine wins.",
             };
-            outln!(
-                out,
-                "{}",
-                match winner {
-                    Some(side) if side == human => "you win.",
-                    Some(_) => "the engine wins.",
-                    None => "the game is drawn.",
-                }
-            );
+            outln!(out, "{verdict}");
             return Ok(());
         }
-        if seen[&pos] >= args.repetition {
+        if played.seen[&pos] >= args.repetition {
             outln!(out, "the position occurred {} times: the game is drawn by repetition.", args.repetition);
             return Ok(());
         }
         let mv = if to_move == human {
             out!(out, "your move> ");
             out.flush().map_err(crate::out::error)?;
-            bytes.clear();
-            if stdin.read_until(b'\n', &mut bytes).map_err(|e| e.to_string())? == 0 {
+            let mut line = Vec::new();
+            if stdin.read_until(b'\n', &mut line).map_err(|e| e.to_string())? == 0 {
                 outln!(out, "\nend of input: game abandoned.");
                 return Ok(());
             }
-            let Ok(line) = std::str::from_utf8(&bytes) else {
-                outln!(out, "that line is not valid UTF-8; try again ({help})");
-                continue;
-            };
-            match line.trim() {
-                "" => continue,
-                "quit" | "exit" => {
-                    outln!(out, "game abandoned.");
-                    return Ok(());
-                }
-                "help" => {
-                    outln!(out, "{help}");
-                    continue;
-                }
-                "hint" => {
-                    let m = &moves[0];
-                    outln!(
-                        out,
-                        "hint: {} ({}), {}",
-                        rules.machine_notation(&pos, m.mv),
-                        rules.human_notation(&pos, m.mv),
-                        describe::<G>(&rules, m.value_before())
-                    );
-                    continue;
-                }
-                "undo" => {
-                    // Back to the position before your last move, taking back the replies to
-                    // it; the engine's opening move (you play White) is not yours to undo.
-                    let before_current = &history[..history.len() - 1];
-                    match before_current.iter().rposition(|p| G::side_to_move(p) == human) {
-                        None => outln!(out, "nothing to undo."),
-                        Some(yours) => {
-                            for p in history.drain(yours + 1..) {
-                                *seen.get_mut(&p).expect("counted when played") -= 1;
-                            }
-                        }
-                    }
-                    continue;
-                }
-                input => match rules.parse_move(&pos, input) {
-                    Ok(mv) => mv,
-                    Err(e) => {
-                        outln!(out, "{e}; try again ({help})");
-                        continue;
-                    }
-                },
+            match your_turn::<G>(&rules, &moves, &mut played, human, &line, &help, out)? {
+                Turn::Play(mv) => mv,
+                Turn::Again => continue,
+                Turn::Quit => return Ok(()),
             }
         } else {
             let m = &moves[0];
-            outln!(
-                out,
-                "engine plays {} ({})",
-                rules.machine_notation(&pos, m.mv),
-                rules.human_notation(&pos, m.mv)
-            );
+            let (machine, human) = (rules.machine_notation(&pos, m.mv), rules.human_notation(&pos, m.mv));
+            outln!(out, "engine plays {machine} ({human})");
             m.mv
         };
-        let next = rules.play(&pos, mv);
-        *seen.entry(next).or_insert(0) += 1;
-        history.push(next);
+        played.push(rules.play(&pos, mv));
     }
+}
+
+/// What the player's `line` asks for at the current position, whose moves ranked best first
+/// are `moves`; help, a hint or an error is printed here.
+fn your_turn<G: Game>(
+    rules: &G::Rules,
+    moves: &[Ranked<G::Rules>],
+    played: &mut Played<Pos<G>>,
+    human: usize,
+    line: &[u8],
+    help: &str,
+    out: &mut dyn Write,
+) -> Result<Turn<Mv<G>>, String> {
+    let pos = played.current();
+    let Ok(line) = std::str::from_utf8(line) else {
+        outln!(out, "that line is not valid UTF-8; try again ({help})");
+        return Ok(Turn::Again);
+    };
+    match line.trim() {
+        "" => {}
+        "quit" | "exit" => {
+            outln!(out, "game abandoned.");
+            return Ok(Turn::Quit);
+        }
+        "help" => outln!(out, "{help}"),
+        "hint" => {
+            let m = &moves[0];
+            let (machine, human) = (rules.machine_notation(&pos, m.mv), rules.human_notation(&pos, m.mv));
+            outln!(out, "hint: {machine} ({human}), {}", describe::<G>(rules, m.value_before()));
+        }
+        "undo" => {
+            if !played.undo(|p| G::side_to_move(p) == human) {
+                outln!(out, "nothing to undo.");
+            }
+        }
+        input => match rules.parse_move(&pos, input) {
+            Ok(mv) => return Ok(Turn::Play(mv)),
+            Err(e) => outln!(out, "{e}; try again ({help})"),
+        },
+    }
+    Ok(Turn::Again)
 }

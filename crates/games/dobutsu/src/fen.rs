@@ -75,6 +75,30 @@ pub fn parse_position(input: &str) -> Result<Position, ParseError> {
         None => (placement, "-"),
     };
     let mut setup = Setup::default();
+    read_board(&err, board_str, &mut setup)?;
+    if hand_str != "-" {
+        read_hands(&err, hand_str, &mut setup)?;
+    }
+    setup.first_to_move = match words.next() {
+        Some("w") => true,
+        Some("b") => false,
+        Some(other) => return Err(err(format!("the side to move is 'w' or 'b', found '{other}'"))),
+        None => return Err(err("no side to move ('w' or 'b')".into())),
+    };
+    for w in words {
+        if w != "-" && w.parse::<u32>().is_err() {
+            return Err(err(format!("unexpected field '{w}' after the side to move")));
+        }
+    }
+    Position::from_setup(&setup).map_err(|e| err(e.to_string()))
+}
+
+/// Reads the board field into `setup`; `err` makes an error of the whole input.
+fn read_board(
+    err: &dyn Fn(String) -> ParseError,
+    board_str: &str,
+    setup: &mut Setup,
+) -> Result<(), ParseError> {
     let ranks: Vec<&str> = board_str.split('/').collect();
     if ranks.len() != 4 {
         return Err(err(format!("the board has 4 ranks separated by '/', found {}", ranks.len())));
@@ -115,36 +139,32 @@ pub fn parse_position(input: &str) -> Result<Position, ParseError> {
             return Err(err(format!("rank {} does not have 3 squares", rank + 1)));
         }
     }
-    if hand_str != "-" {
-        for c in hand_str.chars() {
-            let role = role_of(c).ok_or_else(|| err(format!("unknown piece '{c}' in hand")))?;
-            let side = side_of(c).index();
-            match role {
-                Role::Lion => setup.lion_in_hand[side] = true,
-                Role::Hen => return Err(err("a hen in hand: captured pieces are held unpromoted".into())),
-                r => {
-                    // Two of each kind exist: a longer run must not overflow the count.
-                    let held = &mut setup.hands[side][r.hand_slot().expect("in hand")];
-                    if *held == 2 {
-                        return Err(err(format!("more than two '{c}' in hand")));
-                    }
-                    *held += 1;
+    Ok(())
+}
+
+/// Reads the hands between the brackets (not `-`) into `setup`.
+fn read_hands(
+    err: &dyn Fn(String) -> ParseError,
+    hand_str: &str,
+    setup: &mut Setup,
+) -> Result<(), ParseError> {
+    for c in hand_str.chars() {
+        let role = role_of(c).ok_or_else(|| err(format!("unknown piece '{c}' in hand")))?;
+        let side = side_of(c).index();
+        match role {
+            Role::Lion => setup.lion_in_hand[side] = true,
+            Role::Hen => return Err(err("a hen in hand: captured pieces are held unpromoted".into())),
+            r => {
+                // Two of each kind exist: a longer run must not overflow the count.
+                let held = &mut setup.hands[side][r.hand_slot().expect("in hand")];
+                if *held == 2 {
+                    return Err(err(format!("more than two '{c}' in hand")));
                 }
+                *held += 1;
             }
         }
     }
-    setup.first_to_move = match words.next() {
-        Some("w") => true,
-        Some("b") => false,
-        Some(other) => return Err(err(format!("the side to move is 'w' or 'b', found '{other}'"))),
-        None => return Err(err("no side to move ('w' or 'b')".into())),
-    };
-    for w in words {
-        if w != "-" && w.parse::<u32>().is_err() {
-            return Err(err(format!("unexpected field '{w}' after the side to move")));
-        }
-    }
-    Position::from_setup(&setup).map_err(|e| err(e.to_string()))
+    Ok(())
 }
 
 impl fmt::Display for Position {

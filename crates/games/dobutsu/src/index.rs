@@ -22,6 +22,9 @@
 //! those with both lions on file b, 12 of the 72 lion pairs, also come in mirrored form; of
 //! such an entry and its mirror image, the smaller index is used and the other is unused
 //! ([`unrank`] gives `None`), so that an entry is exactly one position up to symmetry.
+//!
+//! Over 500 lines: the whole bijection (ranking, unranking, the tables and the enumeration they
+//! share) in one file, its tests a sixth of it.
 
 use std::sync::OnceLock;
 
@@ -194,126 +197,171 @@ fn class_of(g: usize, e: usize, c: usize) -> usize {
 fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| {
-        let mut pair_of = [[u8::MAX; 12]; 12];
-        let mut pairs = Vec::new();
-        for a in 0..12u8 {
-            for b in 0..12u8 {
-                if a != b && is_canonical_pair(a, b) {
-                    pair_of[a as usize][b as usize] = pairs.len() as u8;
-                    pairs.push((a, b));
-                }
-            }
-        }
-        assert_eq!(pairs.len() as u64, LION_PAIRS);
-        let mut kinds_of = vec![Vec::new(); 27];
-        let mut kinds_rank = vec![u16::MAX; 27 * 729];
-        for len in 0..=6u32 {
-            for code in 0..3u16.pow(len) {
-                let mut counts = [0usize; 3];
-                let mut x = code;
-                for _ in 0..len {
-                    counts[(x % 3) as usize] += 1;
-                    x /= 3;
-                }
-                if counts.iter().all(|&n| n <= 2) {
-                    let class = class_of(counts[0], counts[1], counts[2]);
-                    // Codes of different lengths can be equal (trailing giraffes are zeros):
-                    // the class tells the length.
-                    kinds_rank[729 * class + code as usize] = kinds_of[class].len() as u16;
-                    kinds_of[class].push(code);
-                }
-            }
-        }
-        let mut class_offset = [0; 28];
-        for class in 0..27 {
-            let (g, e, c) = (class / 9, class / 3 % 3, class % 3);
-            let k = g + e + c;
-            let size = u64::from(BINOMIAL[10][k])
-                * kinds_of[class].len() as u64
-                * (1 << k)
-                * (1 << c)
-                * ((3 - g) * (3 - e) * (3 - c)) as u64;
-            class_offset[class + 1] = class_offset[class] + size;
-        }
-        assert_eq!(class_offset[27], REST);
-        let mut subsets = vec![Vec::new(); 11];
-        for k in 0..=6 {
-            let mut all: Vec<u16> = (0..1u16 << 10).filter(|m| m.count_ones() == k).collect();
-            all.sort_by_key(|&m| subset_rank(m));
-            subsets[k as usize] = all;
-        }
-        let subset_rank = (0..1u16 << 10).map(|m| subset_rank(m) as u8).collect();
-        let free: Vec<[u8; 10]> = pairs
-            .iter()
-            .map(|&(a, b)| {
-                let mut free = [0u8; 10];
-                let squares = (0..12u8).filter(|&sq| sq != a && sq != b);
-                free.iter_mut().zip(squares).for_each(|(f, sq)| *f = sq);
-                free
-            })
-            .collect();
-        let reads: Vec<[[u8; 10]; 4]> = free
-            .iter()
-            .map(|free: &[u8; 10]| {
-                let mut reads = [[0u8; 10]; 4];
-                for (o, read) in reads.iter_mut().enumerate() {
-                    let source = &SOURCES[o / 2][o % 2];
-                    read.iter_mut().zip(free).for_each(|(r, &f)| *r = source[f as usize]);
-                }
-                reads
-            })
-            .collect();
-        let weights = reads
-            .iter()
-            .map(|reads: &[[u8; 10]; 4]| {
-                let mut weights = [[0u64; 12]; 4];
-                for (weight, read) in weights.iter_mut().zip(reads) {
-                    for (i, &sq) in read.iter().enumerate() {
-                        weight[sq as usize] = 9u64.pow(i as u32 % 5) << (32 * (i / 5));
-                    }
-                }
-                weights
-            })
-            .collect();
-        let roles = (0..729u16)
-            .map(|mut code| {
-                let mut roles = [0u8; 6];
-                for role in &mut roles {
-                    *role = [Role::Giraffe, Role::Elephant, Role::Chick][usize::from(code % 3)] as u8;
-                    code /= 3;
-                }
-                roles
-            })
-            .collect();
-        let mut classes = [ClassSplit::default(); 27];
-        for (class, split) in classes.iter_mut().enumerate() {
-            let (g, e, c) = (class / 9, class / 3 % 3, class % 3);
-            let (ng, ne, nc) = ((3 - g) as u8, (3 - e) as u8, (3 - c) as u8);
-            split.hands = u64::from(ng * ne * nc);
-            split.hands_inverse = inverse(split.hands);
-            split.kinds = kinds_of[class].len() as u64;
-            split.kinds_inverse = inverse(split.kinds);
-            for h in 0..ng * ne * nc {
-                split.hand_of[h as usize] = [h / nc / ne, h / nc % ne, h % nc];
-            }
-        }
-        let halves = (0..9u32.pow(5)).map(half).collect();
+        let (pair_of, pairs) = lion_pairs();
+        let (kinds_of, kinds_rank) = kinds();
+        let free = free_squares(&pairs);
+        let reads = reads(&free);
         Tables {
             pair_of,
             pairs,
-            class_offset,
+            class_offset: class_offsets(&kinds_of),
             kinds_rank,
-            kinds_of,
-            roles,
-            subsets,
-            subset_rank,
+            roles: roles(),
+            subsets: subsets(),
+            subset_rank: (0..1u16 << 10).map(|m| subset_rank(m) as u8).collect(),
+            weights: weights(&reads),
             reads,
-            weights,
             free,
-            classes,
-            halves,
+            classes: class_splits(&kinds_of),
+            kinds_of,
+            halves: (0..9u32.pow(5)).map(half).collect(),
         }
     })
+}
+
+/// The canonical lion pairs ([`is_canonical_pair`]): each pair's number by its squares, and
+/// the pairs in order.
+fn lion_pairs() -> ([[u8; 12]; 12], Vec<(u8, u8)>) {
+    let mut pair_of = [[u8::MAX; 12]; 12];
+    let mut pairs = Vec::new();
+    for a in 0..12u8 {
+        for b in 0..12u8 {
+            if a != b && is_canonical_pair(a, b) {
+                pair_of[a as usize][b as usize] = pairs.len() as u8;
+                pairs.push((a, b));
+            }
+        }
+    }
+    assert_eq!(pairs.len() as u64, LION_PAIRS);
+    (pair_of, pairs)
+}
+
+/// The kind codes of each class (base 3, a digit per piece on the board: giraffe, elephant,
+/// chick), and each code's rank in its class, by `729 × class + code`.
+fn kinds() -> (Vec<Vec<u16>>, Vec<u16>) {
+    let mut kinds_of = vec![Vec::new(); 27];
+    let mut kinds_rank = vec![u16::MAX; 27 * 729];
+    for len in 0..=6u32 {
+        for code in 0..3u16.pow(len) {
+            let mut counts = [0usize; 3];
+            let mut x = code;
+            for _ in 0..len {
+                counts[(x % 3) as usize] += 1;
+                x /= 3;
+            }
+            if counts.iter().all(|&n| n <= 2) {
+                let class = class_of(counts[0], counts[1], counts[2]);
+                // Codes of different lengths can be equal (trailing giraffes are zeros):
+                // the class tells the length.
+                kinds_rank[729 * class + code as usize] = kinds_of[class].len() as u16;
+                kinds_of[class].push(code);
+            }
+        }
+    }
+    (kinds_of, kinds_rank)
+}
+
+/// Where each class's entries begin after the lion pairs, and the end.
+fn class_offsets(kinds_of: &[Vec<u16>]) -> [u64; 28] {
+    let mut class_offset = [0; 28];
+    for class in 0..27 {
+        let (g, e, c) = (class / 9, class / 3 % 3, class % 3);
+        let k = g + e + c;
+        let size = u64::from(BINOMIAL[10][k])
+            * kinds_of[class].len() as u64
+            * (1 << k)
+            * (1 << c)
+            * ((3 - g) * (3 - e) * (3 - c)) as u64;
+        class_offset[class + 1] = class_offset[class] + size;
+    }
+    assert_eq!(class_offset[27], REST);
+    class_offset
+}
+
+/// The subsets of the ten free squares by size, each in rank order.
+fn subsets() -> Vec<Vec<u16>> {
+    let mut subsets = vec![Vec::new(); 11];
+    for k in 0..=6 {
+        let mut all: Vec<u16> = (0..1u16 << 10).filter(|m| m.count_ones() == k).collect();
+        all.sort_by_key(|&m| subset_rank(m));
+        subsets[k as usize] = all;
+    }
+    subsets
+}
+
+/// The free squares of each lion pair, in order.
+fn free_squares(pairs: &[(u8, u8)]) -> Vec<[u8; 10]> {
+    pairs
+        .iter()
+        .map(|&(a, b)| {
+            let mut free = [0u8; 10];
+            let squares = (0..12u8).filter(|&sq| sq != a && sq != b);
+            free.iter_mut().zip(squares).for_each(|(f, sq)| *f = sq);
+            free
+        })
+        .collect()
+}
+
+/// For each lion pair and each of the four orientations, the square each free square is read
+/// from.
+fn reads(free: &[[u8; 10]]) -> Vec<[[u8; 10]; 4]> {
+    free.iter()
+        .map(|free: &[u8; 10]| {
+            let mut reads = [[0u8; 10]; 4];
+            for (o, read) in reads.iter_mut().enumerate() {
+                let source = &SOURCES[o / 2][o % 2];
+                read.iter_mut().zip(free).for_each(|(r, &f)| *r = source[f as usize]);
+            }
+            reads
+        })
+        .collect()
+}
+
+/// For each lion pair and orientation, each square's weight in the two base-9 halves.
+fn weights(reads: &[[[u8; 10]; 4]]) -> Vec<[[u64; 12]; 4]> {
+    reads
+        .iter()
+        .map(|reads: &[[u8; 10]; 4]| {
+            let mut weights = [[0u64; 12]; 4];
+            for (weight, read) in weights.iter_mut().zip(reads) {
+                for (i, &sq) in read.iter().enumerate() {
+                    weight[sq as usize] = 9u64.pow(i as u32 % 5) << (32 * (i / 5));
+                }
+            }
+            weights
+        })
+        .collect()
+}
+
+/// The roles of the six pieces a kind code names.
+fn roles() -> Vec<[u8; 6]> {
+    (0..729u16)
+        .map(|mut code| {
+            let mut roles = [0u8; 6];
+            for role in &mut roles {
+                *role = [Role::Giraffe, Role::Elephant, Role::Chick][usize::from(code % 3)] as u8;
+                code /= 3;
+            }
+            roles
+        })
+        .collect()
+}
+
+/// Each class's split into hands and kinds.
+fn class_splits(kinds_of: &[Vec<u16>]) -> [ClassSplit; 27] {
+    let mut classes = [ClassSplit::default(); 27];
+    for (class, split) in classes.iter_mut().enumerate() {
+        let (g, e, c) = (class / 9, class / 3 % 3, class % 3);
+        let (ng, ne, nc) = ((3 - g) as u8, (3 - e) as u8, (3 - c) as u8);
+        split.hands = u64::from(ng * ne * nc);
+        split.hands_inverse = inverse(split.hands);
+        split.kinds = kinds_of[class].len() as u64;
+        split.kinds_inverse = inverse(split.kinds);
+        for h in 0..ng * ne * nc {
+            split.hand_of[h as usize] = [h / nc / ne, h / nc % ne, h % nc];
+        }
+    }
+    classes
 }
 
 /// Whether a pair of lion squares (mover, opponent) is its own mirror class's representative:
@@ -600,6 +648,9 @@ pub fn for_each_safe_position(range: std::ops::Range<u64>, f: impl FnMut(u64, &P
 
 #[inline(always)]
 fn positions(range: std::ops::Range<u64>, safe: bool, mut f: impl FnMut(u64, &Position)) {
+    // Over 80 lines: the survey's innermost loop, inlined into it; its state (the group, the
+    // pieces' squares, their attacks on the lion) would otherwise go through a dozen
+    // parameters on every entry.
     let t = tables();
     let (mut i, end) = (range.start, range.end.min(SIZE));
     while i < end {

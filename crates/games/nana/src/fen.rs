@@ -95,8 +95,27 @@ pub fn parse_setup(input: &str) -> Result<Setup, ParseError> {
     if fields.len() > 4 {
         return Err(syntax(input, format!("unexpected text after the ply number: {}", echo(fields[4]))));
     }
+    let board = parse_board(input, fields[0])?;
+    let side = match fields[1] {
+        "b" => Color::Black,
+        "w" => Color::White,
+        other => return Err(syntax(input, format!("side to move must be `b` or `w`, not {}", echo(other)))),
+    };
+    let hands = if fields[2] == "-" { [[0u8; 3]; 2] } else { parse_hands(input, fields[2])? };
+    let ply = match fields.get(3) {
+        None => None,
+        Some(p) => match p.parse::<u32>() {
+            Ok(n) if n >= 1 && p.chars().all(|c| c.is_ascii_digit()) => Some(n),
+            _ => return Err(syntax(input, format!("ply must be a positive number, not {}", echo(p)))),
+        },
+    };
+    Ok(Setup { board, hands, side, ply })
+}
+
+/// The board field `ranks` of the position string `input`.
+fn parse_board(input: &str, ranks: &str) -> Result<[Option<Piece>; 9], ParseError> {
     let mut board = [None; 9];
-    let ranks: Vec<&str> = fields[0].split('/').collect();
+    let ranks: Vec<&str> = ranks.split('/').collect();
     if ranks.len() != 3 {
         return Err(syntax(input, format!("expected 3 ranks separated by '/', found {}", ranks.len())));
     }
@@ -131,59 +150,50 @@ pub fn parse_setup(input: &str) -> Result<Setup, ParseError> {
             return Err(syntax(input, format!("rank {name} has {col} squares, expected 3")));
         }
     }
-    let side = match fields[1] {
-        "b" => Color::Black,
-        "w" => Color::White,
-        other => return Err(syntax(input, format!("side to move must be `b` or `w`, not {}", echo(other)))),
-    };
+    Ok(board)
+}
+
+/// The hands field `field` (not `-`) of the position string `input`.
+fn parse_hands(input: &str, field: &str) -> Result<[[u8; 3]; 2], ParseError> {
     let mut hands = [[0u8; 3]; 2];
-    if fields[2] != "-" {
-        let mut count: Option<u8> = None;
-        for c in fields[2].chars() {
-            if let Some(d) = c.to_digit(10) {
-                if count.is_some() {
-                    return Err(syntax(input, "hand: two digits in a row"));
-                }
-                if d != 2 {
-                    return Err(syntax(
-                        input,
-                        format!("hand: count {d} (a side holds at most 2 of a kind; write 2 or nothing)"),
-                    ));
-                }
-                count = Some(d as u8);
-                continue;
+    let mut count: Option<u8> = None;
+    for c in field.chars() {
+        if let Some(d) = c.to_digit(10) {
+            if count.is_some() {
+                return Err(syntax(input, "hand: two digits in a row"));
             }
-            let color = if c.is_ascii_uppercase() { Color::Black } else { Color::White };
-            let slot = match c.to_ascii_uppercase() {
-                'K' => 0,
-                'R' => 1,
-                'B' => 2,
-                _ => {
-                    return Err(syntax(
-                        input,
-                        format!("hand: {c:?} is not K, R (O cube) or B (D cube), in either case"),
-                    ))
-                }
-            };
-            let n = count.take().unwrap_or(1);
-            let h = &mut hands[color.index()][slot];
-            *h += n;
-            if *h > 2 {
-                return Err(syntax(input, format!("hand: more than 2 of {c:?}")));
+            if d != 2 {
+                return Err(syntax(
+                    input,
+                    format!("hand: count {d} (a side holds at most 2 of a kind; write 2 or nothing)"),
+                ));
             }
+            count = Some(d as u8);
+            continue;
         }
-        if count.is_some() {
-            return Err(syntax(input, "hand: a count must be followed by a piece letter"));
+        let color = if c.is_ascii_uppercase() { Color::Black } else { Color::White };
+        let slot = match c.to_ascii_uppercase() {
+            'K' => 0,
+            'R' => 1,
+            'B' => 2,
+            _ => {
+                return Err(syntax(
+                    input,
+                    format!("hand: {c:?} is not K, R (O cube) or B (D cube), in either case"),
+                ))
+            }
+        };
+        let n = count.take().unwrap_or(1);
+        let h = &mut hands[color.index()][slot];
+        *h += n;
+        if *h > 2 {
+            return Err(syntax(input, format!("hand: more than 2 of {c:?}")));
         }
     }
-    let ply = match fields.get(3) {
-        None => None,
-        Some(p) => match p.parse::<u32>() {
-            Ok(n) if n >= 1 && p.chars().all(|c| c.is_ascii_digit()) => Some(n),
-            _ => return Err(syntax(input, format!("ply must be a positive number, not {}", echo(p)))),
-        },
-    };
-    Ok(Setup { board, hands, side, ply })
+    if count.is_some() {
+        return Err(syntax(input, "hand: a count must be followed by a piece letter"));
+    }
+    Ok(hands)
 }
 
 /// Reads and validates a position string.

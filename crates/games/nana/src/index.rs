@@ -18,6 +18,9 @@
 //! split says how many of the cubes off the board Black holds. After the main block come the
 //! nine opening states: Black to move with its King in hand and White's on one of the eight
 //! non-centre squares, then the start. See `docs/INDEX.md`.
+//!
+//! Over 500 lines: the whole bijection (folding, ranking, unranking, their tables) in one file, its
+//! tests an eighth of it.
 
 use std::sync::OnceLock;
 
@@ -136,6 +139,19 @@ fn mirror_sq(s: u8) -> u8 {
 }
 
 fn build() -> Tables {
+    let (pair_of, pairs, free, self_mirror) = king_pairs();
+    let (pattern_offset, classes, patterns) = patterns();
+    let compress = compress(&free);
+    let rows = rows();
+    let parts = pair_parts(&pair_of, &pairs, &free);
+    Tables { pair_of, pairs, self_mirror, pattern_offset, classes, patterns, parts, compress, rows }
+}
+
+/// The king pairs up to mirror image: each pair's number and whether it is the mirror image of
+/// the pair kept (by Black's and White's king squares), the pairs kept, each pair's free
+/// squares in order, and whether a pair is its own mirror image.
+#[allow(clippy::type_complexity)]
+fn king_pairs() -> ([[(u8, bool); 9]; 9], [(u8, u8); KING_PAIRS], [[u8; 7]; KING_PAIRS], [bool; KING_PAIRS]) {
     let mut pair_of = [[(u8::MAX, false); 9]; 9];
     let mut pairs = Vec::new();
     for &b in &KING_SQUARES {
@@ -164,6 +180,13 @@ fn build() -> Tables {
         free[k].copy_from_slice(&squares);
         self_mirror[k] = (mirror_sq(b), mirror_sq(w)) == (b, w);
     }
+    let pairs: [(u8, u8); KING_PAIRS] = pairs.try_into().expect("17 king pairs");
+    (pair_of, pairs, free, self_mirror)
+}
+
+/// The cube patterns on a pair's free squares: each pattern's offset by its O and D masks, the
+/// classes, and the patterns in offset order.
+fn patterns() -> (Box<[u32; 128 * 128]>, [Class; 9], Vec<[u8; 4]>) {
     // Patterns grouped by class (number of O and D cubes on the board), so that all patterns
     // of a class have the same size and unranking finds a pattern by one division.
     let mut pattern_offset = Box::new([u32::MAX; 128 * 128]);
@@ -206,7 +229,11 @@ fn build() -> Tables {
         }
     }
     assert_eq!(offset, CUBE_CONFIGS);
-    let pairs: [(u8, u8); KING_PAIRS] = pairs.try_into().expect("17 king pairs");
+    (pattern_offset, classes, patterns)
+}
+
+/// For each pair, a mask of board squares to the mask of its free squares.
+fn compress(free: &[[u8; 7]; KING_PAIRS]) -> [[u8; 512]; KING_PAIRS] {
     let mut compress = [[0u8; 512]; KING_PAIRS];
     for (k, table) in compress.iter_mut().enumerate() {
         for (mask, c) in table.iter_mut().enumerate() {
@@ -217,6 +244,11 @@ fn build() -> Tables {
                 .fold(0, |m, (j, _)| m | 1 << j);
         }
     }
+    compress
+}
+
+/// The rows of [`Tables::rows`], by row key.
+fn rows() -> Box<[u64; ROW_SLOTS]> {
     let mut rows = Box::new([0u64; ROW_SLOTS]);
     for key in 0..ROW_KEYS {
         let states = [key / 289, key / 17 % 17, key % 17];
@@ -235,7 +267,16 @@ fn build() -> Tables {
         }
         rows[key as usize] = o | d << 9 | n[0] << 18 | n[1] << 20 | (3 * (n[0] + n[1])) << 24 | digits << 32;
     }
-    let parts = (0..KING_PAIRS)
+    rows
+}
+
+/// The [`PairParts`] of each pair.
+fn pair_parts(
+    pair_of: &[[(u8, bool); 9]; 9],
+    pairs: &[(u8, u8); KING_PAIRS],
+    free: &[[u8; 7]; KING_PAIRS],
+) -> [PairParts; KING_PAIRS] {
+    (0..KING_PAIRS)
         .map(|k| {
             let (bk, wk) = pairs[k];
             let mut cubes = [0; 128];
@@ -259,8 +300,7 @@ fn build() -> Tables {
         })
         .collect::<Vec<_>>()
         .try_into()
-        .expect("17 king pairs");
-    Tables { pair_of, pairs, self_mirror, pattern_offset, classes, patterns, parts, compress, rows }
+        .expect("17 king pairs")
 }
 
 /// Per cell code (padded to 32 so that a masked code needs no bounds check): 0 for an empty

@@ -1,5 +1,8 @@
 //! Positions: the unvalidated [`Setup`], the validated [`Position`], moves, legal move generation
 //! and make-move.
+//!
+//! Over 500 lines: move generation and make-move share the piece geometry and the position's
+//! representation; apart, each would need the other's internals.
 
 use std::fmt;
 use std::ops::ControlFlow;

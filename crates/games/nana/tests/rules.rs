@@ -1,6 +1,8 @@
 //! Hand-checked tests of the rules (RULES.md): piece geometry for every face on every square in
 //! both rule sets, the opening, captures, drops, face changes, the R1/R2 options, the end of the
 //! game, illegal-move reasons and the colour/mirror symmetries.
+//!
+//! Over 500 lines: one short test per rule of RULES.md, in its order.
 
 use std::collections::BTreeSet;
 

@@ -1,0 +1,148 @@
+//! The block codec's tests.
+
+use super::*;
+
+/// Many groups of blocks, and a short last block, decode to the array in order, with the
+/// checksum and histogram of the whole array.
+#[test]
+fn groups_of_blocks_decode_in_order() {
+    let entries: Vec<u8> = (0..100_003u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 29) as u8).collect();
+    let shape = Shape::new(100_003, 1, 100).unwrap();
+    assert!(shape.blocks > 10 * GROUP_BLOCKS);
+    let c = compress(&entries, &shape, false);
+    assert_eq!(c.stored_crc, crc32fast::hash(&entries));
+    let blocks = Blocks::new(&c.payload, shape, c.histogram_records, payload_crc(&c, &c.payload)).unwrap();
+    let mut all = Vec::new();
+    blocks.for_each(crc32fast::hash(&entries), |b| all.extend_from_slice(b)).unwrap();
+    assert!(all == entries);
+    let mut counts = [0u64; 256];
+    entries.iter().for_each(|&e| counts[usize::from(e)] += 1);
+    let want: Vec<(u16, u64)> = (0..256).filter(|&v| counts[v] > 0).map(|v| (v as u16, counts[v])).collect();
+    assert_eq!(blocks.histogram().collect::<Vec<_>>(), want);
+}
+
+#[test]
+fn shapes_cover_the_array_exactly() {
+    let shape = Shape::new(10_000, 2, 4096).unwrap();
+    assert_eq!((shape.total, shape.block_bytes, shape.blocks), (20_000, 8192, 3));
+    assert_eq!([shape.len_of(0), shape.len_of(1), shape.len_of(2)], [8192, 8192, 3616]);
+    assert_eq!(Shape::new(0, 1, 4096).unwrap().blocks, 0);
+    assert_eq!(Shape::new(4096, 1, 4096).unwrap().blocks, 1);
+    assert!(matches!(Shape::new(1, 2, 1 << 20), Err(TablebaseError::BadLayout(_))));
+    assert!(matches!(Shape::new(u64::MAX, 2, 4096), Err(TablebaseError::BadLayout(_))));
+}
+
+/// The payload's checksum as the writer makes it: of the index, then the histogram.
+fn payload_crc(c: &Compressed, payload: &[u8]) -> u32 {
+    let histogram = c.histogram_records as usize * HISTOGRAM_RECORD_BYTES;
+    crc32fast::hash(&[&payload[..c.index_len], &payload[payload.len() - histogram..]].concat())
+}
+
+#[test]
+fn blocks_decode_to_what_was_compressed() {
+    let entries: Vec<u8> = (0..20_000u32).map(|i| (i / 7 % 5) as u8).collect();
+    let shape = Shape::new(10_000, 2, 4096).unwrap();
+    let c = compress(&entries, &shape, false);
+    let blocks = Blocks::new(&c.payload, shape, c.histogram_records, payload_crc(&c, &c.payload)).unwrap();
+    let mut all = Vec::new();
+    blocks.for_each(crc32fast::hash(&entries), |b| all.extend_from_slice(b)).unwrap();
+    assert_eq!(all, entries);
+    assert_eq!(c.stored_crc, crc32fast::hash(&entries));
+    assert!(matches!(
+        blocks.for_each(crc32fast::hash(&entries) ^ 1, |_| {}),
+        Err(TablebaseError::EntriesChecksum { .. })
+    ));
+    // The histogram of the 2-byte entries: each of 25 values (0..5 in each byte) counted.
+    let mut expected = std::collections::BTreeMap::new();
+    for e in entries.chunks(2) {
+        *expected.entry(u16::from_le_bytes([e[0], e[1]])).or_insert(0u64) += 1;
+    }
+    assert_eq!(blocks.histogram().collect::<Vec<_>>(), expected.into_iter().collect::<Vec<_>>());
+}
+
+/// Unused entries take the value of the used entry before them in their block, those before
+/// the first used one that one's; a block of unused entries stays so; the histogram still
+/// counts the entries as given.
+#[test]
+fn unused_entries_are_filled_within_their_block() {
+    let mut block = vec![0xFF, 0xFF, 3, 0xFF, 0xFF, 5, 0xFF];
+    fill_unused(&mut block, 1);
+    assert_eq!(block, [3, 3, 3, 3, 3, 5, 5]);
+    let mut block = vec![0xFF; 6];
+    fill_unused(&mut block, 1);
+    assert_eq!(block, [0xFF; 6]);
+    let mut wide = vec![0xFF, 0xFF, 0x02, 0x01, 0xFF, 0xFF, 0xFF, 0x00];
+    fill_unused(&mut wide, 2);
+    assert_eq!(wide, [0x02, 0x01, 0x02, 0x01, 0x02, 0x01, 0xFF, 0x00]);
+
+    // Blocks of 4 entries: the second block starts with unused entries and takes its own
+    // first used value, not the first block's last.
+    let entries = [1, 0xFF, 2, 0xFF, 0xFF, 0xFF, 7, 0xFF, 0xFF, 0xFF];
+    let shape = Shape::new(10, 1, 4).unwrap();
+    let c = compress(&entries, &shape, true);
+    let blocks = Blocks::new(&c.payload, shape, c.histogram_records, payload_crc(&c, &c.payload)).unwrap();
+    let stored = [1, 1, 2, 2, 7, 7, 7, 7, 0xFF, 0xFF];
+    let mut all = Vec::new();
+    blocks.for_each(crc32fast::hash(&stored), |b| all.extend_from_slice(b)).unwrap();
+    assert_eq!(all, stored);
+    assert_eq!(blocks.histogram().collect::<Vec<_>>(), [(1, 1), (2, 1), (7, 1), (0xFF, 7)]);
+}
+
+#[test]
+fn an_index_or_histogram_out_of_order_or_bounds_is_refused() {
+    let entries: Vec<u8> = (0..10_000u32).map(|i| (i / 100 % 3) as u8).collect();
+    let shape = Shape::new(10_000, 1, 4096).unwrap();
+    let c = compress(&entries, &shape, false);
+    let n = c.histogram_records;
+    assert_eq!(n, 3);
+    let payload = c.payload.clone();
+    let crc = |p: &[u8]| payload_crc(&c, p);
+    Blocks::new(&payload, shape, n, crc(&payload)).unwrap();
+    // The ends of blocks 0 and 1 swapped; the last one short of the histogram's start; one
+    // byte more before the histogram.
+    let mut swapped = payload.clone();
+    let (one, two) = (payload[0..8].to_vec(), payload[12..20].to_vec());
+    swapped[0..8].copy_from_slice(&two);
+    swapped[12..20].copy_from_slice(&one);
+    let mut short = payload.clone();
+    short[24] -= 1;
+    let mut long = payload.clone();
+    long.insert(payload.len() - 30, 0);
+    for bad in [swapped, short, long] {
+        let result = Blocks::new(&bad, shape, n, crc(&bad));
+        assert!(matches!(result, Err(TablebaseError::CorruptBlock { .. })), "{result:?}");
+    }
+    // A histogram that does not count the entries, or out of order.
+    let last = payload.len() - 8;
+    let mut miscounted = payload.clone();
+    miscounted[last] ^= 1;
+    let mut unordered = payload.clone();
+    unordered[last - 2] = 0;
+    for bad in [miscounted, unordered] {
+        let result = Blocks::new(&bad, shape, n, crc(&bad));
+        assert!(matches!(result, Err(TablebaseError::BadLayout(_))), "{result:?}");
+    }
+    // A block's byte changed: its own checksum, met when the block is read, not before; the
+    // index or histogram changed: the payload's.
+    let mut flipped = payload.clone();
+    let block_0 = shape.blocks as usize * RECORD_BYTES;
+    flipped[block_0 + 10] ^= 4;
+    let damaged = Blocks::new(&flipped, shape, n, crc(&payload)).unwrap();
+    let mut out = Vec::new();
+    for _ in 0..2 {
+        assert!(matches!(damaged.check_all(), Err(TablebaseError::BlockChecksum { block: 0, .. })));
+        assert!(matches!(damaged.decode(0, &mut out), Err(TablebaseError::BlockChecksum { block: 0, .. })));
+        assert!(matches!(
+            damaged.for_each(crc32fast::hash(&entries), |_| {}),
+            Err(TablebaseError::BlockChecksum { block: 0, .. })
+        ));
+    }
+    damaged.decode(1, &mut out).unwrap();
+    assert_eq!(out, &entries[4096..8192]);
+    Blocks::new(&payload, shape, n, crc(&payload)).unwrap().check_all().unwrap();
+    assert!(matches!(
+        Blocks::new(&payload, shape, n, crc(&payload) ^ 1),
+        Err(TablebaseError::PayloadChecksum { .. })
+    ));
+    assert!(matches!(Blocks::new(&payload[..20], shape, n, 0), Err(TablebaseError::BadLayout(_))));
+}
