@@ -43,14 +43,14 @@ pub trait Registered: Sync {
 
 /// A game's registration.
 #[derive(Debug)]
-pub struct Entry<G>(PhantomData<fn() -> G>);
+pub struct Registration<G>(PhantomData<fn() -> G>);
 
 /// The registration of `G`, for [`GAMES`].
 pub const fn game<G: Game>() -> &'static dyn Registered {
-    &Entry::<G>(PhantomData)
+    &Registration::<G>(PhantomData)
 }
 
-impl<G: Game> Registered for Entry<G> {
+impl<G: Game> Registered for Registration<G> {
     fn name(&self) -> &'static str {
         G::NAME
     }
