@@ -4,7 +4,10 @@
 // NanaStatic.get(url) answers an API URL ("/api/games", "/api/nana/current/view?fen=...") as
 // {status, body}, as the HTTP API would. The module names every byte range an answer needs at
 // once; they are fetched together (HTTP Range requests; a small table whole), handed to the
-// module, and the URL is asked again. A table larger than a part is stored in parts, each
+// module, and the URL is asked again; for a view whose mainline takes more rounds, the module
+// hands over the view so far (its value and ranked moves, the mainline as far as it is known)
+// with each round's ranges, for the page to show at once. A table larger than a part is stored
+// in parts, each
 // addressed by its offset in the table. The module's interface is plain exported functions
 // (no generated glue): strings go in through nana_alloc, results come back as a length and
 // UTF-8 JSON, freed with nana_free.
@@ -18,8 +21,13 @@ const NanaStatic = (() => {
   // Where the table ranges fetched are kept for offline use (the Cache API; the service worker
   // keeps every other file). Named after the list of tables, so that new tables start afresh.
   let rangeCache = null;
-  // What the page has done: rounds of fetching, requests, table bytes, milliseconds in the module.
-  const counts = { rounds: 0, requests: 0, bytes: 0, wasmMs: 0 };
+  // What the page has done: rounds of fetching, requests, table bytes, milliseconds in the module;
+  // `firstView`: the same when the first view (so far or whole) was handed over, with its time
+  // since navigation (`ms`).
+  const counts = { rounds: 0, requests: 0, bytes: 0, wasmMs: 0, firstView: null };
+  function viewGiven() {
+    if (!counts.firstView) counts.firstView = { ...counts, firstView: undefined, ms: performance.now() };
+  }
 
   function put(bytes) {
     const ptr = wasm.nana_alloc(bytes.length);
@@ -55,12 +63,20 @@ const NanaStatic = (() => {
     if (!r.ok) throw new Error(`${what} (${url}) could not be fetched: HTTP ${r.status}`);
     return r;
   }
+  // The module, compiled as its bytes arrive where the host serves it as application/wasm, else
+  // from its bytes.
+  async function instantiate(response) {
+    if (WebAssembly.instantiateStreaming) {
+      try { return (await WebAssembly.instantiateStreaming(response.clone(), {})).instance; } catch (e) { /* below */ }
+    }
+    return (await WebAssembly.instantiate(await response.arrayBuffer(), {})).instance;
+  }
   async function start() {
-    const [module, list] = await Promise.all([
-      fetchOk("nana_web.wasm", "the WebAssembly module").then((r) => r.arrayBuffer()),
+    const [instance, list] = await Promise.all([
+      fetchOk("nana_web.wasm", "the WebAssembly module").then(instantiate),
       fetchOk("tables.json", "the list of tables").then((r) => r.json()),
     ]);
-    wasm = (await WebAssembly.instantiate(module, {})).instance.exports;
+    wasm = instance.exports;
     tables = new Map(list.tables.map((t) => [t.file, t]));
     let hash = 0;
     for (const c of JSON.stringify(list)) hash = (Math.imul(hash, 31) + c.charCodeAt(0)) | 0;
@@ -119,21 +135,36 @@ const NanaStatic = (() => {
     return all;
   }
 
-  // The API's answer to `url`: {status, body}.
-  async function get(url) {
+  // The API's answer to `url`: {status, body}. For a view whose mainline takes more rounds of
+  // fetching, `onSoFar` gets each round's view so far ({status, body}, the body the API's view
+  // with its mainline cut short) before the round is fetched; where it returns false, the rest
+  // is not fetched and the answer is null.
+  async function get(url, onSoFar) {
     if (!started) started = start();
     try { await started; } catch (e) { started = null; throw e; }
+    const view = /^\/api\/[^/?]+\/[^/?]+\/view(\?|$)/.test(url);
     for (let round = 0; round < 10000; round++) {
       const t0 = performance.now();
       const r = call(wasm.nana_request, url);
       counts.wasmMs += performance.now() - t0;
-      if (!r.need) return r;
+      if (!r.need) {
+        if (view && r.status === 200) viewGiven();
+        return r;
+      }
+      if (r.so_far) {
+        viewGiven();
+        if (onSoFar && onSoFar(r.so_far) === false) return null;
+      }
       counts.rounds++;
       const data = await Promise.all(r.need.map(fetchRange));
       r.need.forEach((range, i) => supply(range.file, range.start, data[i]));
     }
     throw new Error(`no answer to ${url} after 10000 rounds of fetching`);
   }
+
+  // The module is fetched and compiled while the page loads, not when it first asks.
+  started = start();
+  started.catch(() => { started = null; });
 
   if ("serviceWorker" in navigator && location.protocol !== "file:") {
     navigator.serviceWorker.register("sw.js").catch(() => {});
