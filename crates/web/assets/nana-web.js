@@ -26,7 +26,9 @@ const NanaStatic = (() => {
   // since navigation (`ms`).
   const counts = { rounds: 0, requests: 0, bytes: 0, wasmMs: 0, firstView: null };
   function viewGiven() {
-    if (!counts.firstView) counts.firstView = { ...counts, firstView: undefined, ms: performance.now() };
+    if (counts.firstView) return;
+    counts.firstView = { ...counts, firstView: undefined, ms: performance.now() };
+    register();
   }
 
   function put(bytes) {
@@ -71,22 +73,35 @@ const NanaStatic = (() => {
     }
     return (await WebAssembly.instantiate(await response.arrayBuffer(), {})).instance;
   }
+  // What opening a table read by range reads (crates/web: tables over WHOLE_LIMIT bytes; the
+  // header's 256 bytes and the last TAIL bytes, which hold the histogram): fetched while the
+  // module compiles, so that opening the table takes no round of its own. A mismatch with the
+  // module costs bytes, never a wrong answer: the module asks for what it lacks.
+  const WHOLE_LIMIT = 16 << 20;
+  const HEADER = 256;
+  const TAIL = 2560;
   async function start() {
-    const [instance, list] = await Promise.all([
-      fetchOk("nana_web.wasm", "the WebAssembly module").then(instantiate),
-      fetchOk("tables.json", "the list of tables").then((r) => r.json()),
-    ]);
-    wasm = instance.exports;
+    const module = fetchOk("nana_web.wasm", "the WebAssembly module").then(instantiate);
+    module.catch(() => {});
+    const list = await fetchOk("tables.json", "the list of tables").then((r) => r.json());
     tables = new Map(list.tables.map((t) => [t.file, t]));
     let hash = 0;
     for (const c of JSON.stringify(list)) hash = (Math.imul(hash, 31) + c.charCodeAt(0)) | 0;
     rangeCache = "nana-ranges-" + (hash >>> 0).toString(16);
+    const heads = list.tables.filter((t) => t.size > WHOLE_LIMIT).flatMap((t) => [
+      { file: t.file, start: 0, end: Math.min(HEADER, t.size) },
+      { file: t.file, start: Math.max(0, t.size - TAIL), end: t.size },
+    ]);
+    const headBytes = Promise.all(heads.map((r) => fetchRange(r).catch(() => null)));
     if (self.caches) {
       for (const key of await caches.keys().catch(() => [])) {
         if (key.startsWith("nana-ranges-") && key !== rangeCache) caches.delete(key);
       }
     }
+    wasm = (await module).exports;
     call(wasm.nana_init, JSON.stringify(list.tables));
+    const got = await headBytes;
+    heads.forEach((r, i) => { if (got[i]) supply(r.file, r.start, got[i]); });
   }
 
   // Bytes a..b (exclusive) of a part; the whole part without a Range header. A range fetched is
@@ -166,8 +181,15 @@ const NanaStatic = (() => {
   started = start();
   started.catch(() => { started = null; });
 
-  if ("serviceWorker" in navigator && location.protocol !== "file:") {
+  // The service worker is registered once the page has shown its first view (or 3 s after the
+  // page loaded): its install fetches Nana's tables whole (14 MB), which would otherwise compete
+  // with the first view's fetches.
+  let registered = false;
+  function register() {
+    if (registered || !("serviceWorker" in navigator) || location.protocol === "file:") return;
+    registered = true;
     navigator.serviceWorker.register("sw.js").catch(() => {});
   }
+  addEventListener("load", () => setTimeout(register, 3000));
   return { get, counts };
 })();

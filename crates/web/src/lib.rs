@@ -39,7 +39,8 @@ pub const WHOLE_LIMIT: u64 = 16 << 20;
 
 /// The last bytes of a table read by range, asked for with its header: its histogram lies at
 /// the file's end and fits in them (256 values of 10 bytes, every value of one-byte entries),
-/// so that opening the table takes one round of fetching, not two.
+/// so that opening the table takes one round of fetching, not two. The page's script
+/// (`nana-web.js`) fetches both while the module compiles.
 pub const TAIL: u64 = 2560;
 
 /// A table file the site holds, as its `tables.json` lists it.

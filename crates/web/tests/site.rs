@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use nana_front::Game;
 use nana_probe::ProbeGame;
 use nana_server::Explorer;
-use nana_web::{Outcome, Site, SiteTable};
+use nana_web::{Outcome, Site, SiteTable, TAIL};
 
 /// The fixture's file of every rule set of `G`: (game, rule set, path).
 fn files<G: Game>() -> Vec<(&'static str, &'static str, PathBuf)>
@@ -189,6 +189,16 @@ fn dobutsus_start_from_a_cold_cache() {
     );
     let (_, _, again, _) = fetcher.get("/api/dobutsu/tanaka/view");
     assert_eq!(again, 0, "asked again, nothing is fetched");
+
+    // The page fetches the header and the last TAIL bytes while the module compiles: the first
+    // view then takes 2 rounds.
+    let fetcher = Fetcher::new(&[nana_fixture::path(dobutsu_shogi::Rules::TANAKA)]);
+    let (file, bytes) = &fetcher.files[0];
+    let len = bytes.len();
+    fetcher.site.supply(file, 0, &bytes[..256]).unwrap();
+    fetcher.site.supply(file, (len - TAIL as usize) as u64, &bytes[len - TAIL as usize..]).unwrap();
+    let got = fetcher.get_so_far("/api/dobutsu/tanaka/view");
+    assert_eq!(got.so_far.first().map(|s| s.rounds), Some(2), "the header and histogram fetched first");
 }
 
 /// A damaged block of a table read by range: the block is named and its positions refused,
