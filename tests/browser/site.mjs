@@ -6,7 +6,8 @@
 // `nana query --json`; that the in-page answers along a random walk are the expected ones; that
 // a bad position string shows its error beside the input; that a missing table is named with the
 // command that makes it; and that with the network cut after a first visit, Nana still answers.
-// Prints the figures of a cold visit to the Dobutsu start. Exits 0 when every check passes, 1 with
+// Prints the figures of a cold visit to the Dobutsu start: when its value and ranked moves are
+// shown, and when its whole mainline is. Exits 0 when every check passes, 1 with
 // the failed check, 2 when the tools are missing.
 
 import fs from "node:fs";
@@ -63,6 +64,11 @@ async function shown(page, fen, rs) {
   }, [fen, `${fen} — ${rs.game} ${rs.rules}`]);
 }
 
+// Waits until the page shows the whole mainline (the static site fills it in after the rest).
+async function wholeMainline(page) {
+  await page.waitForFunction(() => document.getElementById("mainline").dataset.whole === "yes");
+}
+
 function dtmText(dtm) { return dtm === 1 ? "1 ply" : dtm + " plies"; }
 
 let failed = false;
@@ -75,19 +81,30 @@ try {
   if (dobutsu) {
     const t0 = Date.now();
     await page.goto(base + "#/dobutsu/tanaka");
+    // The page's own clock (milliseconds since navigation started) when a condition first holds.
+    const when = async (condition) => (await page.waitForFunction(condition, null, { polling: "raf" })).jsonValue();
+    const ms = await when(() => document.getElementById("value").dataset.category &&
+      document.querySelectorAll("#moves button.move").length > 0 && performance.now());
     const loaded = await page.evaluate(() => performance.getEntriesByType("navigation")[0].loadEventEnd);
     await shown(page, dobutsu.start.fen, dobutsu);
-    const ms = Date.now() - t0;
+    const first = await page.evaluate(() => NanaStatic.counts.firstView);
+    const moves = await page.locator("#moves button.move").count();
+    check(moves === dobutsu.start.moves.length, "the Dobutsu start shows its ranked moves with its value");
+    const whole = await when(() => document.getElementById("mainline").dataset.whole === "yes" && performance.now());
+    const outside = Date.now() - t0;
     const counts = await page.evaluate(() => NanaStatic.counts);
-    console.log(`figure: page load event ${loaded.toFixed(0)} ms; Dobutsu start shown ${ms} ms after navigation; ` +
-      `table bytes ${counts.bytes} in ${counts.requests} requests over ${counts.rounds} rounds; ` +
-      `${counts.wasmMs.toFixed(0)} ms in the module`);
+    console.log(`figure: page load event ${loaded.toFixed(0)} ms; Dobutsu start's value and ranked moves ` +
+      `shown ${ms.toFixed(0)} ms after navigation started (handed over at ${first.ms.toFixed(0)} ms), table bytes ` +
+      `${first.bytes} in ${first.requests} requests over ${first.rounds} rounds; whole mainline shown at ` +
+      `${whole.toFixed(0)} ms (${outside} ms from the test's page.goto), table bytes ${counts.bytes} in ` +
+      `${counts.requests} requests over ${counts.rounds} rounds; ${counts.wasmMs.toFixed(0)} ms in the module`);
   }
 
   for (const rs of expected.rule_sets) {
     const a = rs.start;
     await page.goto(base + "#/" + rs.game + "/" + rs.rules);
     await shown(page, a.fen, rs);
+    await wholeMainline(page);
     const category = await page.locator("#value").getAttribute("data-category");
     check(category === a.category, `${rs.game} ${rs.rules}: the start is a ${a.category}`);
     const text = await page.locator("#value").textContent();
@@ -100,6 +117,14 @@ try {
     });
     check(true, `${rs.game} ${rs.rules}: every move shows its DTM (counted from the position before it)`);
     check((await page.locator("#mainline a").count()) === a.mainline.length, `${rs.game} ${rs.rules}: the mainline has ${a.mainline.length} plies`);
+    // The whole view, mainline and all, is the answer of nana query --json, and the page shows it.
+    const view = await page.evaluate(async ([game, rules]) => {
+      const r = await NanaStatic.get(`/api/${game}/${rules}/view`);
+      return { answer: JSON.stringify(r.body.answer), sans: r.body.mainline.map((p) => p.san) };
+    }, [rs.game, rs.rules]);
+    check(view.answer === JSON.stringify(a), `${rs.game} ${rs.rules}: the start's whole view holds the answer of nana query --json, mainline and all`);
+    const links = await page.locator("#mainline a").evaluateAll((ls) => ls.map((l) => l.textContent.replace(/^\d+\. /, "")));
+    check(JSON.stringify(links) === JSON.stringify(view.sans), `${rs.game} ${rs.rules}: the page shows the view's whole mainline`);
 
     // The walk: the in-page answers are the CLI's.
     const got = await page.evaluate(async ([game, rules, fens]) => {

@@ -476,16 +476,35 @@ impl<'a, G: ProbeGame> Probe<'a, G> {
     /// The mainline ([`Probe::mainline`]), each move with the position it is played from and the
     /// value it leads to.
     pub fn walk(&self, pos: &G::Position, draw_plies: usize) -> Result<Vec<LinePly<G>>, ProbeError> {
+        let (line, end) = self.walk_so_far(pos, draw_plies);
+        end.map(|()| line)
+    }
+
+    /// The mainline ([`Probe::walk`]) as far as it can be read: its plies up to the first
+    /// lookup that fails, with that failure (`Ok` where the line is whole). For a reader whose
+    /// table bytes arrive as they are asked for: the plies known so far are worth showing.
+    pub fn walk_so_far(
+        &self,
+        pos: &G::Position,
+        draw_plies: usize,
+    ) -> (Vec<LinePly<G>>, Result<(), ProbeError>) {
         let mut line = Vec::new();
         let mut pos = pos.clone();
-        let drawn = self.value(&pos)? == Value::Draw;
+        let drawn = match self.value(&pos) {
+            Ok(value) => value == Value::Draw,
+            Err(e) => return (line, Err(e)),
+        };
         // A decided line ends by itself: the checked distance shrinks every ply.
         while !drawn || line.len() < draw_plies {
-            let Some(best) = self.best_move(&pos)? else { break };
+            let best = match self.best_move(&pos) {
+                Ok(Some(best)) => best,
+                Ok(None) => break,
+                Err(e) => return (line, Err(e)),
+            };
             let next = best.child.clone();
             line.push(Ply { from: std::mem::replace(&mut pos, next), ranked: best });
         }
-        Ok(line)
+        (line, Ok(()))
     }
 
     /// The value, the ranked moves and the mainline of a position (a drawing line of at most

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use nana_engine::Value;
 use nana_front::{Explorable, Words};
 use nana_probe::table::{Source, Table, TableError};
-use nana_probe::{Answer, LinePly as Ply, Probe, ProbeGame};
+use nana_probe::{Answer, GameAnalysis, LinePly as Ply, Probe, ProbeGame};
 
 use crate::error::ApiError;
 use crate::request;
@@ -49,6 +49,38 @@ fn line<G: ProbeGame>(game: &G, plies: &[Ply<G>]) -> Vec<LinePly> {
         .collect()
 }
 
+/// The view of `pos` ([`Explorer::view`]) from its analysis: the rule set `rules` of the game
+/// `game_name`, as the API names them. An analysis whose mainline is not whole yet (a table
+/// read a range at a time: [`Probe::walk_so_far`]) gives a view with the mainline so far.
+pub fn view_of<G: Explorable>(
+    probe: &Probe<'_, G>,
+    game_name: &str,
+    rules: &str,
+    pos: &G::Position,
+    analysis: &GameAnalysis<G>,
+) -> View {
+    let game = probe.game();
+    let moves = analysis
+        .moves
+        .iter()
+        .map(|m| MoveView {
+            uci: game.machine_notation(pos, m.mv),
+            squares: game.move_squares(pos, m.mv),
+            fen: game.position_string(&m.child),
+        })
+        .collect();
+    View {
+        game: game_name.to_string(),
+        rules: rules.to_string(),
+        description: game.describe(),
+        moves,
+        mainline: line(game, &analysis.mainline),
+        board: game.board(pos),
+        palette: game.palette(),
+        answer: probe.answer_of(pos, analysis),
+    }
+}
+
 impl<G> Explorer for Table<G>
 where
     G: Explorable + Clone + Send + Sync + 'static,
@@ -88,29 +120,10 @@ where
     }
 
     fn view(&self, game_name: &str, rules: &str, position: Option<&str>) -> Result<View, ApiError> {
-        let game = self.game();
-        let pos = request::position(game, position)?;
+        let pos = request::position(self.game(), position)?;
         let probe: Probe<'_, G> = self.probe();
         let analysis = probe.analyse(&pos, DRAW_LINE).map_err(ApiError::probe)?;
-        let moves = analysis
-            .moves
-            .iter()
-            .map(|m| MoveView {
-                uci: game.machine_notation(&pos, m.mv),
-                squares: game.move_squares(&pos, m.mv),
-                fen: game.position_string(&m.child),
-            })
-            .collect();
-        Ok(View {
-            game: game_name.to_string(),
-            rules: rules.to_string(),
-            description: game.describe(),
-            moves,
-            mainline: line(game, &analysis.mainline),
-            board: game.board(&pos),
-            palette: game.palette(),
-            answer: probe.answer_of(&pos, &analysis),
-        })
+        Ok(view_of(&probe, game_name, rules, &pos, &analysis))
     }
 
     fn stats(&self) -> Result<TableStats, ApiError> {

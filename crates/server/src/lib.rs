@@ -54,7 +54,7 @@ pub mod routes;
 pub mod run;
 
 pub use error::ApiError;
-pub use explorer::{Explorer, DRAW_LINE, LONGEST_WINS};
+pub use explorer::{view_of, Explorer, DRAW_LINE, LONGEST_WINS};
 pub use registry::{add_game, board_of, BoardFn, Missing, Registry, SolveJob, SolveProgress, Solved, Status};
 pub use request::MAX_POSITION_LEN;
 pub use response::{

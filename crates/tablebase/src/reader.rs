@@ -10,6 +10,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+#[cfg(not(target_arch = "wasm32"))]
 use memmap2::Mmap;
 
 use crate::blocks::{
@@ -87,6 +88,7 @@ fn payload_of(bytes: &[u8]) -> &[u8] {
 /// over by the caller.
 #[derive(Debug)]
 enum Bytes {
+    #[cfg(not(target_arch = "wasm32"))]
     Mapped(Mmap),
     Owned(Vec<u8>),
     /// A compressed table read a range at a time ([`Tablebase::from_reader`]), with its
@@ -101,6 +103,7 @@ impl Bytes {
     /// The file's bytes as one slice (empty for a table read a range at a time).
     fn all(&self) -> &[u8] {
         match self {
+            #[cfg(not(target_arch = "wasm32"))]
             Self::Mapped(map) => map,
             Self::Owned(bytes) => bytes,
             Self::Read { .. } => &[],
@@ -187,8 +190,16 @@ impl Tablebase {
         if len == 0 {
             return Err(TablebaseError::Truncated { len, expected: HEADER_SIZE as u64 });
         }
-        let map = map_read_only(&file).map_err(io_error)?;
-        Self::validated(Bytes::Mapped(map), Some(path.to_path_buf()))
+        #[cfg(not(target_arch = "wasm32"))]
+        let bytes = Bytes::Mapped(map_read_only(&file).map_err(io_error)?);
+        // No memory map in WebAssembly: the file's bytes, read (where the platform has files).
+        #[cfg(target_arch = "wasm32")]
+        let bytes = {
+            let mut all = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+            io::Read::read_to_end(&mut &file, &mut all).map_err(io_error)?;
+            Bytes::Owned(all)
+        };
+        Self::validated(bytes, Some(path.to_path_buf()))
     }
 
     /// Validates a complete tablebase file held in memory, with the checks of
@@ -491,6 +502,7 @@ fn read_entry(bytes: &[u8], at: usize, width: usize) -> u16 {
 }
 
 /// Maps the whole of `file` read-only.
+#[cfg(not(target_arch = "wasm32"))]
 #[allow(unsafe_code)]
 fn map_read_only(file: &File) -> io::Result<Mmap> {
     // Safety: `Mmap::map` is unsafe because the mapped bytes alias the file,

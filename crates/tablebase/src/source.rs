@@ -51,6 +51,7 @@ impl ReadAt for Vec<u8> {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl ReadAt for memmap2::Mmap {
     fn len(&self) -> u64 {
         (**self).len() as u64

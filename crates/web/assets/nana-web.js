@@ -4,7 +4,10 @@
 // NanaStatic.get(url) answers an API URL ("/api/games", "/api/nana/current/view?fen=...") as
 // {status, body}, as the HTTP API would. The module names every byte range an answer needs at
 // once; they are fetched together (HTTP Range requests; a small table whole), handed to the
-// module, and the URL is asked again. A table larger than a part is stored in parts, each
+// module, and the URL is asked again; for a view whose mainline takes more rounds, the module
+// hands over the view so far (its value and ranked moves, the mainline as far as it is known)
+// with each round's ranges, for the page to show at once. A table larger than a part is stored
+// in parts, each
 // addressed by its offset in the table. The module's interface is plain exported functions
 // (no generated glue): strings go in through nana_alloc, results come back as a length and
 // UTF-8 JSON, freed with nana_free.
@@ -18,8 +21,15 @@ const NanaStatic = (() => {
   // Where the table ranges fetched are kept for offline use (the Cache API; the service worker
   // keeps every other file). Named after the list of tables, so that new tables start afresh.
   let rangeCache = null;
-  // What the page has done: rounds of fetching, requests, table bytes, milliseconds in the module.
-  const counts = { rounds: 0, requests: 0, bytes: 0, wasmMs: 0 };
+  // What the page has done: rounds of fetching, requests, table bytes, milliseconds in the module;
+  // `firstView`: the same when the first view (so far or whole) was handed over, with its time
+  // since navigation (`ms`).
+  const counts = { rounds: 0, requests: 0, bytes: 0, wasmMs: 0, firstView: null };
+  function viewGiven() {
+    if (counts.firstView) return;
+    counts.firstView = { ...counts, firstView: undefined, ms: performance.now() };
+    register();
+  }
 
   function put(bytes) {
     const ptr = wasm.nana_alloc(bytes.length);
@@ -55,22 +65,43 @@ const NanaStatic = (() => {
     if (!r.ok) throw new Error(`${what} (${url}) could not be fetched: HTTP ${r.status}`);
     return r;
   }
+  // The module, compiled as its bytes arrive where the host serves it as application/wasm, else
+  // from its bytes.
+  async function instantiate(response) {
+    if (WebAssembly.instantiateStreaming) {
+      try { return (await WebAssembly.instantiateStreaming(response.clone(), {})).instance; } catch (e) { /* below */ }
+    }
+    return (await WebAssembly.instantiate(await response.arrayBuffer(), {})).instance;
+  }
+  // What opening a table read by range reads (crates/web: tables over WHOLE_LIMIT bytes; the
+  // header's 256 bytes and the last TAIL bytes, which hold the histogram): fetched while the
+  // module compiles, so that opening the table takes no round of its own. A mismatch with the
+  // module costs bytes, never a wrong answer: the module asks for what it lacks.
+  const WHOLE_LIMIT = 16 << 20;
+  const HEADER = 256;
+  const TAIL = 2560;
   async function start() {
-    const [module, list] = await Promise.all([
-      fetchOk("nana_web.wasm", "the WebAssembly module").then((r) => r.arrayBuffer()),
-      fetchOk("tables.json", "the list of tables").then((r) => r.json()),
-    ]);
-    wasm = (await WebAssembly.instantiate(module, {})).instance.exports;
+    const module = fetchOk("nana_web.wasm", "the WebAssembly module").then(instantiate);
+    module.catch(() => {});
+    const list = await fetchOk("tables.json", "the list of tables").then((r) => r.json());
     tables = new Map(list.tables.map((t) => [t.file, t]));
     let hash = 0;
     for (const c of JSON.stringify(list)) hash = (Math.imul(hash, 31) + c.charCodeAt(0)) | 0;
     rangeCache = "nana-ranges-" + (hash >>> 0).toString(16);
+    const heads = list.tables.filter((t) => t.size > WHOLE_LIMIT).flatMap((t) => [
+      { file: t.file, start: 0, end: Math.min(HEADER, t.size) },
+      { file: t.file, start: Math.max(0, t.size - TAIL), end: t.size },
+    ]);
+    const headBytes = Promise.all(heads.map((r) => fetchRange(r).catch(() => null)));
     if (self.caches) {
       for (const key of await caches.keys().catch(() => [])) {
         if (key.startsWith("nana-ranges-") && key !== rangeCache) caches.delete(key);
       }
     }
+    wasm = (await module).exports;
     call(wasm.nana_init, JSON.stringify(list.tables));
+    const got = await headBytes;
+    heads.forEach((r, i) => { if (got[i]) supply(r.file, r.start, got[i]); });
   }
 
   // Bytes a..b (exclusive) of a part; the whole part without a Range header. A range fetched is
@@ -119,15 +150,26 @@ const NanaStatic = (() => {
     return all;
   }
 
-  // The API's answer to `url`: {status, body}.
-  async function get(url) {
+  // The API's answer to `url`: {status, body}. For a view whose mainline takes more rounds of
+  // fetching, `onSoFar` gets each round's view so far ({status, body}, the body the API's view
+  // with its mainline cut short) before the round is fetched; where it returns false, the rest
+  // is not fetched and the answer is null.
+  async function get(url, onSoFar) {
     if (!started) started = start();
     try { await started; } catch (e) { started = null; throw e; }
+    const view = /^\/api\/[^/?]+\/[^/?]+\/view(\?|$)/.test(url);
     for (let round = 0; round < 10000; round++) {
       const t0 = performance.now();
       const r = call(wasm.nana_request, url);
       counts.wasmMs += performance.now() - t0;
-      if (!r.need) return r;
+      if (!r.need) {
+        if (view && r.status === 200) viewGiven();
+        return r;
+      }
+      if (r.so_far) {
+        viewGiven();
+        if (onSoFar && onSoFar(r.so_far) === false) return null;
+      }
       counts.rounds++;
       const data = await Promise.all(r.need.map(fetchRange));
       r.need.forEach((range, i) => supply(range.file, range.start, data[i]));
@@ -135,8 +177,19 @@ const NanaStatic = (() => {
     throw new Error(`no answer to ${url} after 10000 rounds of fetching`);
   }
 
-  if ("serviceWorker" in navigator && location.protocol !== "file:") {
+  // The module is fetched and compiled while the page loads, not when it first asks.
+  started = start();
+  started.catch(() => { started = null; });
+
+  // The service worker is registered once the page has shown its first view (or 3 s after the
+  // page loaded): its install fetches Nana's tables whole (14 MB), which would otherwise compete
+  // with the first view's fetches.
+  let registered = false;
+  function register() {
+    if (registered || !("serviceWorker" in navigator) || location.protocol === "file:") return;
+    registered = true;
     navigator.serviceWorker.register("sw.js").catch(() => {});
   }
+  addEventListener("load", () => setTimeout(register, 3000));
   return { get, counts };
 })();

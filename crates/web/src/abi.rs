@@ -4,8 +4,9 @@
 //! Strings and bytes go in by [`nana_alloc`]ating room in the module's memory and writing them
 //! there; a result comes back as a pointer to its length (4 bytes, little-endian) followed by
 //! its UTF-8 bytes, freed with [`nana_free`] (length plus 4). Every result is JSON:
-//! `{"status": 200, "body": ...}`, `{"need": [{"file", "start", "end"}, ...]}` or
-//! `{"error": "..."}`.
+//! `{"status": 200, "body": ...}`, `{"need": [{"file", "start", "end"}, ...]}` (with
+//! `"so_far": {"status": 200, "body": ...}` for a view whose mainline is not whole yet:
+//! [`Outcome::Need`]) or `{"error": "..."}`.
 
 use std::cell::RefCell;
 
@@ -58,6 +59,11 @@ fn result(value: serde_json::Value) -> *mut u8 {
     ptr
 }
 
+/// A JSON body as a value to nest.
+fn parse(body: &str) -> serde_json::Value {
+    serde_json::from_str(body).unwrap_or(serde_json::Value::Null)
+}
+
 /// Starts the site over the tables of the JSON list at `ptr` (`[{"file", "size"}, ...]`, as the
 /// site's `tables.json` lists them); the result is `{"status": 200, "body": null}` or an error.
 ///
@@ -91,11 +97,11 @@ pub unsafe extern "C" fn nana_request(ptr: *const u8, len: usize) -> *mut u8 {
     SITE.with(|s| match &*s.borrow() {
         None => result(json!({"error": "the module was not started (nana_init)"})),
         Some(site) => match site.handle(url) {
-            Outcome::Answer { status, body } => {
-                let body: serde_json::Value = serde_json::from_str(&body).unwrap_or(serde_json::Value::Null);
-                result(json!({ "status": status, "body": body }))
+            Outcome::Answer { status, body } => result(json!({ "status": status, "body": parse(&body) })),
+            Outcome::Need { ranges, so_far: None } => result(json!({ "need": ranges })),
+            Outcome::Need { ranges, so_far: Some(view) } => {
+                result(json!({ "need": ranges, "so_far": {"status": 200, "body": parse(&view)} }))
             }
-            Outcome::Need(ranges) => result(json!({ "need": ranges })),
         },
     })
 }

@@ -11,6 +11,10 @@
 //! record and the second every block. The tablebase reader keeps decoded blocks (its
 //! per-thread cache), so a block is fetched and decoded once.
 //!
+//! A view's mainline takes two more rounds a ply (each ply ranks every move of its position):
+//! while it is not whole, [`Outcome::Need`] carries the view so far, the value and the ranked
+//! moves with the mainline as far as it is known, for the page to show at once.
+//!
 //! The games are composed here as the command line's registry composes them; the answers are
 //! the server's own code ([`nana_server::Registry`], [`nana_server::Explorer`]), built without
 //! its HTTP layer. [`abi`] is the module's interface to JavaScript.
@@ -23,14 +27,21 @@ use std::sync::{Arc, OnceLock};
 
 use nana_front::{solve_command, Explorable, Game, Words};
 use nana_probe::table::{Table, TableGame};
-use nana_server::{ApiError, Explorer, Mainline, Registry, Status, TableStats, View};
+use nana_probe::Analysis;
+use nana_server::{ApiError, Explorer, Mainline, Registry, Status, TableStats, View, DRAW_LINE};
 use nana_tablebase::Tablebase;
 use serde::Deserialize;
 
-pub use remote::{Range, Remote, PAGE};
+pub use remote::{Range, Remote, MERGE_GAP};
 
 /// Tables up to this size are fetched whole (Nana's, 6 to 8 MB); larger ones by range.
 pub const WHOLE_LIMIT: u64 = 16 << 20;
+
+/// The last bytes of a table read by range, asked for with its header: its histogram lies at
+/// the file's end and fits in them (256 values of 10 bytes, every value of one-byte entries),
+/// so that opening the table takes one round of fetching, not two. The page's script
+/// (`nana-web.js`) fetches both while the module compiles.
+pub const TAIL: u64 = 2560;
 
 /// A table file the site holds, as its `tables.json` lists it.
 #[derive(Debug, Clone, Deserialize)]
@@ -43,15 +54,37 @@ pub struct SiteTable {
 /// first.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
-    Answer { status: u16, body: String },
-    Need(Vec<Range>),
+    Answer {
+        status: u16,
+        body: String,
+    },
+    /// The ranges to fetch before asking again. For a view (`/api/{game}/{rules}/view`) whose
+    /// value and ranked moves are known but not its whole mainline, `so_far` is the JSON of
+    /// that view with the mainline (and its answer's mainline) as far as it is known: the
+    /// server's [`View`], its mainline cut short.
+    Need {
+        ranges: Vec<Range>,
+        so_far: Option<String>,
+    },
+}
+
+/// A rule set's view of a position as far as the bytes fetched allow ([`Lazy::view_so_far`]).
+trait SoFar: Send + Sync {
+    fn view_so_far(&self, game: &str, rules: &str, position: Option<&str>) -> Option<View>;
 }
 
 /// The registry of every game's tables, as the page reads them.
-#[derive(Debug)]
 pub struct Site {
     registry: Registry,
     remotes: Vec<Arc<Remote>>,
+    /// Every rule set whose table the site holds: (game, rule set, its table).
+    tables: Vec<(&'static str, &'static str, Arc<dyn SoFar>)>,
+}
+
+impl std::fmt::Debug for Site {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Site").field("registry", &self.registry).field("remotes", &self.remotes).finish()
+    }
 }
 
 impl Site {
@@ -59,7 +92,7 @@ impl Site {
     /// game, served from its file if the site holds it, else reported missing with the command
     /// that makes it.
     pub fn new(tables: &[SiteTable]) -> Site {
-        let mut site = Site { registry: Registry::new(), remotes: Vec::new() };
+        let mut site = Site { registry: Registry::new(), remotes: Vec::new(), tables: Vec::new() };
         site.add::<nana_shogi::Nana>(tables);
         site.add::<dobutsu_shogi::Dobutsu>(tables);
         site
@@ -74,7 +107,8 @@ impl Site {
                 Some(t) => {
                     let remote = Arc::new(Remote::new(file, t.size, t.size <= WHOLE_LIMIT));
                     self.remotes.push(remote.clone());
-                    let lazy = Lazy { rules, remote, command, table: OnceLock::new() };
+                    let lazy = Arc::new(Lazy { rules, remote, command, table: OnceLock::new() });
+                    self.tables.push((G::NAME, rule_set.name, lazy.clone()));
                     self.registry.add(G::NAME, rule_set.name, Box::new(lazy));
                 }
                 None => {
@@ -103,12 +137,25 @@ impl Site {
             remote.take_missing();
         }
         let answer = route::answer(&self.registry, url);
-        let need: Vec<Range> = self.remotes.iter().flat_map(|r| r.take_missing()).collect();
+        let so_far = match &answer {
+            Err(_) if self.remotes.iter().any(|r| r.wanting()) => self.view_so_far(url),
+            _ => None,
+        };
+        let ranges: Vec<Range> = self.remotes.iter().flat_map(|r| r.take_missing()).collect();
         match answer {
-            Err(_) if !need.is_empty() => Outcome::Need(need),
+            Err(_) if !ranges.is_empty() => Outcome::Need { ranges, so_far },
             Ok(body) => Outcome::Answer { status: 200, body },
             Err(e) => Outcome::Answer { status: e.code(), body: e.body() },
         }
+    }
+
+    /// The JSON of the view `url` asks for as far as the bytes fetched allow, if it is a view
+    /// whose value and ranked moves are known.
+    fn view_so_far(&self, url: &str) -> Option<String> {
+        let (game, rules, position) = route::view_request(url)?;
+        let (_, _, table) = self.tables.iter().find(|(g, r, _)| *g == game && *r == rules)?;
+        let view = table.view_so_far(&game, &rules, position.as_deref())?;
+        serde_json::to_string(&view).ok()
     }
 
     /// Keeps the fetched bytes `data` of `file` from `offset`.
@@ -143,8 +190,12 @@ where
         }
         let file = self.remote.file().to_string();
         let damaged = |e: String| ApiError::Damaged(format!("{e}; make it again with `{}`", self.command));
-        let tb = Tablebase::from_reader(Box::new(remote::Shared(self.remote.clone())), &file)
-            .map_err(|e| damaged(format!("{file}: {e}")))?;
+        let tb =
+            Tablebase::from_reader(Box::new(remote::Shared(self.remote.clone())), &file).map_err(|e| {
+                // The histogram, at the file's end, is wanted in the same round as the header.
+                self.remote.want(self.remote.len().saturating_sub(TAIL), self.remote.len());
+                damaged(format!("{file}: {e}"))
+            })?;
         let table = Table::from_tablebase(self.rules.clone(), tb).map_err(|e| damaged(e.to_string()))?;
         Ok(self.table.get_or_init(|| table))
     }
@@ -176,6 +227,23 @@ where
                 _ => return,
             }
         }
+    }
+}
+
+impl<R> SoFar for Lazy<R>
+where
+    R: Explorable + Clone + Send + Sync + 'static,
+{
+    /// The view of `position` with its mainline as far as the bytes fetched allow: `None`
+    /// until its value and every move's are known.
+    fn view_so_far(&self, game: &str, rules: &str, position: Option<&str>) -> Option<View> {
+        let table = self.table().ok()?;
+        let pos = nana_server::request::position(&self.rules, position).ok()?;
+        let probe = table.probe();
+        let value = probe.value(&pos).ok()?;
+        let moves = probe.ranked_moves(&pos).ok()?;
+        let (mainline, _) = probe.walk_so_far(&pos, DRAW_LINE);
+        Some(nana_server::view_of(&probe, game, rules, &pos, &Analysis { value, moves, mainline }))
     }
 }
 

@@ -96,3 +96,18 @@ pub fn answer(registry: &Registry, url: &str) -> Result<String, ApiError> {
         _ => Err(ApiError::NoSuchPage(format!("/{}", parts.join("/")))),
     }
 }
+
+/// The game, rule set and position of a view's URL (`/api/{game}/{rules}/view?fen=...`), if it
+/// is one that parses.
+pub fn view_request(url: &str) -> Option<(String, String, Option<String>)> {
+    let (path, query) = url.split_once('?').unwrap_or((url, ""));
+    let parts: Vec<String> =
+        path.split('/').filter(|s| !s.is_empty()).map(|s| decode(s, false)).collect::<Result<_, _>>().ok()?;
+    match parts.as_slice() {
+        [api, game, rules, view] if api == "api" && view == "view" => {
+            let position = position_of_pairs(pairs(query).ok()?).ok()?;
+            Some((game.clone(), rules.clone(), position))
+        }
+        _ => None,
+    }
+}
