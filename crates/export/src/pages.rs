@@ -22,8 +22,9 @@ const PAGE_BLOCKS: u64 = 64;
 pub const DEFAULT_BUDGET: u64 = 256 << 20;
 
 /// Decoded pages of a compressed table file, each thread's up to its share of a budget. They
-/// are read through [`Paged`], which names the file; they outlive it, for a caller that exports
-/// a table in pieces (the Python package's record batches).
+/// are read through [`Paged`], which names the file, so that a caller that exports a table in
+/// pieces (the Python package's record batches) keeps them beside the table from one piece to
+/// the next.
 #[derive(Debug)]
 pub struct Pages {
     width: usize,
