@@ -30,9 +30,9 @@ pub struct ExportArgs<G: Game> {
     #[arg(long, value_enum)]
     pub format: Option<FileFormat>,
     /// The most memory, in MiB, that a compressed table file's decoded entries take while the
-    /// export reads them (a row reads the entries of its moves, all over the index): a bounded
-    /// cache of decoded pages of 262,144 entries, each thread's its share. Less than the
-    /// pages the export reuses decodes them again and again.
+    /// export reads them (a row reads the entries of its moves, all over the index): a cache of
+    /// decoded pages of 262,144 entries, each thread keeping its share. A smaller budget holds
+    /// less and decodes pages more often.
     #[arg(long, value_name = "MIB", default_value_t = nana_export::DEFAULT_BUDGET >> 20)]
     pub cache: u64,
 }
