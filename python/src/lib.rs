@@ -82,7 +82,9 @@ trait Opened: Send + Sync {
     fn origin(&self) -> String;
 }
 
-struct Open<G: Game>(Table<G::Rules>);
+/// A table, with the decoded pages its rows are read through (a compressed file's, kept from
+/// one batch to the next: [`nana_export::pages`]).
+struct Open<G: Game>(Table<G::Rules>, Option<nana_export::Pages>);
 
 impl<G: Game> Open<G> {
     fn position(&self, fen: Option<&str>) -> Result<nana_front::Pos<G>, Error> {
@@ -119,15 +121,11 @@ impl<G: Game> Opened for Open<G> {
 
     fn rows(&self, first: u64, count: u64) -> Result<Vec<u8>, Error> {
         let end = first.saturating_add(count).min(self.size());
-        // A whole batch reads entries all over the index: from memory (decoded once and kept);
-        // a sample, from the file.
-        let probe = if count >= nana_export::BATCH_ENTRIES {
-            nana_export::probe_in_memory(&self.0).map_err(|e| table_error::<G>(self.0.game(), *e))?
-        } else {
-            self.0.probe()
-        };
-        let rows =
-            nana_export::rows(&probe, first.min(end)..end).map_err(|e| probe_error::<G>(&self.0, e))?;
+        // A row reads the entries of its moves, all over the index: through the bounded pages.
+        let rows = nana_export::with_probe(&self.0, self.1.as_ref(), |probe| {
+            nana_export::rows(probe, first.min(end)..end)
+        })
+        .map_err(|e| probe_error::<G>(&self.0, e))?;
         nana_export::ipc_stream(&nana_export::record_batch(&rows)).map_err(|e| Error::Damaged(e.to_string()))
     }
 
@@ -176,11 +174,14 @@ impl<G: Game> Registered for Entry<G> {
                 let rules = rule_set.rules;
                 let file = dir.join(rules.file_name());
                 let table = if file.exists() {
-                    Table::open(rules, &file).map(|t| Box::new(Open::<G>(t)) as Box<dyn Opened>).map_err(
-                        |e| match table_error::<G>(&rules, e) {
+                    Table::open(rules, &file)
+                        .map(|t| {
+                            let pages = nana_export::pages(&t, nana_export::DEFAULT_BUDGET);
+                            Box::new(Open::<G>(t, pages)) as Box<dyn Opened>
+                        })
+                        .map_err(|e| match table_error::<G>(&rules, e) {
                             Error::Damaged(m) | Error::Missing(m) | Error::Input(m) => m,
-                        },
-                    )
+                        })
                 } else {
                     Err(String::new())
                 };

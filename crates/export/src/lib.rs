@@ -19,8 +19,14 @@
 //!
 //! Every value is the probe's ([`Probe::value`], [`Probe::best_move`]), so a row says what
 //! `nana query --json` says of its position. Rows come in index order, a batch of index entries
-//! at a time, each batch's positions valued in parallel: beyond the table's entries
-//! ([`probe_in_memory`]), memory does not grow with the number of rows.
+//! at a time, each batch's positions valued in parallel. A row needs the values of the positions
+//! its moves lead to, all over the index: a compressed file's entries are read through a cache
+//! of decoded pages of a fixed budget ([`Pages`]), never decoded all at once, so memory does not
+//! grow with the table nor with the number of rows.
+
+mod pages;
+
+pub use pages::{PageStats, Paged, Pages, DEFAULT_BUDGET};
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -30,7 +36,7 @@ use arrow_array::types::Int8Type;
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use nana_front::FrontRules;
-use nana_probe::table::{Table, TableError};
+use nana_probe::table::{Source, Table, TableError};
 use nana_probe::{Probe, ProbeError};
 use rayon::prelude::*;
 
@@ -278,13 +284,41 @@ fn csv_field(field: &str) -> String {
 }
 
 /// A probe that reads `table`'s entries from memory, every block of a file decoded (and checked)
-/// first: an export reads the entries of every position's moves, scattered over the index, which
-/// one block at a time from the file would decode again and again. Its memory is the table's
-/// entries, one byte or two per index entry.
+/// first, its don't-care entries marked unused again: the reference that rows read through
+/// [`Pages`] are checked against. Its memory is the table's entries, one byte or two per index
+/// entry.
 pub fn probe_in_memory<R: FrontRules>(table: &Table<R>) -> Result<Probe<'_, R>, Box<TableError>> {
     let entries = table.try_entries().map_err(Box::new)?;
     Ok(Probe::with_width(*table.game(), entries, table.width())
         .expect("the size was checked when the table was opened"))
+}
+
+/// The pages an export of `table` reads a compressed file's entries through, within `budget`
+/// bytes shared by the threads of the current rayon pool; `None` for a plain file or a solve,
+/// whose entries are read where they are.
+pub fn pages<R: FrontRules>(table: &Table<R>, budget: u64) -> Option<Pages> {
+    match table.source() {
+        Source::File(file) => Pages::new(file, budget, rayon::current_num_threads()),
+        Source::Memory(_) => None,
+    }
+}
+
+/// Calls `f` with a probe for an export of `table`: a compressed file's entries read through
+/// `pages` (made by [`Pages::new`] for that file), a plain file's or a solve's where they are.
+pub fn with_probe<R: FrontRules, T>(
+    table: &Table<R>,
+    pages: Option<&Pages>,
+    f: impl FnOnce(&Probe<'_, R>) -> T,
+) -> T {
+    match (table.source(), pages) {
+        (Source::File(file), Some(pages)) => {
+            let paged = pages.of(file);
+            let probe = Probe::of_reader(*table.game(), file, &paged)
+                .expect("the size was checked when the table was opened");
+            f(&probe)
+        }
+        _ => f(&table.probe()),
+    }
 }
 
 /// The row count a table's statistics give: its wins, losses and draws.

@@ -384,6 +384,18 @@ impl<'a, G: ProbeGame> Probe<'a, G> {
         Ok(Probe { game, entries: table::Entries::File(file), width })
     }
 
+    /// A table file's entries read through `reader` (for example a cache of decoded blocks of
+    /// the caller's), of the width the file's header names; an error unless the file has
+    /// exactly one entry per index entry of the game.
+    pub fn of_reader(
+        game: G,
+        file: &nana_tablebase::Tablebase,
+        reader: &'a dyn table::ReadEntries,
+    ) -> Result<Probe<'a, G>, ProbeError> {
+        let Probe { game, width, .. } = Probe::of_file(game, file)?;
+        Ok(Probe { game, entries: table::Entries::Reader(reader), width })
+    }
+
     pub fn game(&self) -> &G {
         &self.game
     }

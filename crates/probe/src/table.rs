@@ -257,6 +257,16 @@ pub enum Entries<'a> {
     File(&'a Tablebase),
     /// A solve's result, whichever way it holds its entries.
     Solution(&'a Solution),
+    /// A reader of the caller's own over a table file (an export's bounded cache of decoded
+    /// blocks), one entry at a time.
+    Reader(&'a dyn ReadEntries),
+}
+
+/// Entries read one at a time by the caller's own means, as [`Tablebase::entry`] reads them: a
+/// raw entry (a two-byte entry little-endian), `None` past the last; an error where the block
+/// that holds it is damaged.
+pub trait ReadEntries: fmt::Debug + Sync {
+    fn entry(&self, index: u64) -> Result<Option<u16>, TablebaseError>;
 }
 
 impl Entries<'_> {
@@ -269,13 +279,20 @@ impl Entries<'_> {
     pub fn value(&self, width: EntryWidth, index: u64) -> Result<Option<Value>, TablebaseError> {
         Ok(match self {
             Entries::Bytes(bytes) => width.value(bytes, index),
-            Entries::File(file) => file.entry(index)?.and_then(|raw| match width {
-                // A one-byte entry is read as a number below 256.
-                EntryWidth::One => Entry(raw as u8).value(),
-                EntryWidth::Two => WideEntry(raw).value(),
-            }),
+            Entries::File(file) => file.entry(index)?.and_then(|raw| raw_value(width, raw)),
+            Entries::Reader(reader) => reader.entry(index)?.and_then(|raw| raw_value(width, raw)),
             Entries::Solution(solution) => solution.value(index),
         })
+    }
+}
+
+/// The value a raw entry of `width` holds; `None` for an unused one.
+#[inline]
+fn raw_value(width: EntryWidth, raw: u16) -> Option<Value> {
+    match width {
+        // A one-byte entry is read as a number below 256.
+        EntryWidth::One => Entry(raw as u8).value(),
+        EntryWidth::Two => WideEntry(raw).value(),
     }
 }
 

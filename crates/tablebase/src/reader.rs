@@ -448,6 +448,51 @@ impl Tablebase {
         })
     }
 
+    /// The entries of a compressed table's blocks `blocks`, decoded into `out` (replacing what
+    /// it held) one after the other, each block checked against its CRC-32 first as
+    /// [`Tablebase::entry`] checks it: a reader's own cache of a span of decoded blocks,
+    /// without the whole table in memory. Nothing is cached here. Don't-care entries read as
+    /// stored. `None` for a plain table, whose entries are [`Tablebase::payload`].
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Tablebase::entry`] for the first damaged block of the span.
+    ///
+    /// # Panics
+    ///
+    /// Where the span ends past the table's last block ([`Tablebase::block_entries`]).
+    pub fn decode_blocks(
+        &self,
+        blocks: std::ops::Range<u64>,
+        out: &mut Vec<u8>,
+    ) -> Option<Result<(), TablebaseError>> {
+        let shape = self.shape?;
+        assert!(blocks.end <= shape.blocks, "blocks {blocks:?} of a table of {}", shape.blocks);
+        out.clear();
+        let mut block = Vec::with_capacity(shape.block_bytes as usize);
+        let decoded = (|| {
+            for k in blocks {
+                match (&self.bytes, self.blocks()) {
+                    (Bytes::Read { source, .. }, _) => {
+                        self.read_block(source.as_ref(), shape, k, &mut block)?
+                    }
+                    (_, Some(b)) => b.decode(k, &mut block)?,
+                    (_, None) => unreachable!("a compressed table has blocks or a source"),
+                }
+                out.extend_from_slice(&block);
+            }
+            Ok(())
+        })();
+        Some(decoded)
+    }
+
+    /// How many entries a compressed table's block holds (the last may hold fewer), and how
+    /// many blocks it has; `None` for a plain table.
+    #[must_use]
+    pub fn block_entries(&self) -> Option<(u64, u64)> {
+        self.shape.map(|s| (s.block_bytes / s.width as u64, s.blocks))
+    }
+
     /// How many entries hold each value, value by value in increasing order,
     /// as the writer was given them (don't-care entries counted as unused);
     /// read from a compressed table's histogram without decoding any block.

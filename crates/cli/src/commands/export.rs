@@ -29,6 +29,12 @@ pub struct ExportArgs<G: Game> {
     /// tables (Nana's); Parquet is compressed and typed, for any table.
     #[arg(long, value_enum)]
     pub format: Option<FileFormat>,
+    /// The most memory, in MiB, that a compressed table file's decoded entries take while the
+    /// export reads them (a row reads the entries of its moves, all over the index): a cache of
+    /// decoded pages of 262,144 entries, each thread keeping its share. A smaller budget holds
+    /// less and decodes pages more often.
+    #[arg(long, value_name = "MIB", default_value_t = nana_export::DEFAULT_BUDGET >> 20)]
+    pub cache: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -51,13 +57,15 @@ pub fn run<G: Game>(args: &ExportArgs<G>, dir: &Path, out: &mut dyn Write) -> Re
     }
     let table = table::load_or_solve::<G>(rules, args.tablebase.as_deref(), dir)?;
     crate::pool::start()?;
-    let probe = nana_export::probe_in_memory(&table).map_err(|e| table::user_error::<G>(&rules, *e))?;
+    let pages = nana_export::pages(&table, args.cache << 20);
     // Written to a file beside the output and renamed at the end: an export that fails or is
     // stopped leaves no partial file under the output's name.
     let partial = partial_path(&args.out);
     let file = std::fs::File::create(&partial).map_err(|e| format!("{}: {e}", partial.display()))?;
     let progress = bar(rules.size(), format!("{}: export", rules.rule_set_name()));
-    let written = nana_export::write(&probe, format, file, &|n| progress.inc(n));
+    let written = nana_export::with_probe(&table, pages.as_ref(), |probe| {
+        nana_export::write(probe, format, file, &|n| progress.inc(n))
+    });
     progress.finish_and_clear();
     let rows = match written {
         Ok(rows) => rows,
