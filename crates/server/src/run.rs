@@ -19,28 +19,34 @@ pub async fn serve(
     axum::serve(crate::guard::Guarded(listener), router(registry)).with_graceful_shutdown(shutdown).await
 }
 
-/// Completes on Ctrl-C (SIGINT), or on SIGTERM on Unix.
-pub async fn ctrl_c() {
-    let interrupt = async {
-        // Without a signal handler there is nothing to wait for: run until killed.
+/// Completes on Ctrl-C (SIGINT), or on SIGTERM on Unix. The handlers are installed when it is
+/// called, not when the future is first polled (which `axum::serve` does from a task of its
+/// own): called before the server says it is listening, it misses no signal sent after that.
+/// Must be called within a Tokio runtime.
+pub fn ctrl_c() -> impl Future<Output = ()> + Send + 'static {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let (interrupt, terminate) = (signal(SignalKind::interrupt()), signal(SignalKind::terminate()));
+        async move {
+            // Without a signal handler there is nothing to wait for: run until killed.
+            let recv = |s: std::io::Result<tokio::signal::unix::Signal>| async move {
+                match s {
+                    Ok(mut s) => {
+                        s.recv().await;
+                    }
+                    Err(_) => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! { _ = recv(interrupt) => {}, _ = recv(terminate) => {} }
+        }
+    }
+    #[cfg(not(unix))]
+    async {
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;
         }
-    };
-    #[cfg(unix)]
-    {
-        let terminate = async {
-            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-                Ok(mut s) => {
-                    s.recv().await;
-                }
-                Err(_) => std::future::pending::<()>().await,
-            }
-        };
-        tokio::select! { _ = interrupt => {}, _ = terminate => {} }
     }
-    #[cfg(not(unix))]
-    interrupt.await;
 }
 
 /// `nana serve` in one call, for a caller without an async runtime: starts one, logs requests
@@ -67,6 +73,10 @@ pub fn run(
         runtime.block_on(tokio::net::TcpListener::bind(addr)).map_err(|e| format!("{addr}: {e}"))?;
     let registry = registry()?;
     let bound = listener.local_addr().map_err(|e| format!("{addr}: {e}"))?;
+    let shutdown = {
+        let _runtime = runtime.enter();
+        ctrl_c()
+    };
     listening(bound);
-    runtime.block_on(serve(listener, registry, ctrl_c())).map_err(|e| format!("{addr}: {e}"))
+    runtime.block_on(serve(listener, registry, shutdown)).map_err(|e| format!("{addr}: {e}"))
 }
