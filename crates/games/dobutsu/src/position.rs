@@ -196,6 +196,9 @@ pub enum End {
     Try,
     /// Both lions stand safely on their far ranks (the safe-try reading: a draw).
     BothTries,
+    /// The side to move has no move at all, which loses, as in shogi: every piece it has on
+    /// the board is hemmed in by its own pieces and it holds none in hand.
+    NoMove,
 }
 
 /// The result of a finished game.
@@ -387,7 +390,8 @@ impl Position {
     /// Tanaka: the side to move's lion stands on its far rank (the opponent did not capture it),
     /// or the opponent's lion stands on the side to move's home rank and cannot be captured;
     /// safe try: a lion stands on its far rank where the other side does not attack it (both:
-    /// a draw). Moves are generated only where this is `None`.
+    /// a draw); otherwise, the side to move has no move at all and has lost. Moves are generated
+    /// only where this is `None`.
     pub fn outcome(&self, rules: &Rules) -> Option<Outcome> {
         self.outcome_with(rules, &self.survey())
     }
@@ -418,7 +422,7 @@ impl Position {
         let on_far = |side: Side, sq: u8| FAR_RANK[side.index()] & 1 << sq != 0;
         let attacked_by = |side: Side, sq: u8| s.attacks[side.index()] & 1 << sq != 0;
         let won = |winner| Some(Outcome { winner: Some(winner), end: End::Try });
-        match rules.try_rule {
+        let by_try = match rules.try_rule {
             TryRule::Tanaka => {
                 if on_far(us, ours) {
                     won(us)
@@ -438,7 +442,43 @@ impl Position {
                     (false, false) => None,
                 }
             }
+        };
+        by_try.or_else(|| self.cannot_move(s).then_some(Outcome { winner: Some(them), end: End::NoMove }))
+    }
+
+    /// Whether the side to move has no move ([`Position::hemmed_in`]).
+    #[inline]
+    fn cannot_move(&self, s: &Survey) -> bool {
+        self.hemmed_in(self.turn, s.lions[self.turn.index()], || s.attacks[self.turn.index()])
+    }
+
+    /// Whether `side` would have a move if it were its turn (its lion on the board).
+    pub(crate) fn could_move(&self, side: Side) -> bool {
+        self.lion(side).is_some_and(|l| !self.hemmed_in(side, l.0, || self.attacks(side)))
+    }
+
+    /// Whether `side`, its lion on `lion`, has no move: nothing in hand and every square its
+    /// pieces attack (`attacks`) held by its own pieces. The lion's squares are looked at
+    /// first: one of them is almost always free, which settles it without a pass over the
+    /// board.
+    #[inline]
+    fn hemmed_in(&self, side: Side, lion: u8, attacks: impl FnOnce() -> Squares) -> bool {
+        let us = side.index();
+        if self.hands[us] != [0; 3] {
+            return false;
         }
+        let own = |sq: u32| {
+            let c = self.board[sq as usize];
+            c != 0 && (c >> 3) as usize == us
+        };
+        let mut lion_steps = ATTACKS[us][Role::Lion as usize][lion as usize];
+        while lion_steps != 0 {
+            if !own(lion_steps.trailing_zeros()) {
+                return false;
+            }
+            lion_steps &= lion_steps - 1;
+        }
+        attacks() & !self.occupied_by(side) == 0
     }
 
     /// Whether the side to move attacks the opponent's lion.

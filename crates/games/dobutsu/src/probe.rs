@@ -2,8 +2,8 @@
 //! ([`nana_probe`]) gives values, ranked moves, the mainline and the JSON answer. A rule set is
 //! the game: `Probe::new(rules, entries)`.
 //!
-//! The game is over where [`Position::outcome`] says so: a lion has been taken, or a try has
-//! won. A position where the side to move can take the lion is not over: its moves are listed,
+//! The game is over where [`Position::outcome`] says so: a lion has been taken, a try has
+//! won, or the side to move has no move. A position where the side to move can take the lion is not over: its moves are listed,
 //! the capture first, a win in 1 that ends the game. The tables do not hold such a position
 //! (nor one whose lion has been taken, which the index cannot rank): the rules decide its
 //! value ([`ProbeGame::value_by_rules`]).
@@ -22,6 +22,8 @@ pub const LION_CAPTURED: Ending = Ending::new("lion_captured");
 pub const TRY: Ending = Ending::new("try");
 /// Both lions stand safely on their far ranks (safe-try reading): a draw.
 pub const BOTH_TRIES: Ending = Ending::new("both_tries");
+/// The side to move has no move at all: a loss in 0 for it.
+pub const NO_MOVE: Ending = Ending::new("no_move");
 
 /// A solution of one rule set, ready for lookups.
 pub type Probe<'a> = nana_probe::Probe<'a, Rules>;
@@ -31,6 +33,7 @@ fn ending(end: End) -> Ending {
         End::LionCaptured => LION_CAPTURED,
         End::Try => TRY,
         End::BothTries => BOTH_TRIES,
+        End::NoMove => NO_MOVE,
     }
 }
 
@@ -39,7 +42,7 @@ impl ProbeGame for Rules {
     type Move = Move;
     type ParseError = ParseError;
 
-    const ENDINGS: &'static [Ending] = &[LION_CAPTURED, TRY, BOTH_TRIES];
+    const ENDINGS: &'static [Ending] = &[LION_CAPTURED, TRY, BOTH_TRIES, NO_MOVE];
 
     const TERMINAL_VALUES: &'static [Value] = &[Value::Win(Dtm(1)), Value::Loss(Dtm(0)), Value::Draw];
 
@@ -60,7 +63,8 @@ impl ProbeGame for Rules {
 
     /// The game's end under these rules: a lion taken is a loss in 0 for its owner; a try won
     /// by the side to move is counted as the solver counts it, a win in 1 (claimed with the
-    /// next ply), by the opponent a loss in 0; both tries at once (safe-try reading) a draw.
+    /// next ply), by the opponent a loss in 0; both tries at once (safe-try reading) a draw; no
+    /// move, a loss in 0.
     fn terminal(&self, pos: &Position) -> Option<Terminal> {
         let o = pos.outcome(self)?;
         let value = match o.winner {
@@ -123,6 +127,7 @@ impl ProbeGame for Rules {
                 End::LionCaptured => "a lion has been taken",
                 End::Try => "a lion has completed a try",
                 End::BothTries => "both lions have completed a try",
+                End::NoMove => "the side to move has no move",
             };
             return Err(ParseError::new(input, format!("the game is over ({why})")));
         }

@@ -43,14 +43,15 @@ pub struct Survey {
 pub mod byte {
     /// The most distinct successors a surveyed inner entry records (far above Dobutsu's 38).
     pub const MAX_COUNT: u8 = 250;
-    /// An entry where the game goes on and a move completes a try (the opponent has lost
-    /// after it): a win in 1, decided here, so that nothing walks back from the lost ones.
+    /// An entry where the game goes on and a move wins at once, completing a try or leaving
+    /// the opponent no move (the opponent has lost after it): a win in 1, decided here, so
+    /// that nothing walks back from the lost ones.
     pub const TRY_WINS: u8 = 251;
     /// An entry where the game goes on but every move loses at once: a loss in 2.
     pub const ALL_MOVES_LOSE: u8 = 252;
     /// An entry where the game is over: a draw.
     pub const TERMINAL_DRAW: u8 = 253;
-    /// An entry where the side to move has lost.
+    /// An entry where the side to move has lost: the opponent's try, or no move.
     pub const TERMINAL_LOSS: u8 = 254;
     /// An entry where the side to move wins with the next ply (a try at its own turn); only
     /// moves that lose at once lead into one.
@@ -114,6 +115,12 @@ fn byte_of(pos: &Position, rules: &Rules) -> u8 {
     // A move completes a try only by bringing the lion onto its far rank, or, where it stands
     // there already but attacked (the safe-try reading), by making it safe.
     let lion_home = pos.lion(pos.turn).is_some_and(|l| FAR_RANK[us] & 1 << l.0 != 0);
+    // A move leaves the opponent without a move only where it holds nothing in hand, and only
+    // by taking one of its pieces, unless it has no move already: a move that takes nothing
+    // changes neither its pieces nor the squares they may go to (a square of ours is one).
+    let them = pos.turn.other();
+    let their_hand_empty = pos.hands[them.index()] == [0; 3];
+    let frozen = their_hand_empty && !pos.could_move(them);
     let lost = |p: &Position| matches!(p.solver_end(rules), Some((Value::Loss(_), _)));
     pos.for_each_move(|mv| {
         let loses = exposure.loses_at_once(mv);
@@ -123,8 +130,11 @@ fn byte_of(pos: &Position, rules: &Rules) -> u8 {
         if loses || try_wins {
             return;
         }
-        let may_complete = lion_home || matches!(mv, Move::Step { to, .. } if FAR_RANK[us] & 1 << to.0 != 0);
-        debug_assert!(may_complete || !lost(&pos.play_unchecked(mv)), "{mv} completes a try");
+        let may_complete = lion_home
+            || matches!(mv, Move::Step { to, .. } if FAR_RANK[us] & 1 << to.0 != 0)
+            || frozen
+            || their_hand_empty && matches!(mv, Move::Step { to, .. } if pos.board[to.index()] != 0);
+        debug_assert!(may_complete || !lost(&pos.play_unchecked(mv)), "{mv} ends the game");
         if may_complete || rank_children {
             let after = pos.play_unchecked(mv);
             if may_complete && lost(&after) {
@@ -232,6 +242,27 @@ mod tests {
             n => n as u8,
         };
         (b, !try_wins && children.len() < moves)
+    }
+
+    /// The positions of the index whose side to move has no move, as the census of every entry
+    /// finds them (`cargo run --release -p dobutsu-shogi --example legal_census`).
+    const NO_MOVE: [&str; 2] = ["GE1/LGE/CCl/3[-] w 0 1", "GEl/LGE/CC1/3[-] w 0 1"];
+
+    /// A position whose side to move has no move is a terminal loss, and nothing of the set
+    /// walks back from it: every position a move leads from into it is a finished game (the
+    /// second player's lion came from its far rank, or cannot have moved), so no value but its own depends on it.
+    #[test]
+    fn no_move_is_a_terminal_loss_with_no_predecessor_in_the_set() {
+        for rules in [Rules::from_name("tanaka").unwrap(), Rules::from_name("safe-try").unwrap()] {
+            for fen in NO_MOVE {
+                let pos = crate::fen::parse_position(fen).unwrap();
+                assert_eq!(pos.solver_end(&rules), Some((Value::Loss(Dtm(0)), crate::End::NoMove)), "{fen}");
+                assert_eq!(byte_of(&pos, &rules), byte::TERMINAL_LOSS, "{fen}");
+                crate::game::for_each_unmove(&pos, |prev, _, _| {
+                    assert!(prev.solver_end(&rules).is_some(), "{prev} leads to {fen}");
+                });
+            }
+        }
     }
 
     /// The survey's byte of every entry of the set in runs spread over the index, under both

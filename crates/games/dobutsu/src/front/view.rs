@@ -1,11 +1,11 @@
 //! Dobutsu shogi in the explorer: its board view (the animals with the dots of their steps), the
-//! squares of its moves, its editor palette and its words (a lion captured, a try).
+//! squares of its moves, its editor palette and its words (a lion captured, a try, no move).
 
 use nana_front::{
     Board, EndingWords, Explorable, Hand, HandPiece, MoveSquares, Palette, PieceView, SquareView, Words,
 };
 
-use crate::probe::{BOTH_TRIES, LION_CAPTURED, TRY};
+use crate::probe::{BOTH_TRIES, LION_CAPTURED, NO_MOVE, TRY};
 use crate::{Move, Piece, Position, Role, Rules, Side, Square};
 
 /// Where a role steps, seen from its owner (`[0, 1]`: forward).
@@ -124,6 +124,9 @@ impl Explorable for Rules {
                     ending: TRY.name, text: "{Winner} player wins — its lion has completed a try"
                 },
                 EndingWords { ending: BOTH_TRIES.name, text: "Draw — both lions have completed a try" },
+                EndingWords {
+                    ending: NO_MOVE.name, text: "{Winner} player wins — the opponent has no move"
+                },
             ],
         }
     }
