@@ -4,8 +4,7 @@
 
 use std::fmt;
 
-use rayon::prelude::*;
-
+use crate::par::prelude::*;
 use crate::value::{Code, Entry, EntryWidth, Value, WideEntry};
 use crate::{Dtm, Game, Node};
 

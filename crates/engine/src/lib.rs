@@ -10,6 +10,7 @@
 //! [`WideEntry`] document the encodings; the one-byte one is the payload of the tablebase files).
 
 mod check;
+pub mod par;
 mod progress;
 pub mod reach;
 mod solution;

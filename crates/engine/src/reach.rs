@@ -10,7 +10,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use rayon::prelude::*;
+use crate::par::prelude::*;
 
 /// What the closure needs to know of a game.
 pub trait Expand: Sync {

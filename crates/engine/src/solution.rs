@@ -2,8 +2,7 @@
 
 use std::borrow::Cow;
 
-use rayon::prelude::*;
-
+use crate::par::prelude::*;
 use crate::value::{Code, Entry, EntryWidth, Value, WideEntry};
 use crate::Subset;
 

@@ -8,7 +8,7 @@
 //! at most two popcounts. [`Subset::select`] (dense
 //! number to entry) starts from a hint, one per 256 members, and searches the lines' counts.
 
-use rayon::prelude::*;
+use crate::par::prelude::*;
 
 /// Words of the bitmap in a line.
 const LINE_WORDS: usize = 7;

@@ -19,6 +19,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+#[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
 use crate::TablebaseError;
@@ -140,7 +141,7 @@ const GROUP_BLOCKS: u64 = 64;
 
 /// Compresses the entry array whose blocks `block_of` writes (block `k` into a buffer of that
 /// block's length) into a payload; with `fill`, each block's unused entries are stored filled
-/// ([`fill_unused`]). Groups of blocks are made and compressed in parallel, each block on its
+/// ([`fill_unused`]). Groups of blocks are made and compressed in parallel (the `parallel` feature), each block on its
 /// own and put in order, so the bytes do not depend on the thread count; no more than a block
 /// per thread is held decoded, so a caller can make the entries block by block.
 pub(crate) fn compress_blocks(
@@ -152,8 +153,11 @@ pub(crate) fn compress_blocks(
     let counts: Vec<AtomicU64> = (0..1usize << (8 * width)).map(|_| AtomicU64::new(0)).collect();
     // Each group's blocks, their lengths and checksums, and the checksum of their stored entries.
     type Group = (Vec<u8>, Vec<(u64, u32)>, crc32fast::Hasher);
-    let groups: Vec<Group> = (0..shape.blocks.div_ceil(GROUP_BLOCKS))
-        .into_par_iter()
+    let numbers = 0..shape.blocks.div_ceil(GROUP_BLOCKS);
+    // On rayon's threads; one group after another without them (WebAssembly).
+    #[cfg(feature = "parallel")]
+    let numbers = numbers.into_par_iter();
+    let groups: Vec<Group> = numbers
         .map(|g| {
             let mut local = vec![0u64; counts.len()];
             let (mut data, mut records, mut stored) = (Vec::new(), Vec::new(), crc32fast::Hasher::new());

@@ -1,7 +1,7 @@
 //! Atomic writer.
 
 use std::ffi::{OsStr, OsString};
-use std::fs::{self, OpenOptions};
+use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process;
@@ -161,19 +161,24 @@ fn write_parts(path: &Path, header_bytes: &[u8], payload: &[&[u8]]) -> Result<()
 
     // `create_new` never clobbers an existing file; the guard is set up only
     // once the file is ours, so it never removes someone else's file.
-    let mut file = OpenOptions::new().write(true).create_new(true).open(&temp_path).map_err(temp_error)?;
+    let file = OpenOptions::new().write(true).create_new(true).open(&temp_path).map_err(temp_error)?;
     let guard = RemoveOnDrop(Some(temp_path.clone()));
-
-    file.write_all(header_bytes)
-        .and_then(|()| payload.iter().try_for_each(|part| file.write_all(part)))
-        .and_then(|()| file.sync_all())
-        .map_err(temp_error)?;
-    drop(file);
+    write_and_close(file, header_bytes, payload).map_err(temp_error)?;
 
     fs::rename(&temp_path, path).map_err(|source| TablebaseError::Io { path: path.to_path_buf(), source })?;
     guard.disarm();
 
     sync_dir(dir).map_err(|source| TablebaseError::Io { path: dir.to_path_buf(), source })
+}
+
+/// Writes a header and its payload to `file`, flushes them to disk and closes the file (it is
+/// taken by value): the rename that follows renames a closed file.
+fn write_and_close(mut file: File, header_bytes: &[u8], payload: &[&[u8]]) -> io::Result<()> {
+    file.write_all(header_bytes)?;
+    for part in payload {
+        file.write_all(part)?;
+    }
+    file.sync_all()
 }
 
 /// Removes, as far as it can, the temporary files `<file_name>.tmp-<pid>-<n>`
@@ -241,7 +246,7 @@ impl Drop for RemoveOnDrop {
 /// Makes the rename durable by syncing the directory that holds the entry.
 #[cfg(unix)]
 fn sync_dir(dir: &Path) -> io::Result<()> {
-    fs::File::open(dir)?.sync_all()
+    File::open(dir)?.sync_all()
 }
 
 /// Directories cannot be opened and synced portably outside Unix; the rename

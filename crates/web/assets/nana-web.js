@@ -73,13 +73,11 @@ const NanaStatic = (() => {
     }
     return (await WebAssembly.instantiate(await response.arrayBuffer(), {})).instance;
   }
-  // What opening a table read by range reads (crates/web: tables over WHOLE_LIMIT bytes; the
-  // header's 256 bytes and the last TAIL bytes, which hold the histogram): fetched while the
-  // module compiles, so that opening the table takes no round of its own. A mismatch with the
-  // module costs bytes, never a wrong answer: the module asks for what it lacks.
-  const WHOLE_LIMIT = 16 << 20;
-  const HEADER = 256;
-  const TAIL = 2560;
+  // What opening a table read by range reads (tables over `whole_limit` bytes: the header's
+  // `header` bytes and the last `tail` bytes, which hold the histogram; tables.json gives the
+  // module's numbers, crates/web/src/sizes.rs): fetched while the module compiles, so that
+  // opening the table takes no round of its own. Should they not match, the module asks for
+  // what it lacks.
   async function start() {
     const module = fetchOk("nana_web.wasm", "the WebAssembly module").then(instantiate);
     module.catch(() => {});
@@ -88,9 +86,9 @@ const NanaStatic = (() => {
     let hash = 0;
     for (const c of JSON.stringify(list)) hash = (Math.imul(hash, 31) + c.charCodeAt(0)) | 0;
     rangeCache = "nana-ranges-" + (hash >>> 0).toString(16);
-    const heads = list.tables.filter((t) => t.size > WHOLE_LIMIT).flatMap((t) => [
-      { file: t.file, start: 0, end: Math.min(HEADER, t.size) },
-      { file: t.file, start: Math.max(0, t.size - TAIL), end: t.size },
+    const heads = list.tables.filter((t) => t.size > list.whole_limit).flatMap((t) => [
+      { file: t.file, start: 0, end: Math.min(list.header, t.size) },
+      { file: t.file, start: Math.max(0, t.size - list.tail), end: t.size },
     ]);
     const headBytes = Promise.all(heads.map((r) => fetchRange(r).catch(() => null)));
     if (self.caches) {

@@ -7,8 +7,6 @@
 // offline.
 "use strict";
 const CACHE = "nana-site-@VERSION@";
-// Tables up to this size are fetched whole by the page (crates/web: WHOLE_LIMIT).
-const WHOLE_LIMIT = 16 << 20;
 const FILES = ["./", "nana-web.js", "nana_web.wasm", "tables.json", "manifest.webmanifest", "icon.svg"];
 
 self.addEventListener("install", (event) => {
@@ -16,7 +14,8 @@ self.addEventListener("install", (event) => {
     const cache = await caches.open(CACHE);
     await cache.addAll(FILES);
     const list = await (await cache.match("tables.json")).json();
-    const whole = list.tables.filter((t) => t.size <= WHOLE_LIMIT).flatMap((t) => t.parts.map((p) => p.url));
+    // The tables the page fetches whole: up to the module's limit, which tables.json gives.
+    const whole = list.tables.filter((t) => t.size <= list.whole_limit).flatMap((t) => t.parts.map((p) => p.url));
     await cache.addAll(whole);
     await self.skipWaiting();
   })());

@@ -22,6 +22,7 @@
 pub mod abi;
 pub mod remote;
 mod route;
+mod sizes;
 
 use std::sync::{Arc, OnceLock};
 
@@ -33,15 +34,9 @@ use nana_tablebase::Tablebase;
 use serde::Deserialize;
 
 pub use remote::{Range, Remote, MERGE_GAP};
+pub use sizes::{HEADER, TAIL, WHOLE_LIMIT};
 
-/// Tables up to this size are fetched whole (Nana's, 6 to 8 MB); larger ones by range.
-pub const WHOLE_LIMIT: u64 = 16 << 20;
-
-/// The last bytes of a table read by range, asked for with its header: its histogram lies at
-/// the file's end and fits in them (256 values of 10 bytes, every value of one-byte entries),
-/// so that opening the table takes one round of fetching, not two. The page's script
-/// (`nana-web.js`) fetches both while the module compiles.
-pub const TAIL: u64 = 2560;
+const _: () = assert!(HEADER == nana_tablebase::HEADER_SIZE as u64, "sizes.rs: HEADER is the header's size");
 
 /// A table file the site holds, as its `tables.json` lists it.
 #[derive(Debug, Clone, Deserialize)]

@@ -12,7 +12,7 @@
 //! | `nana_web.wasm` | the module (`crates/web`) |
 //! | `sw.js` | the service worker: the page works offline after one visit |
 //! | `manifest.webmanifest`, `icon.svg` | the web app manifest (installable on a phone) and its icon |
-//! | `tables.json` | every table the folder holds: its size and its parts |
+//! | `tables.json` | every table the folder holds: its size and its parts; the byte counts the page's script shares with the module |
 //! | `tables/` | the tables, a table over [`PART`] bytes in parts of [`PART`] bytes (`NAME.0`, `NAME.1`, ...) |
 //! | `.nojekyll` | GitHub Pages serves the folder as it is |
 //!
@@ -23,6 +23,11 @@ use std::fs::{self, File};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
+
+/// The byte counts the page's script shares with the module (which tables it fetches whole,
+/// what opening a table reads): the module's own source, written into `tables.json`.
+#[path = "../../web/src/sizes.rs"]
+mod sizes;
 
 /// The largest file the site holds: GitHub refuses files over 100 MB and warns over 50 MB.
 pub const PART: u64 = 32 << 20;
@@ -175,7 +180,13 @@ fn write_site(out: &Path, tables: &Path) -> Result<(), String> {
         let (size, parts) = copy_table(&tables.join(name), name, &dir)?;
         listed.push(table_json(name, size, &parts));
     }
-    let list = format!("{{\"tables\": [\n  {}\n]}}\n", listed.join(",\n  "));
+    let list = format!(
+        "{{\"whole_limit\": {}, \"header\": {}, \"tail\": {}, \"tables\": [\n  {}\n]}}\n",
+        sizes::WHOLE_LIMIT,
+        sizes::HEADER,
+        sizes::TAIL,
+        listed.join(",\n  ")
+    );
     let write = |name: &str, bytes: &[u8]| fs::write(out.join(name), bytes).map_err(io_error(out));
     write("tables.json", list.as_bytes())?;
 

@@ -1,9 +1,8 @@
 //! The backward passes, one distance at a time.
 
-use rayon::prelude::*;
-
 use super::cells::{Cells, Halt};
 use super::reversed::Reversed;
+use crate::par::prelude::*;
 use crate::{Game, Progress};
 
 /// The backward passes, one distance at a time, from the terminal entries `seeds` by distance,
@@ -24,7 +23,7 @@ pub(super) fn backward<G: Game, S: Cells>(
     let mut dtm: usize = 0;
     // The passes' predecessors dealt out by range, kept from pass to pass up to [`DEALT_KEPT`].
     let mut dealt = Vec::new();
-    let threads = rayon::current_num_threads();
+    let threads = crate::par::current_num_threads();
     while !frontier.is_empty() || dtm + 1 < seeds.len() {
         let next_dtm = dtm + 1;
         let next = cells.code(next_dtm)?;

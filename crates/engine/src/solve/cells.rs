@@ -3,9 +3,8 @@
 
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, Ordering};
 
-use rayon::prelude::*;
-
 use super::SolveError;
+use crate::par::prelude::*;
 use crate::value::{Code, Entry};
 
 /// A cell of the solver's arrays: entries (`u8`, `u16`) and counters (`u8`, `u32`), atomic so

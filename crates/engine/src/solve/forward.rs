@@ -2,11 +2,10 @@
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
-use rayon::prelude::*;
-
 use super::cells::Cell;
 use super::reversed::{Reversed, BUCKET_BITS};
 use super::SolveError;
+use crate::par::prelude::*;
 use crate::value::Code;
 use crate::{Counted, Game, Node, Progress};
 

@@ -33,7 +33,7 @@ mod reversed;
 use std::fmt;
 use std::sync::atomic::{AtomicU32, AtomicU8};
 
-use rayon::prelude::*;
+use crate::par::prelude::*;
 
 pub(crate) use backward::prefetch;
 pub(crate) use cells::Cell;

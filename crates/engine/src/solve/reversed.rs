@@ -1,6 +1,6 @@
 //! The successors the forward pass kept, turned around into predecessors.
 
-use rayon::prelude::*;
+use crate::par::prelude::*;
 
 /// Entries per bucket of the reversal: a bucket's counts (4 bytes an entry) stay in cache.
 pub(super) const BUCKET_BITS: u32 = 16;

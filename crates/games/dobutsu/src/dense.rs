@@ -7,8 +7,8 @@
 //!
 //! The set and its numbering are the engine's [`Subset`].
 
+use nana_engine::par::prelude::*;
 use nana_engine::{Census, Dtm, Entry, Game, Node, Subset, Value};
-use rayon::prelude::*;
 
 use crate::reach::Reachable;
 use crate::survey::{self, Survey};

@@ -4,10 +4,10 @@
 //! move), mirror images folded (the index folds them already), the game over where
 //! [`Position::solver_end`] says so — where the side to move can capture the lion, it does.
 
+use nana_engine::par::prelude::*;
 pub use nana_engine::reach::Bitmap;
 use nana_engine::reach::{self as closure, Expand};
 use nana_engine::{EntryWidth, Value};
-use rayon::prelude::*;
 
 use crate::index::{self, SIZE};
 use crate::position::Position;

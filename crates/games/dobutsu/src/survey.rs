@@ -20,8 +20,8 @@
 
 use std::ops::Range;
 
+use nana_engine::par::prelude::*;
 use nana_engine::{Counted, Dtm, Node, Value};
-use rayon::prelude::*;
 
 use crate::index::{self, Frame, SIZE};
 use crate::position::{Move, Position, FAR_RANK};

@@ -1,10 +1,10 @@
 //! The identity of Dobutsu's tablebase files: their names, and the header fields that say which
 //! game and rule set a table was built for.
 
+use nana_engine::par::prelude::*;
 use nana_engine::{CheckError, Entry, EntryWidth, Problem, Progress, Solution, SolveError};
 use nana_probe::table::{RulesError, TableGame};
 use nana_tablebase::{Encoding, Expected, Header};
-use rayon::prelude::*;
 
 use crate::dense::Dense;
 use crate::types::{Rules, TryRule};

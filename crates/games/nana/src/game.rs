@@ -17,8 +17,8 @@
 
 use std::ops::ControlFlow;
 
+use nana_engine::par::prelude::*;
 use nana_engine::{Game, Node};
-use rayon::prelude::*;
 
 use crate::attacks::table;
 use crate::index::{

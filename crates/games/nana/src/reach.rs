@@ -8,9 +8,9 @@
 
 use std::ops::ControlFlow;
 
+use nana_engine::par::prelude::*;
 pub use nana_engine::reach::Bitmap;
 use nana_engine::reach::{self as closure, Expand};
-use rayon::prelude::*;
 
 use crate::index::{self, ChildRanker, MAIN, SIZE, START};
 use crate::position::{Move, Position, BLACK_KING};

@@ -2,10 +2,10 @@
 //! game, rule set and options a table was built for. The tablebase crate stores and compares
 //! these fields without knowing what they mean; this module is where they get their meaning.
 
+use nana_engine::par::prelude::*;
 use nana_engine::{CheckError, Entry, EntryWidth, Progress, Solution, SolveError};
 use nana_probe::table::{RulesError, TableGame};
 use nana_tablebase::{Encoding, Expected, Header};
-use rayon::prelude::*;
 
 use crate::index;
 use crate::types::{Rules, Variant};

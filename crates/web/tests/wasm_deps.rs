@@ -1,0 +1,62 @@
+//! The WebAssembly module's dependencies: no thread pool (rayon and its crossbeam), no memory
+//! map (memmap2). The engine, the tablebase and the games enable rayon through their default
+//! feature `parallel`; this crate depends on them without it, and so must every crate between
+//! (docs/SITE.md). A crate that turns the feature back on for the module, or adds one of those
+//! dependencies, fails this test; the native build (and this crate's tests, through its
+//! dev-dependencies) keeps them.
+
+use std::process::Command;
+
+const TARGET: &str = "wasm32-unknown-unknown";
+
+/// The crates the module must not depend on: a name, or a prefix ending in `-`.
+const FORBIDDEN: [&str; 4] = ["rayon", "rayon-", "crossbeam-", "memmap2"];
+
+fn forbidden(name: &str) -> bool {
+    FORBIDDEN.iter().any(|f| if f.ends_with('-') { name.starts_with(f) } else { name == *f })
+}
+
+/// Whether the toolchain has the target's standard library (`rustup target add`).
+fn target_installed() -> bool {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let Ok(out) = Command::new(rustc).args(["--print", "target-libdir", "--target", TARGET]).output() else {
+        return false;
+    };
+    let dir = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    out.status.success()
+        && std::fs::read_dir(dir).is_ok_and(|files| {
+            files.flatten().any(|f| f.file_name().to_string_lossy().starts_with("libstd-"))
+        })
+}
+
+#[test]
+fn the_module_has_no_thread_pool_and_no_memory_map() {
+    assert!(
+        target_installed(),
+        "the {TARGET} target is not installed, so the module's build cannot be checked: \
+         `rustup target add {TARGET}` (`cargo xtask test` adds it)"
+    );
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = Command::new(cargo)
+        .args(["tree", "-p", "nana-web", "--target", TARGET, "-e", "normal", "--prefix", "none"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo tree runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "cargo tree failed: {stderr}");
+    let tree = String::from_utf8_lossy(&out.stdout);
+    let names: Vec<&str> = tree.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    // The module's own crates are there: the list is the module's, not an empty one.
+    for name in ["nana-web", "nana-tablebase", "nana-engine", "nana-shogi", "dobutsu-shogi"] {
+        assert!(names.contains(&name), "{name} is not in the module's dependencies:\n{tree}");
+    }
+    let mut found: Vec<&str> = names.iter().copied().filter(|n| forbidden(n)).collect();
+    found.sort_unstable();
+    found.dedup();
+    assert!(
+        found.is_empty(),
+        "the WebAssembly module depends on {found:?}: a crate of its dependencies enables the \
+         `parallel` feature of the engine, the tablebase or a game (or depends on rayon or memmap2 \
+         itself) for {TARGET}; see `cargo tree -p nana-web --target {TARGET} -e features -i rayon`"
+    );
+}
