@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use nana_engine::{CheckError, SolveError};
 use nana_export::ExportError;
+use nana_front::ReportError;
 use nana_probe::echo::cut;
 use nana_probe::table::TableError;
 use nana_probe::ProbeError;
@@ -60,8 +61,8 @@ pub enum CliError {
     Export { path: PathBuf, error: ExportError },
     /// An answer could not be written as JSON.
     Json(serde_json::Error),
-    /// The game could not check its claims or make its results document: the game's words.
-    Game(String),
+    /// The game could not check its claims or make its results document.
+    Report(ReportError),
     /// `failed` of the `claims` published claims of a game are contradicted by its solution.
     NotConfirmed { failed: usize, claims: usize },
     /// The games whose claims were not all confirmed (`verify --all-games`).
@@ -130,7 +131,7 @@ impl fmt::Display for CliError {
             }
             CliError::Export { path, error } => write!(f, "{}: {error}", path.display()),
             CliError::Json(e) => write!(f, "{e}"),
-            CliError::Game(message) => f.write_str(message),
+            CliError::Report(e) => write!(f, "{e}"),
             CliError::NotConfirmed { failed, claims } => write!(
                 f,
                 "{failed} of {claims} published claims not confirmed (see docs/RESULTS.md for the analysis)"
@@ -163,11 +164,11 @@ impl Error for CliError {
             CliError::Position { error, .. } | CliError::Move { error, .. } => Some(error.as_ref()),
             CliError::Export { error, .. } => Some(error),
             CliError::Json(e) => Some(e),
+            CliError::Report(e) => Some(e),
             CliError::Serve(e) => Some(e),
             CliError::NotADirectory(_)
             | CliError::TableIsDirectory(_)
             | CliError::OutputIsDirectory(_)
-            | CliError::Game(_)
             | CliError::NotConfirmed { .. }
             | CliError::GamesNotConfirmed(_)
             | CliError::NoAddress { .. }
@@ -185,6 +186,12 @@ impl From<SolveError> for CliError {
 impl From<nana_server::RunError> for CliError {
     fn from(e: nana_server::RunError) -> CliError {
         CliError::Serve(e)
+    }
+}
+
+impl From<ReportError> for CliError {
+    fn from(e: ReportError) -> CliError {
+        CliError::Report(e)
     }
 }
 

@@ -335,7 +335,9 @@ impl<G: Game> DynEngine for GameEngine<G> {
         let rules = self.rules();
         let mut pos = match position {
             None => rules.start(),
-            Some((form, text)) => G::parse_protocol_position(&rules, text, form)?,
+            Some((form, text)) => {
+                G::parse_protocol_position(&rules, text, form).map_err(|e| e.to_string())?
+            }
         };
         for (i, text) in moves.iter().enumerate() {
             let mv = G::parse_protocol_move(&rules, &pos, text, dialect)

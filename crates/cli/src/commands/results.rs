@@ -12,9 +12,7 @@ use crate::out::out;
 pub fn run<G: Game>(dir: &Path, out: &mut dyn Write) -> Result<(), CliError> {
     // Everything is loaded (or solved), every block of a file checked, and computed before the
     // first line is printed, so that a damaged table gives its error alone.
-    let text =
-        G::results(&mut |rules| crate::table::load_checked::<G>(rules, dir).map_err(|e| e.to_string()))
-            .map_err(CliError::Game)?;
+    let text = G::results(&mut |rules| crate::table::load_checked::<G>(rules, dir))?;
     out!(out, "{text}");
     Ok(())
 }

@@ -75,7 +75,7 @@ fn check<G: Game>(dir: &Path, out: &mut dyn Write) -> Result<(), CliError> {
     let counting = crate::progress::spinner(format!("{}: counting the published figures", G::NAME));
     let report = G::verify(&tables);
     counting.finish_and_clear();
-    let report = report.map_err(CliError::Game)?;
+    let report = report?;
     out!(out, "{}\n{}", report.table, report.summary);
     if report.failed > 0 {
         return Err(CliError::NotConfirmed { failed: report.failed, claims: report.claims });
