@@ -21,8 +21,8 @@ use axum::http::{Request, StatusCode};
 use nana_cli::games::{game, Registered, GAMES};
 use nana_engine::{CheckError, Dtm, EntryWidth, Node, Progress, Solution, SolveError, Value};
 use nana_front::{
-    Board, EndingWords, Explorable, Game, Hand, Load, MoveSquares, Palette, PieceView, Report, RuleSet,
-    SquareView, Words,
+    Board, EndingWords, Explorable, Game, Hand, Load, MoveSquares, Palette, PieceView, Report, ReportError,
+    RuleSet, SquareView, Words,
 };
 use nana_probe::table::{RulesError, Table, TableGame};
 use nana_probe::{Ending, InputError, ProbeGame, Terminal};
@@ -297,8 +297,8 @@ impl Game for TakeAway {
     fn reachable_stats(_: &Toy, _: &(dyn Fn(u64) + Sync)) -> Vec<String> {
         vec![format!("index size: {}", Toy::Standard.size())]
     }
-    fn verify(tables: &[Table<Toy>]) -> Result<Report, String> {
-        let start = tables[0].probe().value(&Toy::Standard.start()).map_err(|e| e.to_string())?;
+    fn verify(tables: &[Table<Toy>]) -> Result<Report, ReportError> {
+        let start = tables[0].probe().value(&Toy::Standard.start())?;
         let ok = start == CLAIM;
         let verdict = if ok { "CONFIRMED" } else { "NOT CONFIRMED" };
         Ok(Report {
@@ -308,7 +308,7 @@ impl Game for TakeAway {
             claims: 1,
         })
     }
-    fn results(load: Load<'_, Toy>) -> Result<String, String> {
+    fn results<E: From<ReportError>>(load: Load<'_, Toy, E>) -> Result<String, E> {
         let table = load(Toy::Standard)?;
         Ok(format!("longest loss: {} plies\n", table.stats().max_dtm))
     }

@@ -8,8 +8,10 @@
 //! raises the package's `MissingTableError` or `DamagedTableError` (defined in Python, in
 //! `nana._errors`).
 
+use std::fmt;
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use nana_front::{solve_command, Game};
 use nana_probe::table::{Table, TableError, TableGame};
@@ -21,49 +23,121 @@ use pyo3::types::PyBytes;
 /// How many plies of a drawing line an answer's mainline holds, as `nana query`'s.
 const DRAW_LINE: usize = 10;
 
-/// Why a call failed, before it becomes a Python exception.
+/// Why a call failed, before it becomes a Python exception (its message is the `Display`, in
+/// the command line's words).
 #[derive(Debug)]
 enum Error {
-    /// The caller's input (a position, a move, a game or rule set name): `ValueError`.
-    Input(String),
-    /// No table for the game and rule set in the folder: `MissingTableError`.
-    Missing(String),
-    /// A table that cannot be read or contradicts the rules: `DamagedTableError`.
-    Damaged(String),
+    /// The tablebase folder given is not a folder: `ValueError`.
+    NotADirectory(PathBuf),
+    /// A position that is not one of the game's: `ValueError`.
+    Position(Box<dyn std::error::Error + Send + Sync>),
+    /// No game of that name: `ValueError`.
+    UnknownGame { game: String },
+    /// The game has no rule set of that name: `ValueError`.
+    UnknownRules { game: String, rules: String, known: Vec<&'static str> },
+    /// No table for the game and rule set in the folder `dir`: `MissingTableError`.
+    Missing { file: PathBuf, command: String, dir: PathBuf },
+    /// The table's file was refused when the folder was opened: `DamagedTableError`.
+    Refused(Arc<Refusal>),
+    /// A lookup failed; `regenerate` is the command that makes the table again where its file
+    /// is damaged: `DamagedTableError`.
+    Probe { origin: String, error: ProbeError, regenerate: Option<String> },
+    /// The rows could not be encoded: `DamagedTableError`.
+    Export(nana_export::ExportError),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::NotADirectory(dir) => write!(f, "{}: not a directory", dir.display()),
+            Error::Position(e) => write!(f, "{e}"),
+            Error::UnknownGame { game } => {
+                let known: Vec<&str> = GAMES.iter().map(|g| g.name()).collect();
+                write!(f, "unknown game {game:?} (known: {})", known.join(", "))
+            }
+            Error::UnknownRules { game, rules, known } => {
+                write!(f, "unknown rule set {rules:?} of {game} (known: {})", known.join(", "))
+            }
+            Error::Missing { file, command, dir } => {
+                write!(
+                    f,
+                    "no tablebase at {}; make it with `{command} --out {}`",
+                    file.display(),
+                    dir.display()
+                )
+            }
+            Error::Refused(refusal) => write!(f, "{refusal}"),
+            Error::Probe { error, regenerate: None, .. } => write!(f, "{error}"),
+            Error::Probe { origin, error, regenerate: Some(command) } => {
+                write!(f, "{origin}: {error}; regenerate it with `{command}`")
+            }
+            Error::Export(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Position(e) => Some(e.as_ref()),
+            Error::Refused(refusal) => Some(&refusal.error),
+            Error::Probe { error, .. } => Some(error),
+            Error::Export(e) => Some(e),
+            Error::NotADirectory(_)
+            | Error::UnknownGame { .. }
+            | Error::UnknownRules { .. }
+            | Error::Missing { .. } => None,
+        }
+    }
 }
 
 impl Error {
     fn into_py(self, py: Python<'_>) -> PyErr {
-        let (class, message) = match self {
-            Error::Input(m) => return PyValueError::new_err(m),
-            Error::Missing(m) => ("MissingTableError", m),
-            Error::Damaged(m) => ("DamagedTableError", m),
+        let class = match self {
+            Error::NotADirectory(_)
+            | Error::Position(_)
+            | Error::UnknownGame { .. }
+            | Error::UnknownRules { .. } => {
+                return PyValueError::new_err(self.to_string());
+            }
+            Error::Missing { .. } => "MissingTableError",
+            Error::Refused(_) | Error::Probe { .. } | Error::Export(_) => "DamagedTableError",
         };
         match py.import("nana._errors").and_then(|m| m.getattr(class)) {
-            Ok(class) => PyErr::from_type(class.cast_into().expect("an exception class"), message),
+            Ok(class) => PyErr::from_type(class.cast_into().expect("an exception class"), self.to_string()),
             Err(e) => e,
         }
     }
 }
 
-/// A lookup's error in words, as the command line gives it: a damaged block names the file and
-/// the command that makes it again.
-fn probe_error<G: Game>(table: &Table<G::Rules>, e: ProbeError) -> Error {
-    if e.needs_regeneration() {
-        let command = solve_command::<G>(table.game());
-        Error::Damaged(format!("{}: {e}; regenerate it with `{command}`", table.origin()))
-    } else {
-        Error::Damaged(e.to_string())
+/// Why a table's file did not open; `regenerate` is the command that makes it again, where
+/// making it again cures the error. Kept with its rule set, and shared by every call about it.
+#[derive(Debug)]
+struct Refusal {
+    error: TableError,
+    regenerate: Option<String>,
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.regenerate {
+            None => write!(f, "{}", self.error),
+            Some(command) => write!(f, "{}; regenerate it with `{command}`", self.error),
+        }
     }
 }
 
-/// A table that did not open, in the command line's words.
-fn table_error<G: Game>(rules: &G::Rules, e: TableError) -> Error {
-    if e.needs_regeneration() {
-        Error::Damaged(format!("{e}; regenerate it with `{}`", solve_command::<G>(rules)))
-    } else {
-        Error::Damaged(e.to_string())
-    }
+/// A lookup's error, as the command line gives it: a damaged block names the file and the
+/// command that makes it again.
+fn probe_error<G: Game>(table: &Table<G::Rules>, error: ProbeError) -> Error {
+    let regenerate = error.needs_regeneration().then(|| solve_command::<G>(table.game()));
+    Error::Probe { origin: table.origin(), error, regenerate }
+}
+
+/// A table that did not open, as the command line gives it.
+fn refusal<G: Game>(rules: &G::Rules, error: TableError) -> Arc<Refusal> {
+    let regenerate = error.needs_regeneration().then(|| solve_command::<G>(rules));
+    Arc::new(Refusal { error, regenerate })
 }
 
 /// One rule set's table, opened, whatever its game.
@@ -91,7 +165,7 @@ impl<G: Game> Open<G> {
         let rules = self.0.game();
         match fen {
             None => Ok(rules.start()),
-            Some(s) => rules.parse_position(s).map_err(|e| Error::Input(e.to_string())),
+            Some(s) => rules.parse_position(s).map_err(|e| Error::Position(Box::new(e))),
         }
     }
 }
@@ -126,7 +200,7 @@ impl<G: Game> Opened for Open<G> {
             nana_export::rows(probe, first.min(end)..end)
         })
         .map_err(|e| probe_error::<G>(&self.0, e))?;
-        nana_export::ipc_stream(&nana_export::record_batch(&rows)).map_err(|e| Error::Damaged(e.to_string()))
+        nana_export::ipc_stream(&nana_export::record_batch(&rows)).map_err(Error::Export)
     }
 
     fn origin(&self) -> String {
@@ -134,12 +208,12 @@ impl<G: Game> Opened for Open<G> {
     }
 }
 
-/// A named rule set of a game, its table opened or why not.
+/// A named rule set of a game, its table opened or why not (`None`: no file).
 struct Slot {
     game: &'static str,
     rules: &'static str,
     file: PathBuf,
-    table: Result<Box<dyn Opened>, String>,
+    table: Option<Result<Box<dyn Opened>, Arc<Refusal>>>,
     /// The command that makes its table.
     command: String,
 }
@@ -173,18 +247,14 @@ impl<G: Game> Registered for Entry<G> {
             .map(|rule_set| {
                 let rules = rule_set.rules;
                 let file = dir.join(rules.file_name());
-                let table = if file.exists() {
+                let table = file.exists().then(|| {
                     Table::open(rules, &file)
                         .map(|t| {
                             let pages = nana_export::pages(&t, nana_export::DEFAULT_BUDGET);
                             Box::new(Open::<G>(t, pages)) as Box<dyn Opened>
                         })
-                        .map_err(|e| match table_error::<G>(&rules, e) {
-                            Error::Damaged(m) | Error::Missing(m) | Error::Input(m) => m,
-                        })
-                } else {
-                    Err(String::new())
-                };
+                        .map_err(|e| refusal::<G>(&rules, e))
+                });
                 Slot { game: G::NAME, rules: rule_set.name, file, table, command: solve_command::<G>(&rules) }
             })
             .collect()
@@ -205,22 +275,20 @@ struct Tablebases {
 impl Tablebases {
     fn table(&self, game: &str, rules: &str) -> Result<&dyn Opened, Error> {
         let Some(registered) = GAMES.iter().find(|g| g.name() == game) else {
-            let known: Vec<&str> = GAMES.iter().map(|g| g.name()).collect();
-            return Err(Error::Input(format!("unknown game {game:?} (known: {})", known.join(", "))));
+            return Err(Error::UnknownGame { game: game.to_string() });
         };
         let Some(slot) = self.slots.iter().find(|s| s.game == game && s.rules == rules) else {
-            let known = registered.rule_sets().join(", ");
-            return Err(Error::Input(format!("unknown rule set {rules:?} of {game} (known: {known})")));
+            let (game, rules, known) = (game.to_string(), rules.to_string(), registered.rule_sets());
+            return Err(Error::UnknownRules { game, rules, known });
         };
         match &slot.table {
-            Ok(table) => Ok(table.as_ref()),
-            Err(e) if e.is_empty() => Err(Error::Missing(format!(
-                "no tablebase at {}; make it with `{} --out {}`",
-                slot.file.display(),
-                slot.command,
-                self.dir.display()
-            ))),
-            Err(e) => Err(Error::Damaged(e.clone())),
+            Some(Ok(table)) => Ok(table.as_ref()),
+            None => Err(Error::Missing {
+                file: slot.file.clone(),
+                command: slot.command.clone(),
+                dir: self.dir.clone(),
+            }),
+            Some(Err(refusal)) => Err(Error::Refused(refusal.clone())),
         }
     }
 }
@@ -238,7 +306,7 @@ impl Tablebases {
     #[new]
     fn new(py: Python<'_>, directory: PathBuf) -> PyResult<Tablebases> {
         if !directory.is_dir() {
-            return Err(PyValueError::new_err(format!("{}: not a directory", directory.display())));
+            return Err(Error::NotADirectory(directory).into_py(py));
         }
         let dir = directory.clone();
         let slots = py.detach(move || GAMES.iter().flat_map(|g| g.open(&dir)).collect());
@@ -247,14 +315,14 @@ impl Tablebases {
 
     /// `(game, rules, path)` of every table opened.
     fn tables(&self) -> Vec<(&'static str, &'static str, String)> {
-        let opened = self.slots.iter().filter_map(|s| Some((s, s.table.as_ref().ok()?)));
+        let opened = self.slots.iter().filter_map(|s| Some((s, s.table.as_ref()?.as_ref().ok()?)));
         opened.map(|(s, t)| (s.game, s.rules, t.origin())).collect()
     }
 
     /// `(game, rules, message)` of every table found that could not be opened.
     fn damaged(&self) -> Vec<(&'static str, &'static str, String)> {
         let refused = self.slots.iter().filter_map(|s| match &s.table {
-            Err(e) if !e.is_empty() => Some((s.game, s.rules, e.clone())),
+            Some(Err(refusal)) => Some((s.game, s.rules, refusal.to_string())),
             _ => None,
         });
         refused.collect()

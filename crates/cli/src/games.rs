@@ -32,7 +32,7 @@ pub trait Registered: Sync {
         dir: &Path,
         steps: crate::commands::verify::Steps,
         out: &mut dyn Write,
-    ) -> Result<(), String>;
+    ) -> Result<(), crate::CliError>;
     /// The game as `nana engine` lists it (a value of `UCI_Variant`).
     fn engine_game(&self) -> &'static dyn nana_protocol::EngineGame;
     /// Adds the game's rule sets to the explorer's registry ([`nana_server::add_game`]): each
@@ -68,7 +68,7 @@ impl<G: Game> Registered for Registration<G> {
         dir: &Path,
         steps: crate::commands::verify::Steps,
         out: &mut dyn Write,
-    ) -> Result<(), String> {
+    ) -> Result<(), crate::CliError> {
         crate::commands::verify::run::<G>(dir, steps, out)
     }
 

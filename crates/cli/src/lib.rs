@@ -6,6 +6,7 @@
 //! the arguments are parsed, so that each game parses its own rule flags.
 
 pub mod commands;
+mod error;
 mod flags;
 pub mod games;
 mod out;
@@ -22,6 +23,7 @@ use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use nana_front::Game;
 
+pub use error::CliError;
 use flags::{RuleFlags, SolveFlags};
 use games::Registered;
 
@@ -140,7 +142,7 @@ enum Command<G: Game> {
     Engine,
 }
 
-fn run<G: Game>(cli: Cli<G>, games: &[&dyn Registered], out: &mut dyn Write) -> Result<(), String> {
+fn run<G: Game>(cli: Cli<G>, games: &[&dyn Registered], out: &mut dyn Write) -> Result<(), CliError> {
     // The pool itself is started by the work that uses it (`pool::start`).
     pool::set_threads(cli.threads);
     let tb_dir = cli.tablebase_dir.unwrap_or_else(|| table::DEFAULT_DIR.into());
@@ -212,8 +214,8 @@ pub fn parse_and_run<G: Game>(
     };
     match run(cli, games, out) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(msg) => {
-            eprintln!("error: {msg}");
+        Err(e) => {
+            eprintln!("error: {e}");
             ExitCode::FAILURE
         }
     }
@@ -232,7 +234,7 @@ fn usage_error(e: clap::Error, out: &mut dyn Write) -> ExitCode {
         return match write!(out, "{}", e.render()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(error) => {
-                eprintln!("error: {}", out::error(error));
+                eprintln!("error: {}", CliError::Output(error));
                 ExitCode::FAILURE
             }
         };

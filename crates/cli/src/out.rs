@@ -4,14 +4,11 @@
 use std::fmt;
 use std::io::Write;
 
-/// Why the output could not be written.
-pub fn error(e: std::io::Error) -> String {
-    format!("cannot write the output: {e}")
-}
+use crate::error::CliError;
 
 /// Writes formatted text to `out`.
-pub fn write(out: &mut dyn Write, args: fmt::Arguments<'_>) -> Result<(), String> {
-    out.write_fmt(args).map_err(error)
+pub fn write(out: &mut dyn Write, args: fmt::Arguments<'_>) -> Result<(), CliError> {
+    out.write_fmt(args).map_err(CliError::Output)
 }
 
 /// `outln!(out, "...", args)`: one line to `out`, returning from the function with the error

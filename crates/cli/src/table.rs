@@ -10,69 +10,62 @@ pub use nana_probe::table::Table;
 use nana_probe::table::{TableError, TableGame};
 use nana_probe::ProbeError;
 
+use crate::error::CliError;
 use crate::progress::Bars;
 
 /// Where `solve` writes and every other command looks.
 pub const DEFAULT_DIR: &str = "tablebase";
 
-/// A table error of `rules` for the user: the probe layer names the problem, and when making
-/// the table again cures it we say with which command.
-pub fn user_error<G: Game>(rules: &G::Rules, e: TableError) -> String {
-    if e.needs_regeneration() {
-        format!("{e}; regenerate it with `{}`", solve_command::<G>(rules))
-    } else {
-        e.to_string()
-    }
+/// A table error of `rules`: the probe layer names the problem, and when making the table
+/// again cures it the error says with which command.
+pub fn user_error<G: Game>(rules: &G::Rules, e: TableError) -> CliError {
+    CliError::table(e, || solve_command::<G>(rules))
 }
 
-/// A lookup's error in `table` for the user: a damaged file's names the file and the command
-/// that makes it again; any other is the probe layer's words.
-pub fn probe_error<G: Game>(table: &Table<G::Rules>, e: ProbeError) -> String {
-    if e.needs_regeneration() {
-        format!("{}: {e}; regenerate it with `{}`", table.origin(), solve_command::<G>(table.game()))
-    } else {
-        e.to_string()
-    }
+/// A lookup's error in `table`: a damaged file's names the file and the command that makes it
+/// again; any other is the probe layer's words.
+pub fn probe_error<G: Game>(table: &Table<G::Rules>, e: ProbeError) -> CliError {
+    CliError::probe(table.origin(), e, || solve_command::<G>(table.game()))
 }
 
 /// Solves one rule set with progress bars; also returns how long each phase took.
-pub fn solve<G: TableGame>(game: &G) -> Result<(Solution, Vec<(String, Duration)>), String> {
+pub fn solve<G: TableGame>(game: &G) -> Result<(Solution, Vec<(String, Duration)>), CliError> {
     crate::pool::start()?;
     let bars = Bars::new(game.rule_set_name());
-    let solution = game.solve(&bars).map_err(|e| e.to_string())?;
+    let solution = game.solve(&bars)?;
     Ok((solution, bars.times()))
 }
 
 /// Makes sure `dir` is (or can be made) a folder we can write tables to, so that `solve` fails
 /// at once rather than after minutes of solving.
-pub fn check_writable(dir: &Path) -> Result<(), String> {
-    let shown = dir.display();
+pub fn check_writable(dir: &Path) -> Result<(), CliError> {
+    let path = || dir.to_path_buf();
     if dir.exists() && !dir.is_dir() {
-        return Err(format!("{shown}: not a directory, cannot write tablebases there"));
+        return Err(CliError::NotADirectory(path()));
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("{shown}: cannot create the directory: {e}"))?;
+    std::fs::create_dir_all(dir).map_err(|source| CliError::CreateDirectory { path: path(), source })?;
     // Permissions alone do not tell (read-only mounts, ACLs): try writing.
     let trial = dir.join(format!(".nana-write-test-{}", std::process::id()));
     std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .open(&trial)
-        .map_err(|e| format!("{shown}: cannot write tablebases there: {e}"))?;
-    std::fs::remove_file(&trial).map_err(|e| format!("{}: {e}", trial.display()))
+        .map_err(|source| CliError::NotWritable { path: path(), source })?;
+    std::fs::remove_file(&trial).map_err(|source| CliError::File { path: trial, source })
 }
 
 /// Writes a solution atomically to its file in `dir`.
-pub fn write<G: Game>(dir: &Path, rules: &G::Rules, solution: &Solution) -> Result<PathBuf, String> {
+pub fn write<G: Game>(dir: &Path, rules: &G::Rules, solution: &Solution) -> Result<PathBuf, CliError> {
     nana_probe::table::write(rules, dir, solution).map_err(|e| user_error::<G>(rules, e))
 }
 
 /// Opens a tablebase and checks that it was built for `rules`.
-pub fn open<G: Game>(path: &Path, rules: G::Rules) -> Result<Table<G::Rules>, String> {
+pub fn open<G: Game>(path: &Path, rules: G::Rules) -> Result<Table<G::Rules>, CliError> {
     Table::open(rules, path).map_err(|e| user_error::<G>(&rules, e))
 }
 
 /// Opens a tablebase of the game built with any of its rule sets.
-pub fn open_any<G: Game>(path: &Path) -> Result<Table<G::Rules>, String> {
+pub fn open_any<G: Game>(path: &Path) -> Result<Table<G::Rules>, CliError> {
     let like = G::RULE_SETS[0].rules;
     Table::open_any(&like, path).map_err(|e| user_error::<G>(&like, e))
 }
@@ -83,7 +76,7 @@ pub fn load_or_solve<G: Game>(
     game: G::Rules,
     explicit: Option<&Path>,
     dir: &Path,
-) -> Result<Table<G::Rules>, String> {
+) -> Result<Table<G::Rules>, CliError> {
     let bars = Bars::new(game.rule_set_name());
     let start = Instant::now();
     let mut solved = false;
@@ -109,7 +102,7 @@ pub fn load_or_solve<G: Game>(
 /// [`load_or_solve`], with every block of a file checked against its checksum before it is
 /// returned ([`Table::check_blocks`]): for commands that read the whole table, or print a report
 /// only once every table they report on is known to be intact.
-pub fn load_checked<G: Game>(game: G::Rules, dir: &Path) -> Result<Table<G::Rules>, String> {
+pub fn load_checked<G: Game>(game: G::Rules, dir: &Path) -> Result<Table<G::Rules>, CliError> {
     let table = load_or_solve::<G>(game, None, dir)?;
     table.check_blocks().map_err(|e| user_error::<G>(&game, e))?;
     Ok(table)
@@ -126,6 +119,7 @@ mod tests {
         let path = PathBuf::from("t.tb");
         let error = TablebaseError::PayloadChecksum { expected: 1, actual: 2 };
         let hinted = user_error::<Dobutsu>(&Rules::SAFE_TRY, TableError::File { path: path.clone(), error });
+        let hinted = hinted.to_string();
         assert!(hinted.starts_with("t.tb: the file is corrupted"), "{hinted}");
         assert!(
             hinted.ends_with("; regenerate it with `nana --game dobutsu solve --rules safe-try`"),
@@ -133,6 +127,6 @@ mod tests {
         );
         let error = TablebaseError::BadMagic;
         let plain = user_error::<Dobutsu>(&Rules::SAFE_TRY, TableError::File { path, error });
-        assert_eq!(plain, "t.tb: not a tablebase file (bad magic bytes)");
+        assert_eq!(plain.to_string(), "t.tb: not a tablebase file (bad magic bytes)");
     }
 }

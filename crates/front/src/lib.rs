@@ -12,12 +12,13 @@
 pub mod testing;
 pub mod view;
 
-use std::fmt::{Debug, Display};
+use std::error::Error;
+use std::fmt::{self, Debug, Display};
 use std::hash::Hash;
 
 use nana_engine::Value;
-use nana_probe::table::Table;
-use nana_probe::ProbeGame;
+use nana_probe::table::{Table, TableError};
+use nana_probe::{ProbeError, ProbeGame};
 
 pub use view::{
     Board, EndingWords, Explorable, Hand, HandPiece, MoveSquares, Palette, PieceView, SquareView, Words,
@@ -106,8 +107,56 @@ pub struct Report {
 }
 
 /// How a game asks its front end for the table of a rule set (opened from the tablebase folder,
-/// or solved in memory); the error is one line for the user.
-pub type Load<'a, R> = &'a mut dyn FnMut(R) -> Result<Table<R>, String>;
+/// or solved in memory); the error is the front end's own, `E`.
+pub type Load<'a, R, E> = &'a mut dyn FnMut(R) -> Result<Table<R>, E>;
+
+/// Why a game could not check its published claims against its tables, or make its results
+/// document from them.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ReportError {
+    /// The table of a claimed rule set was not among those given: the rule set in words.
+    Missing { rules: String },
+    /// A lookup in a table failed.
+    Probe(ProbeError),
+    /// A table's entries could not be read (boxed: a table's error is large).
+    Table(Box<TableError>),
+}
+
+impl Display for ReportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReportError::Missing { rules } => write!(f, "no table for {rules} was loaded"),
+            ReportError::Probe(e) => write!(f, "{e}"),
+            ReportError::Table(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl Error for ReportError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match self {
+            ReportError::Missing { .. } => None,
+            ReportError::Probe(e) => Some(e),
+            ReportError::Table(e) => Some(e.as_ref()),
+        }
+    }
+}
+
+impl From<ProbeError> for ReportError {
+    fn from(e: ProbeError) -> ReportError {
+        ReportError::Probe(e)
+    }
+}
+
+impl From<TableError> for ReportError {
+    fn from(e: TableError) -> ReportError {
+        ReportError::Table(Box::new(e))
+    }
+}
+
+/// A game's error about a position or a move it cannot read.
+pub type ParseError<G> = <<G as Game>::Rules as ProbeGame>::ParseError;
 
 /// A game as the front ends see it. The command line's `--game NAME`, the explorer's URLs and
 /// `verify --all-games` are built from this alone.
@@ -175,11 +224,11 @@ pub trait Game: Debug + Send + Sync + 'static {
 
     /// The published claims checked against the tables of [`Game::claimed_rule_sets`] (all of
     /// them given, in any order).
-    fn verify(tables: &[Table<Self::Rules>]) -> Result<Report, String>;
+    fn verify(tables: &[Table<Self::Rules>]) -> Result<Report, ReportError>;
 
     /// The generated part of the game's results document (Markdown), from the tables `load`
-    /// gives.
-    fn results(load: Load<'_, Self::Rules>) -> Result<String, String>;
+    /// gives; an error of `load` is returned as it is.
+    fn results<E: From<ReportError>>(load: Load<'_, Self::Rules, E>) -> Result<String, E>;
 
     /// Its value of `UCI_Variant` / `USI_Variant` in the engine protocol: Fairy-Stockfish's
     /// name for the game where it has one, by default [`Game::NAME`].
@@ -191,9 +240,9 @@ pub trait Game: Debug + Send + Sync + 'static {
         rules: &Self::Rules,
         input: &str,
         form: PositionForm,
-    ) -> Result<Pos<Self>, String> {
+    ) -> Result<Pos<Self>, ParseError<Self>> {
         let _ = form;
-        rules.parse_position(input).map_err(|e| e.to_string())
+        rules.parse_position(input)
     }
 
     /// A position as `form` writes it; by default the game's own string form.
@@ -216,9 +265,9 @@ pub trait Game: Debug + Send + Sync + 'static {
         pos: &Pos<Self>,
         input: &str,
         dialect: Dialect,
-    ) -> Result<Mv<Self>, String> {
+    ) -> Result<Mv<Self>, ParseError<Self>> {
         let _ = dialect;
-        rules.parse_move(pos, input).map_err(|e| e.to_string())
+        rules.parse_move(pos, input)
     }
 }
 

@@ -11,10 +11,10 @@ use std::time::{Duration, Instant};
 
 use nana_engine::{Progress, Value};
 use nana_front::{solve_command, Dialect, Game, Mv, Pos, PositionForm};
-use nana_probe::echo::echo;
 use nana_probe::table::{Table, TableGame};
 use nana_probe::{ProbeGame, Ranked};
 
+use crate::error::EngineError;
 use crate::options::{EngineOption, OptionKind};
 use crate::{score, Search};
 
@@ -104,12 +104,12 @@ pub enum BestMove {
 /// A game's engine, whatever its type.
 pub trait DynEngine {
     /// Sets one of the game's options; `None` where `name` is not one of them.
-    fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), String>>;
+    fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), EngineError>>;
     /// The rule set in words.
     fn describe(&self) -> String;
     /// Opens the table of the rule set from `dir` (or solves it where it is missing, with
     /// progress through `say`), unless it is open already.
-    fn load(&mut self, dir: &Path, say: &mut dyn FnMut(String)) -> Result<(), String>;
+    fn load(&mut self, dir: &Path, say: &mut dyn FnMut(String)) -> Result<(), EngineError>;
     /// Forgets the tables opened (the folder changed).
     fn forget_tables(&mut self);
     /// The start position.
@@ -122,15 +122,15 @@ pub trait DynEngine {
         position: Option<(PositionForm, &str)>,
         moves: &[&str],
         dialect: Dialect,
-    ) -> Result<(), String>;
+    ) -> Result<(), EngineError>;
     /// Forgets the position: no answer to `go` until the next `position` is read.
     fn clear_position(&mut self);
     /// The position set, in `form` (`None`: none was read).
     fn position(&self, form: PositionForm) -> Option<String>;
     /// The answer to `go` from the table (which [`DynEngine::load`] opened).
-    fn go(&self, dialect: Dialect, search: &Search) -> Result<GoAnswer, String>;
+    fn go(&self, dialect: Dialect, search: &Search) -> Result<GoAnswer, EngineError>;
     /// `go perft depth`: each move with its count, then the total.
-    fn perft(&self, dialect: Dialect, depth: u32) -> Result<(Vec<(String, u64)>, u64), String>;
+    fn perft(&self, dialect: Dialect, depth: u32) -> Result<(Vec<(String, u64)>, u64), EngineError>;
 }
 
 /// The state of one game.
@@ -143,12 +143,8 @@ pub struct GameEngine<G: Game> {
 
 impl<G: Game> GameEngine<G> {
     /// A lookup's error, with the command that makes the table again where it is damaged.
-    fn probe_error(&self, e: nana_probe::ProbeError) -> String {
-        if e.needs_regeneration() {
-            format!("{e}; regenerate it with `{}`", solve_command::<G>(&self.rules()))
-        } else {
-            e.to_string()
-        }
+    fn probe_error(&self, e: nana_probe::ProbeError) -> EngineError {
+        EngineError::probe(e, || solve_command::<G>(&self.rules()))
     }
 
     pub fn new() -> GameEngine<G> {
@@ -172,9 +168,14 @@ impl<G: Game> GameEngine<G> {
 
     /// The principal variation after `first`: the best moves to the end, a drawing line of
     /// [`DRAW_PV`] plies.
-    fn pv(&self, pos: &Pos<G>, first: &Ranked<G::Rules>, dialect: Dialect) -> Result<Vec<String>, String> {
+    fn pv(
+        &self,
+        pos: &Pos<G>,
+        first: &Ranked<G::Rules>,
+        dialect: Dialect,
+    ) -> Result<Vec<String>, EngineError> {
         let rules = self.rules();
-        let probe = self.table().ok_or("no table is open")?.probe();
+        let probe = self.table().ok_or(EngineError::NoTable)?.probe();
         let mut pv = vec![G::protocol_move(&rules, pos, first.mv, dialect)];
         let line = probe.walk(&first.child, DRAW_PV - 1).map_err(|e| self.probe_error(e))?;
         for ply in &line {
@@ -232,7 +233,7 @@ impl Progress for Shared {
 }
 
 impl<G: Game> DynEngine for GameEngine<G> {
-    fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
+    fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), EngineError>> {
         if name.eq_ignore_ascii_case(&rules_option::<G>()) {
             return Some(match G::RULE_SETS.iter().position(|r| r.name.eq_ignore_ascii_case(value)) {
                 Some(i) => {
@@ -240,11 +241,11 @@ impl<G: Game> DynEngine for GameEngine<G> {
                     self.reset();
                     Ok(())
                 }
-                None => Err(format!(
-                    "{name}: no rule set {} (known: {})",
-                    echo(value),
-                    G::RULE_SETS.iter().map(|r| r.name).collect::<Vec<_>>().join(", ")
-                )),
+                None => Err(EngineError::UnknownRuleSet {
+                    option: name.to_string(),
+                    value: value.to_string(),
+                    known: G::RULE_SETS.iter().map(|r| r.name).collect(),
+                }),
             });
         }
         let i = G::OPTIONS.iter().position(|o| name.eq_ignore_ascii_case(&switch_option::<G>(o.name)))?;
@@ -259,7 +260,7 @@ impl<G: Game> DynEngine for GameEngine<G> {
                 self.reset();
                 Ok(())
             }
-            _ => Err(format!("{name}: {} is not true or false", echo(value))),
+            _ => Err(EngineError::NotBoolean { option: name.to_string(), value: value.to_string() }),
         })
     }
 
@@ -267,7 +268,7 @@ impl<G: Game> DynEngine for GameEngine<G> {
         format!("{} rules \"{}\"", G::VARIANT, self.rules().describe())
     }
 
-    fn load(&mut self, dir: &Path, say: &mut dyn FnMut(String)) -> Result<(), String> {
+    fn load(&mut self, dir: &Path, say: &mut dyn FnMut(String)) -> Result<(), EngineError> {
         if self.table().is_some() {
             return Ok(());
         }
@@ -286,13 +287,8 @@ impl<G: Game> DynEngine for GameEngine<G> {
         let shared = Shared::default();
         let table = std::thread::scope(|s| {
             let work = s.spawn(|| {
-                Table::load_or_solve(rules, None, dir, &shared, |_, _| {}).map_err(|e| {
-                    if e.needs_regeneration() {
-                        format!("{e}; regenerate it with `{}`", solve_command::<G>(&rules))
-                    } else {
-                        e.to_string()
-                    }
-                })
+                Table::load_or_solve(rules, None, dir, &shared, |_, _| {})
+                    .map_err(|e| EngineError::table(e, || solve_command::<G>(&rules)))
             });
             let mut said = Instant::now();
             while !work.is_finished() {
@@ -307,7 +303,7 @@ impl<G: Game> DynEngine for GameEngine<G> {
             }
             work.join()
         })
-        .map_err(|_| "the solve stopped with a panic".to_string())??;
+        .map_err(|_| EngineError::SolvePanicked)??;
         if solving {
             say(format!("solved in {:.1} s", start.elapsed().as_secs_f64()));
         } else {
@@ -330,16 +326,20 @@ impl<G: Game> DynEngine for GameEngine<G> {
         position: Option<(PositionForm, &str)>,
         moves: &[&str],
         dialect: Dialect,
-    ) -> Result<(), String> {
+    ) -> Result<(), EngineError> {
         self.position = None;
         let rules = self.rules();
         let mut pos = match position {
             None => rules.start(),
-            Some((form, text)) => G::parse_protocol_position(&rules, text, form)?,
+            Some((form, text)) => G::parse_protocol_position(&rules, text, form)
+                .map_err(|e| EngineError::Position(Box::new(e)))?,
         };
         for (i, text) in moves.iter().enumerate() {
-            let mv = G::parse_protocol_move(&rules, &pos, text, dialect)
-                .map_err(|e| format!("move {} of {}: {e}", i + 1, moves.len()))?;
+            let mv = G::parse_protocol_move(&rules, &pos, text, dialect).map_err(|e| EngineError::Move {
+                number: i + 1,
+                count: moves.len(),
+                error: Box::new(e),
+            })?;
             pos = rules.play(&pos, mv);
         }
         self.position = Some(pos);
@@ -354,16 +354,16 @@ impl<G: Game> DynEngine for GameEngine<G> {
         self.position.as_ref().map(|pos| G::protocol_position(&self.rules(), pos, form))
     }
 
-    fn go(&self, dialect: Dialect, search: &Search) -> Result<GoAnswer, String> {
+    fn go(&self, dialect: Dialect, search: &Search) -> Result<GoAnswer, EngineError> {
         let rules = self.rules();
-        let pos = self.position.as_ref().ok_or("no position: the last position command could not be read")?;
+        let pos = self.position.as_ref().ok_or(EngineError::NoPosition)?;
         // Where the game is over, there is no move to name.
         if let Some(over) = rules.terminal(pos) {
             let why = G::game_over(&rules, pos).unwrap_or_else(|| over.ending.name.to_string());
             let best = if matches!(over.value, Value::Win(_)) { BestMove::Won } else { BestMove::None };
             return Ok(GoAnswer { info: vec![format!("info string the game is over: {why}")], best });
         }
-        let probe = self.table().ok_or("no table is open")?.probe();
+        let probe = self.table().ok_or(EngineError::NoTable)?.probe();
         let mut moves = probe.ranked_moves(pos).map_err(|e| self.probe_error(e))?;
         if !search.moves.is_empty() {
             let wanted: Vec<Mv<G>> = search
@@ -371,11 +371,11 @@ impl<G: Game> DynEngine for GameEngine<G> {
                 .iter()
                 .map(|m| G::parse_protocol_move(&rules, pos, m, dialect))
                 .collect::<Result<_, _>>()
-                .map_err(|e| format!("searchmoves: {e}"))?;
+                .map_err(|e| EngineError::SearchMove(Box::new(e)))?;
             let text = |mv| rules.machine_notation(pos, mv);
             moves.retain(|m| wanted.iter().any(|&w| text(w) == text(m.mv)));
             if moves.is_empty() {
-                return Err("searchmoves: no legal move given".to_string());
+                return Err(EngineError::NoSearchMove);
             }
         }
         let mut info = Vec::new();
@@ -393,12 +393,12 @@ impl<G: Game> DynEngine for GameEngine<G> {
         Ok(GoAnswer { info, best: BestMove::Move(G::protocol_move(&rules, pos, best.mv, dialect)) })
     }
 
-    fn perft(&self, dialect: Dialect, depth: u32) -> Result<(Vec<(String, u64)>, u64), String> {
+    fn perft(&self, dialect: Dialect, depth: u32) -> Result<(Vec<(String, u64)>, u64), EngineError> {
         if depth > PERFT_MAX {
-            return Err(format!("go perft {depth}: at most {PERFT_MAX}"));
+            return Err(EngineError::PerftTooDeep { depth });
         }
         let rules = self.rules();
-        let pos = self.position.as_ref().ok_or("no position: the last position command could not be read")?;
+        let pos = self.position.as_ref().ok_or(EngineError::NoPosition)?;
         let mut split = Vec::new();
         if depth > 0 {
             rules.for_each_move(pos, |mv, child| {

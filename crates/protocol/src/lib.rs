@@ -11,6 +11,7 @@
 //! plies mate `-d / 2`) and in plies over USI (mate `d`, `-d`), as Fairy-Stockfish counts them;
 //! `score cp 0` for a draw.
 
+mod error;
 mod game;
 mod options;
 
@@ -18,8 +19,8 @@ use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 
 use nana_engine::Value;
-use nana_probe::echo::echo;
 
+pub use error::{EngineError, ParseError};
 pub use game::{
     engine_game, rules_option, switch_option, BestMove, DynEngine, EngineGame, GameEngine, GoAnswer,
     PERFT_MAX,
@@ -162,7 +163,7 @@ impl Dialogue<'_> {
         self.engines[self.variant].as_mut()
     }
 
-    fn error(&self, out: &mut dyn Write, message: &str) -> io::Result<()> {
+    fn error(&self, out: &mut dyn Write, message: impl std::fmt::Display) -> io::Result<()> {
         say!(out, "info string error: {message}");
         Ok(())
     }
@@ -208,10 +209,10 @@ impl Dialogue<'_> {
                         say!(out, "Fen: {fen}");
                         say!(out, "Sfen: {sfen}");
                     }
-                    _ => self.error(out, "no position: the last position command could not be read")?,
+                    _ => self.error(out, EngineError::NoPosition)?,
                 }
             }
-            _ => self.error(out, &format!("unknown command {}", echo(line)))?,
+            _ => self.error(out, EngineError::UnknownCommand { line: line.to_string() })?,
         }
         Ok(true)
     }
@@ -266,7 +267,7 @@ impl Dialogue<'_> {
         });
         failed?;
         if let Err(e) = result {
-            self.error(out, &e)?;
+            self.error(out, e)?;
         }
         Ok(())
     }
@@ -277,12 +278,12 @@ impl Dialogue<'_> {
                 Some(at) => (rest[..at].join(" "), rest[at + 1..].join(" ")),
                 None => (rest.join(" "), String::new()),
             },
-            _ => return self.error(out, "setoption name NAME value VALUE"),
+            _ => return self.error(out, EngineError::SetOptionUsage),
         };
         let uci = options::uci_name(&name);
         let spin = |min: i64, max: i64| match value.parse::<i64>() {
             Ok(n) if (min..=max).contains(&n) => Ok(n),
-            _ => Err(format!("{name}: {} is not a whole number from {min} to {max}", echo(&value))),
+            _ => Err(EngineError::NotInRange { option: name.clone(), value: value.clone(), min, max }),
         };
         let result = match uci.to_ascii_lowercase().as_str() {
             "uci_variant" => {
@@ -292,11 +293,11 @@ impl Dialogue<'_> {
                         self.engine().reset();
                         Ok(())
                     }
-                    None => Err(format!(
-                        "{name}: no variant {} (known: {})",
-                        echo(&value),
-                        self.setup.games.iter().map(|v| v.name()).collect::<Vec<_>>().join(", ")
-                    )),
+                    None => Err(EngineError::UnknownVariant {
+                        option: name.clone(),
+                        value: value.clone(),
+                        known: self.setup.games.iter().map(|v| v.name()).collect(),
+                    }),
                 }
             }
             "multipv" => spin(1, MULTIPV_MAX).map(|n| self.multipv = n as usize),
@@ -313,11 +314,11 @@ impl Dialogue<'_> {
                 .engines
                 .iter_mut()
                 .find_map(|e| e.set_option(&name, &value))
-                .unwrap_or_else(|| Err(format!("no option {}", echo(&name)))),
+                .unwrap_or_else(|| Err(EngineError::UnknownOption { name: name.clone() })),
         };
         match result {
             Ok(()) => Ok(()),
-            Err(e) => self.error(out, &e),
+            Err(e) => self.error(out, e),
         }
     }
 
@@ -333,15 +334,14 @@ impl Dialogue<'_> {
             _ => {
                 // No answer to `go` until a position is read.
                 self.engine().clear_position();
-                let usage = "position startpos|fen FEN|sfen SFEN [moves ...]";
-                return self.error(out, &format!("{}: {usage}", echo(line)));
+                return self.error(out, EngineError::PositionUsage { line: line.to_string() });
             }
         };
         let dialect = self.dialect;
         let spec = spec.as_ref().map(|(form, text)| (*form, text.as_str()));
         match self.engine().set_position(spec, moves, dialect) {
             Ok(()) => Ok(()),
-            Err(e) => self.error(out, &format!("position not set: {e}")),
+            Err(e) => self.error(out, format_args!("position not set: {e}")),
         }
     }
 
@@ -355,7 +355,7 @@ impl Dialogue<'_> {
         };
         if args.first() == Some(&"perft") {
             let Some(depth) = args.get(1).and_then(|d| d.parse::<u32>().ok()) else {
-                return self.error(out, "go perft DEPTH: a whole number of plies");
+                return self.error(out, EngineError::PerftUsage);
             };
             let dialect = self.dialect;
             return match self.engine().perft(dialect, depth) {
@@ -368,7 +368,7 @@ impl Dialogue<'_> {
                     say!(out, "");
                     Ok(())
                 }
-                Err(e) => self.error(out, &e),
+                Err(e) => self.error(out, e),
             };
         }
         let wait = args.iter().any(|&w| w == "infinite" || w == "ponder");
@@ -391,7 +391,7 @@ impl Dialogue<'_> {
                 }
             }
             Err(e) => {
-                self.error(out, &format!("go: {e}"))?;
+                self.error(out, format_args!("go: {e}"))?;
                 none.to_string()
             }
         };

@@ -64,4 +64,4 @@ pub use response::{
 #[cfg(feature = "http")]
 pub use routes::router;
 #[cfg(feature = "http")]
-pub use run::{ctrl_c, run, serve};
+pub use run::{ctrl_c, run, serve, RunError};

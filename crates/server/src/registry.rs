@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::Instant;
 
-use nana_engine::{PhasePlan, Progress};
+use nana_engine::{PhasePlan, Progress, SolveError};
 use nana_front::{solve_command, Explorable, Game, Words};
 use nana_probe::table::{Table, TableGame};
 use nana_probe::ProbeGame;
@@ -182,7 +182,7 @@ impl fmt::Debug for Solved {
 }
 
 /// A queued solve: makes the table, reporting to the progress given.
-pub type SolveJob = Box<dyn FnOnce(&dyn Progress) -> Result<Solved, String> + Send>;
+pub type SolveJob = Box<dyn FnOnce(&dyn Progress) -> Result<Solved, SolveError> + Send>;
 
 struct Job {
     game: String,
@@ -495,7 +495,7 @@ impl Registry {
                     }
                     Err(error) => {
                         note(&format!("the solve of {} {} failed: {error}", job.game, job.rules));
-                        r.set(Slot::Other(Status::Failed { error }));
+                        r.set(Slot::Other(Status::Failed { error: error.to_string() }));
                     }
                 }
             }
@@ -573,14 +573,15 @@ pub fn add_game<G: Game>(registry: &mut Registry, dir: &Path, missing: Missing) 
 
 /// Solves `rules`, writes the table to `dir` and serves it from there; where it cannot be
 /// written, from memory.
-fn solve_and_save<R>(rules: R, dir: &Path, progress: &dyn Progress) -> Result<Solved, String>
+fn solve_and_save<R>(rules: R, dir: &Path, progress: &dyn Progress) -> Result<Solved, SolveError>
 where
     R: Explorable + Clone + Send + Sync + 'static,
 {
-    let solution = rules.solve(progress).map_err(|e| e.to_string())?;
+    let solution = rules.solve(progress)?;
+    // Not saved is not failed: the note says why, and the table is served from memory.
     let saved = match nana_probe::table::write(&rules, dir, &solution) {
-        Ok(path) => Table::open(rules.clone(), &path).map(|table| (table, path)).map_err(|e| e.to_string()),
-        Err(e) => Err(e.to_string()),
+        Ok(path) => Table::open(rules.clone(), &path).map(|table| (table, path)),
+        Err(e) => Err(e),
     };
     Ok(match saved {
         Ok((table, path)) => Solved { table: Box::new(table), note: format!("saved to {}", path.display()) },

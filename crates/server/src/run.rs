@@ -1,6 +1,8 @@
 //! Running the server: on a listener until a shutdown signal, or in one call with its own
 //! runtime ([`run`]).
 
+use std::error::Error;
+use std::fmt;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -53,30 +55,56 @@ pub fn ctrl_c() -> impl Future<Output = ()> + Send + 'static {
 /// to standard error (unless a `tracing` subscriber is installed already), binds `addr` (a
 /// busy port fails here, before anything is loaded), builds the registry with `registry` (which
 /// may queue solves: they run in the background), calls `listening` with the address bound
-/// (port 0 picks one), and serves until Ctrl-C.
-pub fn run(
+/// (port 0 picks one), and serves until Ctrl-C. An error of `registry` is returned as it is;
+/// the server's own become an `E` too.
+pub fn run<E: From<RunError>>(
     addr: SocketAddr,
-    registry: impl FnOnce() -> Result<Arc<Registry>, String>,
+    registry: impl FnOnce() -> Result<Arc<Registry>, E>,
     listening: impl FnOnce(SocketAddr),
-) -> Result<(), String> {
+) -> Result<(), E> {
     use std::io::IsTerminal;
     let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::stderr().is_terminal())
         .with_target(false)
         .try_init();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the server: {e}"))?;
-    let listener =
-        runtime.block_on(tokio::net::TcpListener::bind(addr)).map_err(|e| format!("{addr}: {e}"))?;
+    let runtime =
+        tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(RunError::Runtime)?;
+    let at = |source| RunError::Socket { addr, source };
+    let listener = runtime.block_on(tokio::net::TcpListener::bind(addr)).map_err(at)?;
     let registry = registry()?;
-    let bound = listener.local_addr().map_err(|e| format!("{addr}: {e}"))?;
+    let bound = listener.local_addr().map_err(at)?;
     let shutdown = {
         let _runtime = runtime.enter();
         ctrl_c()
     };
     listening(bound);
-    runtime.block_on(serve(listener, registry, shutdown)).map_err(|e| format!("{addr}: {e}"))
+    Ok(runtime.block_on(serve(listener, registry, shutdown)).map_err(at)?)
+}
+
+/// Why [`run`] could not serve.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum RunError {
+    /// The async runtime could not start.
+    Runtime(std::io::Error),
+    /// Binding, or serving on, the socket at `addr` failed.
+    Socket { addr: SocketAddr, source: std::io::Error },
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::Runtime(e) => write!(f, "cannot start the server: {e}"),
+            RunError::Socket { addr, source } => write!(f, "{addr}: {source}"),
+        }
+    }
+}
+
+impl Error for RunError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match self {
+            RunError::Runtime(e) | RunError::Socket { source: e, .. } => Some(e),
+        }
+    }
 }

@@ -6,12 +6,13 @@ use std::time::Instant;
 
 use nana_probe::table::TableGame;
 
+use crate::error::CliError;
 use crate::out::outln;
 use crate::progress::bar;
 use crate::table;
 use nana_front::Game;
 
-pub fn run<G: Game>(file: &Path, out: &mut dyn Write) -> Result<(), String> {
+pub fn run<G: Game>(file: &Path, out: &mut dyn Write) -> Result<(), CliError> {
     let start = Instant::now();
     let table = table::open_any::<G>(file)?;
     crate::pool::start()?;
@@ -25,7 +26,7 @@ pub fn run<G: Game>(file: &Path, out: &mut dyn Write) -> Result<(), String> {
     table
         .game()
         .check(entries, width, &|n| progress.inc(n))
-        .map_err(|e| format!("{}: check failed: {e}", file.display()))?;
+        .map_err(|error| CliError::Check { path: file.to_path_buf(), error })?;
     progress.finish_and_clear();
     outln!(
         out,

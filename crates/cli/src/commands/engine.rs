@@ -7,6 +7,7 @@ use std::path::Path;
 
 use nana_protocol::{EngineGame, Setup};
 
+use crate::error::CliError;
 use crate::games::Registered;
 
 /// Runs the engine over `games` until `quit` or the end of `input`; `default` is the game
@@ -17,7 +18,7 @@ pub fn run(
     dir: &Path,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     let games: Vec<&dyn EngineGame> = games.iter().map(|g| g.engine_game()).collect();
     let setup = Setup {
         games: &games,
@@ -26,5 +27,5 @@ pub fn run(
         author: "the nana authors".to_string(),
         tablebase_dir: dir.to_path_buf(),
     };
-    nana_protocol::run(&setup, input, out).map_err(crate::out::error)
+    nana_protocol::run(&setup, input, out).map_err(CliError::Output)
 }

@@ -9,6 +9,7 @@ use nana_export::Format;
 use nana_probe::table::TableGame;
 use nana_probe::ProbeGame;
 
+use crate::error::CliError;
 use crate::flags::RuleFlags;
 use crate::out::outln;
 use crate::progress::bar;
@@ -43,7 +44,7 @@ pub enum FileFormat {
     Csv,
 }
 
-pub fn run<G: Game>(args: &ExportArgs<G>, dir: &Path, out: &mut dyn Write) -> Result<(), String> {
+pub fn run<G: Game>(args: &ExportArgs<G>, dir: &Path, out: &mut dyn Write) -> Result<(), CliError> {
     let rules = args.rules.rules;
     let csv = args.out.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv"));
     let format = match args.format {
@@ -53,7 +54,7 @@ pub fn run<G: Game>(args: &ExportArgs<G>, dir: &Path, out: &mut dyn Write) -> Re
         None => Format::Parquet,
     };
     if args.out.is_dir() {
-        return Err(format!("{}: is a directory, not a file to write", args.out.display()));
+        return Err(CliError::OutputIsDirectory(args.out.clone()));
     }
     let table = table::load_or_solve::<G>(rules, args.tablebase.as_deref(), dir)?;
     crate::pool::start()?;
@@ -61,7 +62,8 @@ pub fn run<G: Game>(args: &ExportArgs<G>, dir: &Path, out: &mut dyn Write) -> Re
     // Written to a file beside the output and renamed at the end: an export that fails or is
     // stopped leaves no partial file under the output's name.
     let partial = partial_path(&args.out);
-    let file = std::fs::File::create(&partial).map_err(|e| format!("{}: {e}", partial.display()))?;
+    let file =
+        std::fs::File::create(&partial).map_err(|source| CliError::File { path: partial.clone(), source })?;
     let progress = bar(rules.size(), format!("{}: export", rules.rule_set_name()));
     let written = nana_export::with_probe(&table, pages.as_ref(), |probe| {
         nana_export::write(probe, format, file, &|n| progress.inc(n))
@@ -73,11 +75,12 @@ pub fn run<G: Game>(args: &ExportArgs<G>, dir: &Path, out: &mut dyn Write) -> Re
             let _ = std::fs::remove_file(&partial);
             return Err(match e {
                 nana_export::ExportError::Probe(e) => table::probe_error::<G>(&table, e),
-                e => format!("{}: {e}", args.out.display()),
+                error => CliError::Export { path: args.out.clone(), error },
             });
         }
     };
-    std::fs::rename(&partial, &args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    std::fs::rename(&partial, &args.out)
+        .map_err(|source| CliError::File { path: args.out.clone(), source })?;
     outln!(out, "{}: {rows} positions of {} ({})", args.out.display(), rules.describe(), table.origin());
     Ok(())
 }

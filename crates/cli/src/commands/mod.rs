@@ -17,13 +17,17 @@ use nana_probe::ProbeGame;
 
 use nana_front::Game;
 
+use crate::error::CliError;
+
 /// The position given (in the game's string form), or the start.
 pub fn position<G: Game>(
     rules: &G::Rules,
     input: Option<&str>,
-) -> Result<<G::Rules as ProbeGame>::Position, String> {
+) -> Result<<G::Rules as ProbeGame>::Position, CliError> {
     match input {
         None => Ok(rules.start()),
-        Some(s) => rules.parse_position(s).map_err(|e| e.to_string()),
+        Some(s) => rules
+            .parse_position(s)
+            .map_err(|e| CliError::Position { input: s.to_string(), error: Box::new(e) }),
     }
 }

@@ -6,9 +6,10 @@ use nana_probe::ProbeGame;
 
 use nana_front::Game;
 
+use crate::error::CliError;
 use crate::out::outln;
 
-pub fn run<G: Game>(rules: &G::Rules, position: Option<&str>, out: &mut dyn Write) -> Result<(), String> {
+pub fn run<G: Game>(rules: &G::Rules, position: Option<&str>, out: &mut dyn Write) -> Result<(), CliError> {
     let pos = super::position::<G>(rules, position)?;
     // No moves is a correct (empty) list, not an error; stderr says why it is empty.
     if let Some(over) = G::game_over(rules, &pos) {

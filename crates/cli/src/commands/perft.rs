@@ -7,6 +7,7 @@ use rayon::prelude::*;
 
 use nana_front::Game;
 
+use crate::error::CliError;
 use crate::out::outln;
 
 pub fn run<G: Game>(
@@ -14,7 +15,7 @@ pub fn run<G: Game>(
     position: Option<&str>,
     depth: u32,
     out: &mut dyn Write,
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     let pos = super::position::<G>(rules, position)?;
     crate::pool::start()?;
     if depth == 0 {

@@ -8,6 +8,7 @@ use clap::Args;
 use nana_probe::table::TableGame;
 use nana_probe::{ProbeGame, Ranked};
 
+use crate::error::CliError;
 use crate::flags::RuleFlags;
 use crate::out::{out, outln};
 use crate::table;
@@ -80,7 +81,7 @@ enum Turn<M> {
     Quit,
 }
 
-pub fn run<G: Game>(args: &PlayArgs<G>, dir: &Path, out: &mut dyn Write) -> Result<(), String> {
+pub fn run<G: Game>(args: &PlayArgs<G>, dir: &Path, out: &mut dyn Write) -> Result<(), CliError> {
     let rules = args.rules.rules;
     let human = side::<G>(args.side.as_deref());
     let help = format!("enter a move ({}), or: undo, hint, quit", G::MOVE_HELP);
@@ -117,9 +118,9 @@ pub fn run<G: Game>(args: &PlayArgs<G>, dir: &Path, out: &mut dyn Write) -> Resu
         }
         let mv = if to_move == human {
             out!(out, "your move> ");
-            out.flush().map_err(crate::out::error)?;
+            out.flush().map_err(CliError::Output)?;
             let mut line = Vec::new();
-            if stdin.read_until(b'\n', &mut line).map_err(|e| e.to_string())? == 0 {
+            if stdin.read_until(b'\n', &mut line).map_err(CliError::Input)? == 0 {
                 outln!(out, "\nend of input: game abandoned.");
                 return Ok(());
             }
@@ -148,7 +149,7 @@ fn your_turn<G: Game>(
     line: &[u8],
     help: &str,
     out: &mut dyn Write,
-) -> Result<Turn<Mv<G>>, String> {
+) -> Result<Turn<Mv<G>>, CliError> {
     let pos = played.current();
     let Ok(line) = std::str::from_utf8(line) else {
         outln!(out, "that line is not valid UTF-8; try again ({help})");

@@ -10,6 +10,7 @@ use nana_probe::table::TableGame;
 use nana_probe::{Probe, ProbeError, ProbeGame, Summary};
 use serde::Serialize;
 
+use crate::error::CliError;
 use crate::flags::RuleFlags;
 use crate::out::{out, outln};
 use crate::table;
@@ -49,14 +50,17 @@ struct JsonError<'a> {
 /// How many plies of a drawing line to show.
 const DRAW_LINE: usize = 10;
 
-pub fn run<G: Game>(args: &QueryArgs<G>, dir: &Path, out: &mut dyn Write) -> Result<(), String> {
+pub fn run<G: Game>(args: &QueryArgs<G>, dir: &Path, out: &mut dyn Write) -> Result<(), CliError> {
     let rules = args.rules.rules;
     // Read the input before loading (or solving) a table, so that a typo fails at once.
     let mut pos = super::position::<G>(&rules, args.position.as_deref())?;
     for (i, m) in args.moves.iter().enumerate() {
-        let mv = rules
-            .parse_move(&pos, m)
-            .map_err(|e| format!("--moves, move {} of {}: {e}", i + 1, args.moves.len()))?;
+        let mv = rules.parse_move(&pos, m).map_err(|e| CliError::Move {
+            number: i + 1,
+            count: args.moves.len(),
+            input: m.clone(),
+            error: Box::new(e),
+        })?;
         pos = rules.play(&pos, mv);
     }
     let table = table::load_or_solve::<G>(rules, args.tablebase.as_deref(), dir)?;
@@ -67,7 +71,7 @@ pub fn run<G: Game>(args: &QueryArgs<G>, dir: &Path, out: &mut dyn Write) -> Res
     }
     if args.json {
         let answer = probe.answer(&pos, DRAW_LINE).map_err(e)?;
-        outln!(out, "{}", serde_json::to_string(&answer).map_err(|e| e.to_string())?);
+        outln!(out, "{}", serde_json::to_string(&answer)?);
         return Ok(());
     }
     let value = probe.value(&pos).map_err(e)?;
@@ -105,71 +109,103 @@ pub fn run<G: Game>(args: &QueryArgs<G>, dir: &Path, out: &mut dyn Write) -> Res
 }
 
 /// Answers the positions of `source` a line each. A line's own error (a position that does not
-/// read, or has no value) is its answer; a damaged table ends the batch with `fatal`'s words.
+/// read, or has no value) is its answer; a damaged table ends the batch with `fatal`'s error.
 fn run_batch<R: ProbeGame>(
     probe: &Probe<'_, R>,
     source: &str,
-    fatal: &dyn Fn(ProbeError) -> String,
+    fatal: &dyn Fn(ProbeError) -> CliError,
     out: &mut dyn Write,
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     // Standard input may be a program feeding one position at a time and waiting for each
     // answer: flush every line. A file is read to its end anyway: buffer.
     let interactive = source == "-";
     let mut reader: Box<dyn BufRead> = if interactive {
         Box::new(std::io::stdin().lock())
     } else {
-        let f = std::fs::File::open(source).map_err(|e| format!("{source}: {e}"))?;
+        let f = std::fs::File::open(source).map_err(|e| file_error(source, e))?;
         Box::new(std::io::BufReader::new(f))
     };
     let mut out = std::io::BufWriter::new(out);
     let mut bytes = Vec::new();
     for number in 1.. {
         bytes.clear();
-        if reader.read_until(b'\n', &mut bytes).map_err(|e| format!("{source}: {e}"))? == 0 {
+        if reader.read_until(b'\n', &mut bytes).map_err(|e| file_error(source, e))? == 0 {
             break;
         }
-        let json = match std::str::from_utf8(&bytes) {
-            Ok(text) => {
-                let input = text.trim();
-                if input.is_empty() {
-                    continue;
-                }
-                match batch_line(probe, input).map_err(fatal)? {
-                    Ok(v) => serde_json::to_string(&v),
-                    Err(error) => {
-                        serde_json::to_string(&JsonError { line: number, input: &cut(input), error })
-                    }
-                }
-            }
-            // Bytes that are not UTF-8 spoil their line only, not the batch.
-            Err(e) => {
-                let input = String::from_utf8_lossy(&bytes);
-                let error = format!("not valid UTF-8 (byte {} of the line)", e.valid_up_to() + 1);
-                serde_json::to_string(&JsonError { line: number, input: &cut(input.trim()), error })
-            }
+        let input = String::from_utf8_lossy(&bytes);
+        let input = input.trim();
+        if input.is_empty() {
+            continue;
         }
-        .map_err(|e| e.to_string())?;
-        writeln!(out, "{json}").map_err(crate::out::error)?;
+        let json = match batch_line(probe, &bytes) {
+            Ok(v) => serde_json::to_string(&v),
+            Err(LineError::Damaged(e)) => return Err(fatal(e)),
+            Err(error) => serde_json::to_string(&JsonError {
+                line: number,
+                input: &cut(input),
+                error: error.to_string(),
+            }),
+        }?;
+        writeln!(out, "{json}").map_err(CliError::Output)?;
         if interactive {
-            out.flush().map_err(crate::out::error)?;
+            out.flush().map_err(CliError::Output)?;
         }
     }
-    out.flush().map_err(crate::out::error)
+    out.flush().map_err(CliError::Output)
 }
 
-/// A batch line's answer, or its own error in words; the outer error is a damaged table's.
-fn batch_line<R: ProbeGame>(
-    probe: &Probe<'_, R>,
-    input: &str,
-) -> Result<Result<Summary, String>, ProbeError> {
-    let pos = match probe.game().parse_position(input) {
-        Ok(pos) => pos,
-        Err(e) => return Ok(Err(e.to_string())),
-    };
-    match probe.summary(&pos) {
-        Err(e) if e.needs_regeneration() => Err(e),
-        answer => Ok(answer.map_err(|e| e.to_string())),
+/// The batch's input `source` (a file, or `-`) could not be read.
+fn file_error(source: &str, e: std::io::Error) -> CliError {
+    CliError::File { path: source.into(), source: e }
+}
+
+/// Why a line of a batch has no answer. Every one but [`LineError::Damaged`] is the line's
+/// own, given as its JSON answer; a damaged table ends the batch.
+#[derive(Debug)]
+enum LineError<E> {
+    /// The line's bytes are not UTF-8 from byte `byte` (from 1) on.
+    NotUtf8 { byte: usize },
+    /// The line is not a position of the game.
+    Position(E),
+    /// The position has no value in the table (an entry the table leaves unused, a table
+    /// that contradicts the rules).
+    Probe(ProbeError),
+    /// The table's file is damaged where the position's entry is.
+    Damaged(ProbeError),
+}
+
+impl<E: std::fmt::Display> std::fmt::Display for LineError<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LineError::NotUtf8 { byte } => write!(f, "not valid UTF-8 (byte {byte} of the line)"),
+            LineError::Position(e) => write!(f, "{e}"),
+            LineError::Probe(e) | LineError::Damaged(e) => write!(f, "{e}"),
+        }
     }
+}
+
+impl<E: std::error::Error + 'static> std::error::Error for LineError<E> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LineError::NotUtf8 { .. } => None,
+            LineError::Position(e) => Some(e),
+            LineError::Probe(e) | LineError::Damaged(e) => Some(e),
+        }
+    }
+}
+
+/// A batch line's answer (`line` as read, untrimmed), or why it has none.
+fn batch_line<R: ProbeGame>(probe: &Probe<'_, R>, line: &[u8]) -> Result<Summary, LineError<R::ParseError>> {
+    // Bytes that are not UTF-8 spoil their line only, not the batch.
+    let text = std::str::from_utf8(line).map_err(|e| LineError::NotUtf8 { byte: e.valid_up_to() + 1 })?;
+    let pos = probe.game().parse_position(text.trim()).map_err(LineError::Position)?;
+    probe.summary(&pos).map_err(|e| {
+        if e.needs_regeneration() {
+            LineError::Damaged(e)
+        } else {
+            LineError::Probe(e)
+        }
+    })
 }
 
 /// A line of moves in the game's human notation (Hodges style for Nana), numbered by ply.

@@ -6,9 +6,10 @@ use std::path::Path;
 
 use nana_front::Game;
 
+use crate::error::CliError;
 use crate::out::out;
 
-pub fn run<G: Game>(dir: &Path, out: &mut dyn Write) -> Result<(), String> {
+pub fn run<G: Game>(dir: &Path, out: &mut dyn Write) -> Result<(), CliError> {
     // Everything is loaded (or solved), every block of a file checked, and computed before the
     // first line is printed, so that a damaged table gives its error alone.
     let text = G::results(&mut |rules| crate::table::load_checked::<G>(rules, dir))?;

@@ -11,15 +11,16 @@ use std::sync::Arc;
 
 use nana_server::{Missing, Registry};
 
+use crate::error::CliError;
 use crate::games::Registered;
 use crate::progress::Bars;
 
 /// The address to listen on: an IP address, or a host name such as `localhost` (its first
 /// address).
-fn address(bind: &str, port: u16) -> Result<SocketAddr, String> {
-    let bad = |why: String| format!("--bind {}: {why}", nana_probe::echo::cut(bind));
-    let mut found = (bind, port).to_socket_addrs().map_err(|e| bad(e.to_string()))?;
-    found.next().ok_or_else(|| bad("the name has no address".to_string()))
+fn address(bind: &str, port: u16) -> Result<SocketAddr, CliError> {
+    let bind_error = |source| CliError::Bind { bind: bind.to_string(), source };
+    let mut found = (bind, port).to_socket_addrs().map_err(bind_error)?;
+    found.next().ok_or_else(|| CliError::NoAddress { bind: bind.to_string() })
 }
 
 /// Serves `games` on `bind:port`, their tables from `dir`.
@@ -29,7 +30,7 @@ pub fn run(
     no_solve: bool,
     games: &[&dyn Registered],
     dir: &Path,
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     // A bad address fails at once, before any table is loaded.
     let addr = address(bind, port)?;
     let missing = if no_solve { Missing::Refuse } else { Missing::Solve };
@@ -38,7 +39,7 @@ pub fn run(
         let notes: Vec<String> = games.iter().flat_map(|g| g.serve(&mut registry, dir, missing)).collect();
         if !registry.serves_anything() {
             // Nothing to serve: every table named, missing or damaged, with its command.
-            return Err(format!("nothing to serve: {}", notes.join("; ")));
+            return Err(CliError::NothingToServe(notes));
         }
         for note in &notes {
             eprintln!("note: {note}");

@@ -6,17 +6,18 @@ use std::time::Instant;
 
 use nana_probe::table::TableGame;
 
+use crate::error::CliError;
 use crate::out::outln;
 use crate::table;
 use nana_front::Game;
 
-pub fn run<G: Game>(rule_sets: &[G::Rules], dir: &Path, out: &mut dyn Write) -> Result<(), String> {
+pub fn run<G: Game>(rule_sets: &[G::Rules], dir: &Path, out: &mut dyn Write) -> Result<(), CliError> {
     table::check_writable(dir)?;
     // A folder where a table's file goes would fail the write after the whole solve.
     for rules in rule_sets {
         let path = dir.join(rules.file_name());
         if path.is_dir() {
-            return Err(format!("{}: is a directory, cannot write the table there", path.display()));
+            return Err(CliError::TableIsDirectory(path));
         }
     }
     let all = Instant::now();

@@ -7,6 +7,7 @@ use std::time::Instant;
 use nana_probe::table::TableGame;
 use nana_probe::ProbeGame;
 
+use crate::error::CliError;
 use crate::out::outln;
 use crate::progress::bar;
 use crate::table;
@@ -17,7 +18,7 @@ pub fn run<G: Game>(
     tablebase: Option<&Path>,
     dir: &Path,
     out: &mut dyn Write,
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     // Open the table and check every block's checksum before printing anything (its counts
     // come from the header, which a damaged block leaves intact), so that a missing or damaged
     // table is one error line, not an error after half the output, nor counts of a table that

@@ -6,6 +6,7 @@ use std::path::Path;
 use nana_front::Game;
 use nana_probe::table::TableGame;
 
+use crate::error::CliError;
 use crate::games::Registered;
 use crate::out::{out, outln};
 use crate::table;
@@ -26,7 +27,7 @@ pub fn run_all(
     dir: &Path,
     steps: Steps,
     out: &mut dyn Write,
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     let mut failed = Vec::new();
     for (i, game) in games.iter().enumerate() {
         let name = game.name();
@@ -42,13 +43,13 @@ pub fn run_all(
     if failed.is_empty() {
         Ok(())
     } else {
-        Err(format!("not every game's claims were confirmed: {}", failed.join(", ")))
+        Err(CliError::GamesNotConfirmed(failed))
     }
 }
 
 /// `verify` for one game (with `--solve`: its claimed rule sets solved and written first; with
 /// `--check`: their files re-checked entry by entry, as `check-table` does).
-pub fn run<G: Game>(dir: &Path, steps: Steps, out: &mut dyn Write) -> Result<(), String> {
+pub fn run<G: Game>(dir: &Path, steps: Steps, out: &mut dyn Write) -> Result<(), CliError> {
     if steps.solve {
         super::solve::run::<G>(&G::claimed_rule_sets(), dir, out)?;
         outln!(out);
@@ -62,7 +63,7 @@ pub fn run<G: Game>(dir: &Path, steps: Steps, out: &mut dyn Write) -> Result<(),
     check::<G>(dir, out)
 }
 
-fn check<G: Game>(dir: &Path, out: &mut dyn Write) -> Result<(), String> {
+fn check<G: Game>(dir: &Path, out: &mut dyn Write) -> Result<(), CliError> {
     // Load (and check, every block of it) every table before printing anything, so that a
     // damaged file gives the error alone, not half a report followed by it.
     let tables = G::claimed_rule_sets()
@@ -77,10 +78,7 @@ fn check<G: Game>(dir: &Path, out: &mut dyn Write) -> Result<(), String> {
     let report = report?;
     out!(out, "{}\n{}", report.table, report.summary);
     if report.failed > 0 {
-        return Err(format!(
-            "{} of {} published claims not confirmed (see docs/RESULTS.md for the analysis)",
-            report.failed, report.claims
-        ));
+        return Err(CliError::NotConfirmed { failed: report.failed, claims: report.claims });
     }
     Ok(())
 }

@@ -31,7 +31,7 @@ pub mod usi;
 pub use front::Dobutsu;
 pub use game::DobutsuGame;
 pub use position::{diagram, End, Exposure, IllegalMove, Move, Outcome, Position, PositionError, Setup};
-pub use types::{Piece, Role, Rules, Side, Square, TryRule};
+pub use types::{Piece, Role, Rules, Side, Square, TryRule, UnknownRules};
 
 /// Counts the leaf nodes of the move tree of depth `depth`, as Fairy-Stockfish's perft does: no
 /// moves are generated where the game is over under `rules` ([`Position::outcome`]).

@@ -232,11 +232,8 @@ impl Rules {
     }
 
     /// The rule set of a short name.
-    pub fn from_name(name: &str) -> Result<Rules, String> {
-        Rules::all().into_iter().find(|r| r.name() == name).ok_or_else(|| {
-            let shown: String = name.chars().take(40).collect();
-            format!("unknown Dobutsu rule set \"{shown}\" (known: {})", Rules::names().join(", "))
-        })
+    pub fn from_name(name: &str) -> Result<Rules, UnknownRules> {
+        Rules::all().into_iter().find(|r| r.name() == name).ok_or_else(|| UnknownRules(name.to_string()))
     }
 
     /// The try rule in words.
@@ -247,3 +244,16 @@ impl Rules {
         }
     }
 }
+
+/// A name that is none of [`Rules::names`]: the name given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownRules(pub String);
+
+impl fmt::Display for UnknownRules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let shown: String = self.0.chars().take(40).collect();
+        write!(f, "unknown Dobutsu rule set \"{shown}\" (known: {})", Rules::names().join(", "))
+    }
+}
+
+impl std::error::Error for UnknownRules {}

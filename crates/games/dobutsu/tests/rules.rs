@@ -163,7 +163,7 @@ fn rule_names() {
         assert_eq!(Rules::from_name(name), Ok(*rules));
     }
     assert_eq!(Rules::default(), Rules::TANAKA);
-    let e = Rules::from_name("fischer").unwrap_err();
+    let e = Rules::from_name("fischer").unwrap_err().to_string();
     assert!(e.contains("fischer") && e.contains("tanaka") && !e.contains('\n'));
 }
 

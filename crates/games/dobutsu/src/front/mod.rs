@@ -4,11 +4,12 @@
 mod view;
 
 use nana_engine::Value;
-use nana_front::{grouped, Dialect, Game, Load, PositionForm, Report, RuleSet};
+use nana_front::{grouped, Dialect, Game, Load, PositionForm, Report, ReportError, RuleSet};
 use nana_probe::table::{Table, TableGame};
 use nana_probe::ProbeGame;
 
 use crate::claims::{CLAIMS, TANAKA_COUNTS};
+use crate::fen::ParseError;
 use crate::{index, reach, usi, Move, Position, Rules};
 
 /// Dobutsu shogi, as the front ends list it.
@@ -99,21 +100,23 @@ impl Game for Dobutsu {
         ]
     }
 
-    fn verify(tables: &[Table<Rules>]) -> Result<Report, String> {
+    fn verify(tables: &[Table<Rules>]) -> Result<Report, ReportError> {
         report(tables)
     }
 
     /// Fairy-Stockfish's FEN after `fen`, its SFEN after `sfen` (a captured lion refused, as
     /// the probe refuses it).
-    fn parse_protocol_position(rules: &Rules, input: &str, form: PositionForm) -> Result<Position, String> {
+    fn parse_protocol_position(
+        rules: &Rules,
+        input: &str,
+        form: PositionForm,
+    ) -> Result<Position, ParseError> {
         let text = match form {
-            PositionForm::Fen => return rules.parse_position(input).map_err(|e| e.to_string()),
-            PositionForm::Sfen => usi::parse_position(input).map_err(|e| e.to_string())?,
+            PositionForm::Fen => return rules.parse_position(input),
+            PositionForm::Sfen => usi::parse_position(input)?,
         };
-        rules.parse_position(&text.to_string()).map_err(|e| {
-            let reason = e.reason;
-            format!("{:?}: {reason}", nana_probe::echo::cut(input))
-        })
+        // The probe's reason, about the SFEN given rather than the FEN it was read as.
+        rules.parse_position(&text.to_string()).map_err(|e| ParseError::new(input, e.reason))
     }
 
     fn protocol_position(_: &Rules, pos: &Position, form: PositionForm) -> String {
@@ -136,7 +139,7 @@ impl Game for Dobutsu {
         pos: &Position,
         input: &str,
         dialect: Dialect,
-    ) -> Result<Move, String> {
+    ) -> Result<Move, ParseError> {
         match dialect {
             Dialect::Uci => rules.parse_move(pos, input),
             Dialect::Usi => match pos.outcome(rules) {
@@ -145,10 +148,9 @@ impl Game for Dobutsu {
                 None => usi::parse_move(pos, rules, input),
             },
         }
-        .map_err(|e| e.to_string())
     }
 
-    fn results(load: Load<'_, Rules>) -> Result<String, String> {
+    fn results<E: From<ReportError>>(load: Load<'_, Rules, E>) -> Result<String, E> {
         let tables = Self::claimed_rule_sets().into_iter().map(load).collect::<Result<Vec<_>, _>>()?;
         let r = report(&tables)?;
         Ok(format!(
@@ -168,16 +170,16 @@ fn show(v: Value) -> String {
 }
 
 /// Tanaka's figures and the start's value against the solution.
-fn report(tables: &[Table<Rules>]) -> Result<Report, String> {
+fn report(tables: &[Table<Rules>]) -> Result<Report, ReportError> {
     let claim = &CLAIMS[0];
     let table = tables
         .iter()
         .find(|t| *t.game() == claim.rules)
-        .ok_or_else(|| format!("no table for {} was loaded", claim.rules.describe()))?;
+        .ok_or_else(|| ReportError::Missing { rules: claim.rules.describe() })?;
     let rules = claim.rules;
-    let start = table.probe().value(&rules.start()).map_err(|e| e.to_string())?;
+    let start = table.probe().value(&rules.start())?;
     let reached = reach::reachable(&rules, &|_| {});
-    let entries = table.try_entries().map_err(|e| e.to_string())?;
+    let entries = table.try_entries()?;
     let c = reach::count(&rules, &reached, Some((entries, table.width())));
     let longest_win = u64::from(table.stats().max_dtm);
     let t = TANAKA_COUNTS;

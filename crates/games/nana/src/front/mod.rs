@@ -5,7 +5,7 @@ mod results;
 mod view;
 
 use nana_engine::Value;
-use nana_front::{Game, Load, Report, RuleOption, RuleSet};
+use nana_front::{Game, Load, Report, ReportError, RuleOption, RuleSet};
 use nana_probe::table::Table;
 
 use crate::claims::CLAIMS;
@@ -87,11 +87,11 @@ impl Game for Nana {
         ]
     }
 
-    fn verify(tables: &[Table<Rules>]) -> Result<Report, String> {
+    fn verify(tables: &[Table<Rules>]) -> Result<Report, ReportError> {
         report(tables)
     }
 
-    fn results(load: Load<'_, Rules>) -> Result<String, String> {
+    fn results<E: From<ReportError>>(load: Load<'_, Rules, E>) -> Result<String, E> {
         results::generate(load)
     }
 }
@@ -119,7 +119,7 @@ fn hodges_line(pos: &Position, rules: &Rules, line: &[crate::Move]) -> String {
 
 /// Checks the published claims against `tables`, which must hold the table of every claimed
 /// rule set. Nothing is printed: the caller prints only once every table has loaded.
-fn report(tables: &[Table<Rules>]) -> Result<Report, String> {
+fn report(tables: &[Table<Rules>]) -> Result<Report, ReportError> {
     use nana_probe::table::TableGame;
     let start = Position::start();
     let mut results = Vec::new();
@@ -130,18 +130,18 @@ fn report(tables: &[Table<Rules>]) -> Result<Report, String> {
         let probe = tables
             .iter()
             .find(|t| *t.game() == claim.rules)
-            .ok_or_else(|| format!("no table for {} was loaded", claim.rules.describe()))?
+            .ok_or_else(|| ReportError::Missing { rules: claim.rules.describe() })?
             .probe();
-        let value = probe.value(&start).map_err(|e| e.to_string())?;
+        let value = probe.value(&start)?;
         let dtm = |v: Value| v.dtm().map_or("-".to_string(), |d| d.0.to_string());
         let name = claim.rules.variant.name();
         table += &format!("| {name} | start | {} | {} |\n", show(value, 0), dtm(value));
-        for m in probe.ranked_moves(&start).map_err(|e| e.to_string())? {
+        for m in probe.ranked_moves(&start)? {
             // Black's value after its first move; the distance is White's, from ply 2 on.
             let v = m.value();
             table += &format!("| {name} | after {} | {} | {} |\n", usi::format(m.mv), show(v, 1), dtm(v));
         }
-        let line = probe.mainline(&start, 12).map_err(|e| e.to_string())?;
+        let line = probe.mainline(&start, 12)?;
         results.push((claim, value, hodges_line(&start, &claim.rules, &line)));
     }
     let mut summary = String::new();

@@ -5,14 +5,14 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use nana_engine::Value;
-use nana_front::{grouped, Load};
+use nana_front::{grouped, Load, ReportError};
 use nana_probe::table::Table;
 
 use super::{report, show};
 use crate::{index, reach, usi, Position, Rules, Variant};
 
 /// The document's tables, from the tables of every rule set and option combination.
-pub fn generate(load: Load<'_, Rules>) -> Result<String, String> {
+pub fn generate<E: From<ReportError>>(load: Load<'_, Rules, E>) -> Result<String, E> {
     // Everything is loaded (or solved) and computed before the first line is printed, so that
     // a damaged table gives its error alone.
     let tables = Rules::all().map(&mut *load).collect::<Result<Vec<_>, _>>()?;
@@ -53,14 +53,14 @@ fn switch(on: bool) -> &'static str {
     }
 }
 
-fn combinations_table(tables: &[Table<Rules>]) -> Result<String, String> {
+fn combinations_table(tables: &[Table<Rules>]) -> Result<String, ReportError> {
     let mut out = String::from(
         "| rules | R1 drop-stalemate | R2S hand-stalemate | wins | losses | draws | unused | longest DTM | start |\n\
          |---|---|---|---|---|---|---|---|---|\n",
     );
     for t in tables {
         let s = t.stats();
-        let start = t.probe().value(&Position::start()).map_err(|e| e.to_string())?;
+        let start = t.probe().value(&Position::start())?;
         out += &format!(
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             t.game().variant.name(),
@@ -79,7 +79,7 @@ fn combinations_table(tables: &[Table<Rules>]) -> Result<String, String> {
 
 /// Whether R1 changes the solution, for each rule set and each setting of R2S: the tables with
 /// R1 on and off compared entry by entry.
-fn identical_tables(tables: &[Table<Rules>]) -> Result<String, String> {
+fn identical_tables(tables: &[Table<Rules>]) -> Result<String, ReportError> {
     let find =
         |rules: Rules| tables.iter().find(|t| (*t.game()) == rules).expect("every combination is loaded");
     let mut out = String::new();
@@ -87,8 +87,8 @@ fn identical_tables(tables: &[Table<Rules>]) -> Result<String, String> {
         for hand_stalemate in [true, false] {
             let on = find(Rules { variant, drop_stalemate: true, hand_stalemate });
             let off = find(Rules { variant, drop_stalemate: false, hand_stalemate });
-            let (on, off) = (on.try_entries().map_err(|e| e.to_string())?, off.try_entries());
-            let off = off.map_err(|e| e.to_string())?;
+            let (on, off) = (on.try_entries()?, off.try_entries());
+            let off = off?;
             let differing = on.iter().zip(off).filter(|(a, b)| a != b).count();
             let verdict = if differing == 0 {
                 "are identical".to_string()
@@ -114,14 +114,14 @@ fn first_move_cell(v: Value) -> String {
     }
 }
 
-fn first_moves_table(tables: &[Table<Rules>]) -> Result<String, String> {
+fn first_moves_table(tables: &[Table<Rules>]) -> Result<String, ReportError> {
     let start = Position::start();
     let mut rows = Vec::new();
     let mut columns = BTreeSet::new();
     for t in tables {
         // `value()` is for Black, the player making the move; the JSON output's move categories
         // are for the opponent instead, which is why they are not used here.
-        let moves = t.probe().ranked_moves(&start).map_err(|e| e.to_string())?;
+        let moves = t.probe().ranked_moves(&start)?;
         let best_value = moves.first().map(|m| m.value());
         let best: Vec<String> =
             moves.iter().filter(|m| Some(m.value()) == best_value).map(|m| usi::format(m.mv)).collect();
