@@ -98,14 +98,17 @@ fn dobutsu_values_are_worded_for_dobutsu() {
 /// Every legal Dobutsu position has a value, reachable from the start or not: the first
 /// player's lion on its far rank with the first player to move (the game had ended a ply
 /// before), and two positions that arise only after a player declines to take the lion, whose
-/// values the public solver (clausecker/dobutsu) gives as a win in 1 and a loss in 70. Nana's
-/// error for an unused entry, where every legal position has a value, blames the table.
+/// values the public solver (clausecker/dobutsu) gives as a win in 1 and a loss in 70, and the
+/// two positions whose side to move has no move, a loss in 0 that lists no move. Nana's error
+/// for an unused entry, where every legal position has a value, blames the table.
 #[test]
 fn every_legal_dobutsu_position_has_a_value() {
     for (fen, value) in [
         ("L2/3/2l/3[GECgec] w 0 1", "value: win in 1 ply for the first player\nthe game is decided (try)"),
         ("g1e/1l1/L2/EC1[gc] b 0 1", "value: win in 1 ply for the second player\nbest move: b3a2 (Lxa2)"),
         ("g1e/2l/1EG/2L[Cc] b 0 1", "value: loss in 70 plies for the second player\n"),
+        ("GE1/LGE/CCl/3[-] w 0 1", "value: loss (the game is over) for the first player\nthe game is over (no move)"),
+        ("GEl/LGE/CC1/3[-] w 0 1", "value: loss (the game is over) for the first player\nthe game is over (no move)"),
     ] {
         let run = nana(&["--game", "dobutsu", "query", "--tablebase", dobutsu_table(), fen]);
         let out = &run.success().stdout;
