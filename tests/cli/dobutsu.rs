@@ -107,8 +107,14 @@ fn every_legal_dobutsu_position_has_a_value() {
         ("L2/3/2l/3[GECgec] w 0 1", "value: win in 1 ply for the first player\nthe game is decided (try)"),
         ("g1e/1l1/L2/EC1[gc] b 0 1", "value: win in 1 ply for the second player\nbest move: b3a2 (Lxa2)"),
         ("g1e/2l/1EG/2L[Cc] b 0 1", "value: loss in 70 plies for the second player\n"),
-        ("GE1/LGE/CCl/3[-] w 0 1", "value: loss (the game is over) for the first player\nthe game is over (no move)"),
-        ("GEl/LGE/CC1/3[-] w 0 1", "value: loss (the game is over) for the first player\nthe game is over (no move)"),
+        (
+            "GE1/LGE/CCl/3[-] w 0 1",
+            "value: loss (the game is over) for the first player\nthe game is over (no move)",
+        ),
+        (
+            "GEl/LGE/CC1/3[-] w 0 1",
+            "value: loss (the game is over) for the first player\nthe game is over (no move)",
+        ),
     ] {
         let run = nana(&["--game", "dobutsu", "query", "--tablebase", dobutsu_table(), fen]);
         let out = &run.success().stdout;
