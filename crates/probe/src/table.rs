@@ -7,6 +7,10 @@
 //! problem; what the user should do about it (for example, regenerate a corrupted file with the
 //! command line's solve command) is the front end's to say.
 //!
+//! What touches files (writing a table, opening one from its path) is behind the crate's default
+//! feature `files` (`table/file.rs`); a table opened from bytes ([`Table::from_tablebase`]) is
+//! read the same way without it.
+//!
 //! Over 500 lines: writing, opening and checking a table share the header the table is expected to
 //! have.
 
@@ -20,6 +24,11 @@ use nana_engine::{
 use nana_tablebase::{Counts, Expected, Header, Layout, Tablebase, TablebaseError};
 
 use crate::{Probe, ProbeGame};
+
+#[cfg(feature = "files")]
+mod file;
+#[cfg(feature = "files")]
+pub use file::write;
 
 /// A rule set of a game whose solution can be written, opened and solved.
 pub trait TableGame: ProbeGame + Sized {
@@ -194,20 +203,6 @@ impl fmt::Display for TableError {
 
 impl std::error::Error for TableError {}
 
-/// Writes a solution atomically to `dir/`[`TableGame::file_name`], its entries in compressed
-/// blocks (the tablebase crate's default layout), and returns that path.
-pub fn write<G: TableGame>(game: &G, dir: &Path, solution: &Solution) -> Result<PathBuf, TableError> {
-    let path = dir.join(game.file_name());
-    let s = &solution.stats;
-    let counts = Counts { wins: s.wins, losses: s.losses, draws: s.draws, illegal: s.illegal };
-    let header = game.header(counts, u32::from(s.max_dtm));
-    let width = solution.width.bytes() as u64;
-    let fill = |first: u64, out: &mut [u8]| solution.fill(first / width, out);
-    nana_tablebase::write_from(&path, &header, Layout::DEFAULT, &fill)
-        .map_err(|error| TableError::File { path: path.clone(), error })?;
-    Ok(path)
-}
-
 /// The counts of a histogram of entries of `width` (each value with how many entries hold
 /// it), as [`Stats::of`] counts the entries themselves.
 fn stats_of_histogram(histogram: &[(u16, u64)], width: EntryWidth) -> Stats {
@@ -311,29 +306,7 @@ fn path_of(tb: &Tablebase) -> PathBuf {
     tb.path().map_or_else(|| PathBuf::from("(in memory)"), Path::to_path_buf)
 }
 
-fn open_file(path: &Path) -> Result<Tablebase, TableError> {
-    if path.is_dir() {
-        return Err(TableError::IsDirectory(path.to_path_buf()));
-    }
-    Tablebase::open(path).map_err(|error| TableError::File { path: path.to_path_buf(), error })
-}
-
 impl<G: TableGame> Table<G> {
-    /// Opens a table and checks that it was built for `game`'s rule set, with the index layout,
-    /// entry encoding and size this build reads.
-    pub fn open(game: G, path: &Path) -> Result<Table<G>, TableError> {
-        let tb = open_file(path)?;
-        let built = Table::<G>::rules_of(&tb, path, &game)?;
-        let expected = game.expected();
-        if (tb.header().rule_set_id, tb.header().option_bits) != (expected.rule_set_id, expected.option_bits)
-        {
-            let found = Identity { game: expected.game.to_string(), rules: built.describe() };
-            let asked = Identity { game: expected.game.to_string(), rules: game.describe() };
-            return Err(TableError::OtherRules { path: path.to_path_buf(), found, asked });
-        }
-        Table::checked(game, tb, path)
-    }
-
     /// A table whose file is already open (read from memory or a range at a time,
     /// [`Tablebase::from_reader`]), with the checks of [`Table::open`].
     pub fn from_tablebase(game: G, tb: Tablebase) -> Result<Table<G>, TableError> {
@@ -347,14 +320,6 @@ impl<G: TableGame> Table<G> {
             return Err(TableError::OtherRules { path, found, asked });
         }
         Table::checked(game, tb, &path)
-    }
-
-    /// Opens a table of this game (`like` is any of its rule sets) built with any of its rule
-    /// sets.
-    pub fn open_any(like: &G, path: &Path) -> Result<Table<G>, TableError> {
-        let tb = open_file(path)?;
-        let game = Table::<G>::rules_of(&tb, path, like)?;
-        Table::checked(game, tb, path)
     }
 
     /// The rule set a table of `like`'s game was built with; an error for a table of another
@@ -395,27 +360,6 @@ impl<G: TableGame> Table<G> {
     /// A table of a solve's result, kept in memory (for a solution that could not be written).
     pub fn from_solution(game: G, solution: Solution) -> Table<G> {
         Table { game, source: Source::Memory(solution), decoded: OnceLock::new() }
-    }
-
-    /// The table of `game`: the file `explicit` if given, else its file in `dir` if there is
-    /// one, else a solve in memory, announced first by `announce` with the path that was
-    /// looked for.
-    pub fn load_or_solve(
-        game: G,
-        explicit: Option<&Path>,
-        dir: &Path,
-        progress: &dyn Progress,
-        announce: impl FnOnce(&G, &Path),
-    ) -> Result<Table<G>, TableError> {
-        if let Some(path) = explicit {
-            return Table::open(game, path);
-        }
-        let path = dir.join(game.file_name());
-        if path.exists() {
-            return Table::open(game, &path);
-        }
-        announce(&game, &path);
-        Table::solve(game, progress)
     }
 
     /// The rule set.

@@ -55,7 +55,9 @@ pub mod run;
 
 pub use error::ApiError;
 pub use explorer::{view_of, Explorer, DRAW_LINE, LONGEST_WINS};
-pub use registry::{add_game, board_of, BoardFn, Missing, Registry, SolveJob, SolveProgress, Solved, Status};
+#[cfg(feature = "files")]
+pub use registry::add_game;
+pub use registry::{board_of, BoardFn, Missing, Registry, SolveJob, SolveProgress, Solved, Status};
 pub use request::MAX_POSITION_LEN;
 pub use response::{
     BoardView, GameInfo, Health, LinePly, LongWin, Mainline, MoveView, RuleSetInfo, RuleSetState, TableStats,

@@ -17,11 +17,6 @@
 //! header says that unused entries are don't-care, the blocks store them
 //! filled ([`fill_unused`]) and the histogram still counts them as unused.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-
-#[cfg(feature = "parallel")]
-use rayon::prelude::*;
-
 use crate::TablebaseError;
 
 /// The largest block, in decoded bytes, a reader accepts and a writer
@@ -78,139 +73,14 @@ impl Shape {
     }
 }
 
-/// The unused value of an entry of `width` bytes: every bit set.
-fn unused_of(width: usize) -> u16 {
-    if width == 1 {
-        0xFF
-    } else {
-        0xFFFF
-    }
-}
-
-/// Fills the unused entries (every bit set) of one block's decoded bytes
-/// with what compresses well: each takes the value of the used entry before
-/// it in the block, and those before the block's first used entry take that
-/// entry's value. A block with no used entry is left as it is. Only the
-/// block itself is read, so that blocks are filled independently of each
-/// other and of the order they are made in.
-pub(crate) fn fill_unused(block: &mut [u8], width: usize) {
-    let unused = unused_of(width);
-    let read = |b: &[u8], i: usize| match width {
-        1 => u16::from(b[i]),
-        _ => u16::from_le_bytes([b[2 * i], b[2 * i + 1]]),
-    };
-    let n = block.len() / width;
-    let Some(first) = (0..n).find(|&i| read(block, i) != unused) else { return };
-    let mut last = read(block, first);
-    for i in 0..n {
-        let v = read(block, i);
-        if v == unused {
-            block[i * width..(i + 1) * width].copy_from_slice(&last.to_le_bytes()[..width]);
-        } else {
-            last = v;
-        }
-    }
-}
-
-/// A compressed payload and the histogram of the entries it holds.
-pub(crate) struct Compressed {
-    /// Index, blocks and histogram.
-    pub payload: Vec<u8>,
-    /// Bytes of the index.
-    pub index_len: usize,
-    /// Records of the histogram.
-    pub histogram_records: u32,
-    /// CRC-32 of the decoded (stored) blocks, the entries a reader decodes.
-    pub stored_crc: u32,
-}
-
-/// Compresses an entry array of the given shape into a payload; with
-/// `fill`, unused entries are stored filled ([`fill_unused`]).
-#[cfg(test)]
-pub(crate) fn compress(entries: &[u8], shape: &Shape, fill: bool) -> Compressed {
-    debug_assert_eq!(entries.len() as u64, shape.total);
-    let block_bytes = shape.block_bytes as usize;
-    compress_blocks(shape, fill, &|k, block| {
-        let at = k as usize * block_bytes;
-        block.copy_from_slice(&entries[at..at + block.len()]);
-    })
-}
-
-/// Blocks one task of [`compress_blocks`] compresses in a row.
-const GROUP_BLOCKS: u64 = 64;
-
-/// Compresses the entry array whose blocks `block_of` writes (block `k` into a buffer of that
-/// block's length) into a payload; with `fill`, each block's unused entries are stored filled
-/// ([`fill_unused`]). Groups of blocks are made and compressed in parallel (the `parallel` feature), each block on its
-/// own and put in order, so the bytes do not depend on the thread count; no more than a block
-/// per thread is held decoded, so a caller can make the entries block by block.
-pub(crate) fn compress_blocks(
-    shape: &Shape,
-    fill: bool,
-    block_of: &(dyn Fn(u64, &mut [u8]) + Sync),
-) -> Compressed {
-    let width = shape.width;
-    let counts: Vec<AtomicU64> = (0..1usize << (8 * width)).map(|_| AtomicU64::new(0)).collect();
-    // Each group's blocks, their lengths and checksums, and the checksum of their stored entries.
-    type Group = (Vec<u8>, Vec<(u64, u32)>, crc32fast::Hasher);
-    let numbers = 0..shape.blocks.div_ceil(GROUP_BLOCKS);
-    // On rayon's threads; one group after another without them (WebAssembly).
-    #[cfg(feature = "parallel")]
-    let numbers = numbers.into_par_iter();
-    let groups: Vec<Group> = numbers
-        .map(|g| {
-            let mut local = vec![0u64; counts.len()];
-            let (mut data, mut records, mut stored) = (Vec::new(), Vec::new(), crc32fast::Hasher::new());
-            let mut buffer = vec![0u8; shape.block_bytes as usize];
-            for k in g * GROUP_BLOCKS..((g + 1) * GROUP_BLOCKS).min(shape.blocks) {
-                let block = &mut buffer[..shape.len_of(k)];
-                block_of(k, block);
-                for entry in block.chunks_exact(width) {
-                    let v = if width == 1 {
-                        usize::from(entry[0])
-                    } else {
-                        usize::from(u16::from_le_bytes([entry[0], entry[1]]))
-                    };
-                    local[v] += 1;
-                }
-                if fill {
-                    fill_unused(block, width);
-                }
-                stored.update(block);
-                let compressed = lz4_flex::block::compress(block);
-                data.extend_from_slice(&compressed);
-                records.push((compressed.len() as u64, crc32fast::hash(&compressed)));
-            }
-            for (count, &n) in counts.iter().zip(&local).filter(|(_, &n)| n > 0) {
-                count.fetch_add(n, Ordering::Relaxed);
-            }
-            (data, records, stored)
-        })
-        .collect();
-    let index_len = shape.blocks as usize * RECORD_BYTES;
-    let data_len: usize = groups.iter().map(|g| g.0.len()).sum();
-    let mut payload = Vec::with_capacity(index_len + data_len);
-    let mut stored_crc = crc32fast::Hasher::new();
-    let mut end = 0u64;
-    for (_, records, stored) in &groups {
-        for &(len, crc) in records {
-            end += len;
-            payload.extend_from_slice(&end.to_le_bytes());
-            payload.extend_from_slice(&crc.to_le_bytes());
-        }
-        stored_crc.combine(stored);
-    }
-    for (data, _, _) in groups {
-        payload.extend_from_slice(&data);
-    }
-    let mut histogram_records = 0;
-    for (value, count) in counts.into_iter().map(AtomicU64::into_inner).enumerate().filter(|&(_, c)| c > 0) {
-        payload.extend_from_slice(&(value as u16).to_le_bytes());
-        payload.extend_from_slice(&count.to_le_bytes());
-        histogram_records += 1;
-    }
-    Compressed { payload, index_len, histogram_records, stored_crc: stored_crc.finalize() }
-}
+/// The writer's side of the codec: an entry array compressed into a payload. Only the writer
+/// (tables in files) uses it.
+#[cfg(feature = "files")]
+mod compress;
+#[cfg(feature = "files")]
+pub(crate) use compress::compress_blocks;
+#[cfg(all(feature = "files", test))]
+pub(crate) use compress::{compress, fill_unused, Compressed, GROUP_BLOCKS};
 
 /// A blocked payload whose index and histogram have been checked: every
 /// block's bytes lie in order inside the payload. A block's bytes are

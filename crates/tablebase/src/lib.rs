@@ -38,6 +38,11 @@
 //!   [`validate_bytes`] runs the checks of an open and that one on a
 //!   borrowed buffer, so that every byte is checked.
 //!
+//! The writer and [`Tablebase::open`] (with [`Tablebase::open_expecting`]) are the crate's
+//! only use of files, behind its default feature `files`; without it, tables are read from
+//! bytes ([`Tablebase::from_bytes`], [`Tablebase::from_reader`]) and `std::fs` is not used: the
+//! static site's WebAssembly module (`docs/SITE.md`).
+//!
 //! ```
 //! use nana_tablebase::{Counts, Encoding, Expected, Header, Tablebase};
 //!
@@ -84,9 +89,12 @@
 
 mod blocks;
 mod error;
+#[cfg(feature = "files")]
+mod file;
 mod header;
 mod reader;
 mod source;
+#[cfg(feature = "files")]
 mod writer;
 
 pub use blocks::MAX_BLOCK_BYTES;
@@ -97,4 +105,5 @@ pub use header::{
 };
 pub use reader::{validate_bytes, Tablebase};
 pub use source::ReadAt;
+#[cfg(feature = "files")]
 pub use writer::{write, write_from, write_with};

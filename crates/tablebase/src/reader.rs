@@ -5,13 +5,9 @@
 
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-
-#[cfg(not(target_arch = "wasm32"))]
-use memmap2::Mmap;
 
 use crate::blocks::{
     check_histogram, decode_block, histogram_of, Blocks, Shape, HISTOGRAM_RECORD_BYTES, RECORD_BYTES,
@@ -87,9 +83,10 @@ fn payload_of(bytes: &[u8]) -> &[u8] {
 /// The bytes of a validated table: memory-mapped from a file, or handed
 /// over by the caller.
 #[derive(Debug)]
-enum Bytes {
-    #[cfg(not(target_arch = "wasm32"))]
-    Mapped(Mmap),
+pub(crate) enum Bytes {
+    /// A file's bytes ([`Tablebase::open`]).
+    #[cfg(feature = "files")]
+    Mapped(crate::file::Mapped),
     Owned(Vec<u8>),
     /// A compressed table read a range at a time ([`Tablebase::from_reader`]), with its
     /// histogram, read and checked when it was opened.
@@ -103,7 +100,7 @@ impl Bytes {
     /// The file's bytes as one slice (empty for a table read a range at a time).
     fn all(&self) -> &[u8] {
         match self {
-            #[cfg(not(target_arch = "wasm32"))]
+            #[cfg(feature = "files")]
             Self::Mapped(map) => map,
             Self::Owned(bytes) => bytes,
             Self::Read { .. } => &[],
@@ -168,40 +165,6 @@ pub struct Tablebase {
 }
 
 impl Tablebase {
-    /// Opens, memory-maps and validates the file at `path`: the header checks
-    /// of [`Header::decode`], then the exact file length (header plus the
-    /// payload length the header states, nothing more), then the payload's
-    /// checksum: of the whole payload for [`Layout::Plain`]; for
-    /// [`Layout::Lz4Blocks`], of the block index and the histogram, then the
-    /// histogram's counts and every block's bounds. A compressed table's
-    /// blocks are checked against their own CRC-32 when they are read, not
-    /// here: opening reads the header, the index and the histogram only.
-    ///
-    /// # Errors
-    ///
-    /// [`TablebaseError::Io`] if the file cannot be opened or mapped, and
-    /// the first failed check, as the matching [`TablebaseError`] variant.
-    /// An empty file is reported as [`TablebaseError::Truncated`] (it is not
-    /// mapped: empty mappings fail on some platforms).
-    pub fn open(path: &Path) -> Result<Self, TablebaseError> {
-        let io_error = |source: io::Error| TablebaseError::Io { path: path.to_path_buf(), source };
-        let file = File::open(path).map_err(io_error)?;
-        let len = file.metadata().map_err(io_error)?.len();
-        if len == 0 {
-            return Err(TablebaseError::Truncated { len, expected: HEADER_SIZE as u64 });
-        }
-        #[cfg(not(target_arch = "wasm32"))]
-        let bytes = Bytes::Mapped(map_read_only(&file).map_err(io_error)?);
-        // No memory map in WebAssembly: the file's bytes, read (where the platform has files).
-        #[cfg(target_arch = "wasm32")]
-        let bytes = {
-            let mut all = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
-            io::Read::read_to_end(&mut &file, &mut all).map_err(io_error)?;
-            Bytes::Owned(all)
-        };
-        Self::validated(bytes, Some(path.to_path_buf()))
-    }
-
     /// Validates a complete tablebase file held in memory, with the checks of
     /// [`Tablebase::open`], and keeps it.
     ///
@@ -302,22 +265,10 @@ impl Tablebase {
 
     /// The one constructor behind both sources, so that they are validated
     /// by the same code.
-    fn validated(bytes: Bytes, path: Option<PathBuf>) -> Result<Self, TablebaseError> {
+    pub(crate) fn validated(bytes: Bytes, path: Option<PathBuf>) -> Result<Self, TablebaseError> {
         let (header, storage, shape) = validate(bytes.all())?;
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         Ok(Self { path, header, storage, shape, id, bytes })
-    }
-
-    /// Opens the file at `path` like [`Tablebase::open`] and checks that it
-    /// is the expected table with [`Tablebase::check_expected`].
-    ///
-    /// # Errors
-    ///
-    /// Any error of [`Tablebase::open`] or [`Tablebase::check_expected`].
-    pub fn open_expecting(path: &Path, expected: &Expected<'_>) -> Result<Self, TablebaseError> {
-        let table = Self::open(path)?;
-        table.check_expected(expected)?;
-        Ok(table)
     }
 
     /// Checks that this table is for the expected game, rules, index
@@ -544,20 +495,4 @@ fn read_entry(bytes: &[u8], at: usize, width: usize) -> u16 {
         1 => u16::from(bytes[at]),
         _ => u16::from_le_bytes([bytes[at], bytes[at + 1]]),
     }
-}
-
-/// Maps the whole of `file` read-only.
-#[cfg(not(target_arch = "wasm32"))]
-#[allow(unsafe_code)]
-fn map_read_only(file: &File) -> io::Result<Mmap> {
-    // Safety: `Mmap::map` is unsafe because the mapped bytes alias the file,
-    // and the returned slice would change (or, if the file were truncated,
-    // fault) should another process modify the file in place while it is
-    // mapped. Tablebase files are never modified in place: `write` builds a
-    // new file and renames it over the old path, which leaves an existing
-    // mapping on the old, unchanged file. The mapping is read-only, and its
-    // contents are validated before use: length, header and payload CRCs on
-    // open, and a compressed table's blocks against their own CRC-32 each
-    // time one is read; every access is bounds-checked.
-    unsafe { Mmap::map(file) }
 }

@@ -33,7 +33,7 @@ pub trait ReadAt: Send + Sync + fmt::Debug {
 }
 
 /// Reads `buf.len()` bytes of `bytes` from `offset`.
-fn read_slice(bytes: &[u8], buf: &mut [u8], offset: u64) -> io::Result<()> {
+pub(crate) fn read_slice(bytes: &[u8], buf: &mut [u8], offset: u64) -> io::Result<()> {
     let eof = || io::Error::new(io::ErrorKind::UnexpectedEof, "read past the end of the table");
     let start = usize::try_from(offset).map_err(|_| eof())?;
     let end = start.checked_add(buf.len()).ok_or_else(eof)?;
@@ -44,17 +44,6 @@ fn read_slice(bytes: &[u8], buf: &mut [u8], offset: u64) -> io::Result<()> {
 impl ReadAt for Vec<u8> {
     fn len(&self) -> u64 {
         self.as_slice().len() as u64
-    }
-
-    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
-        read_slice(self, buf, offset)
-    }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-impl ReadAt for memmap2::Mmap {
-    fn len(&self) -> u64 {
-        (**self).len() as u64
     }
 
     fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {

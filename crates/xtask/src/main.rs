@@ -5,7 +5,7 @@
 //! What the tests need beyond the Rust toolchain: Node.js with npm and Chromium, for the
 //! explorer's and the static site's browser tests (which install their pinned npm packages,
 //! Playwright and the static file server http-server, themselves), the `wasm32-unknown-unknown`
-//! target (added with rustup) for the static site's module, and Fairy-Stockfish,
+//! target and Clippy (added with rustup) for the static site's module and its check, and Fairy-Stockfish,
 //! the engine `nana engine` is checked and matched against (`tests/engine`). Where a program is
 //! missing, its Debian packages are installed with `apt-get --no-install-recommends` (as root,
 //! else through `sudo -n`); where that is impossible, the command stops and says what to install. Playwright needs
@@ -64,10 +64,23 @@ fn main() -> ExitCode {
     }
 }
 
+/// Adds Clippy with rustup where the toolchain lacks it.
+fn ensure_clippy() -> Result<(), String> {
+    let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    if Command::new(cargo).args(["clippy", "--version"]).output().is_ok_and(|o| o.status.success()) {
+        return Ok(());
+    }
+    eprintln!("xtask: the WebAssembly module's check needs Clippy: rustup component add clippy");
+    let ok = Command::new("rustup").args(["component", "add", "clippy"]).status().is_ok_and(|s| s.success());
+    ok.then_some(()).ok_or_else(|| "`rustup component add clippy` failed".to_string())
+}
+
 fn test(args: Vec<String>) -> Result<ExitCode, String> {
     install_missing()?;
-    // The static site's browser test builds the WebAssembly module.
+    // The static site's browser test builds the WebAssembly module; its build's check for
+    // files lints it with Clippy (crates/web/tests/wasm_deps.rs).
     site::ensure_wasm_target()?;
+    ensure_clippy()?;
     python::prepare()?;
     let mut path: Vec<PathBuf> =
         env::var_os("PATH").map(|p| env::split_paths(&p).collect()).unwrap_or_default();
