@@ -463,22 +463,25 @@ impl Position {
     /// board.
     #[inline]
     fn hemmed_in(&self, side: Side, lion: u8, attacks: impl FnOnce() -> Squares) -> bool {
+        self.hands[side.index()] == [0; 3]
+            && self.lion_boxed_in(side, lion)
+            && attacks() & !self.occupied_by(side) == 0
+    }
+
+    /// Whether every square next to `side`'s lion, on `lion`, holds one of `side`'s pieces.
+    /// Reads only the lion's squares, not the whole board.
+    #[inline]
+    pub(crate) fn lion_boxed_in(&self, side: Side, lion: u8) -> bool {
         let us = side.index();
-        if self.hands[us] != [0; 3] {
-            return false;
-        }
-        let own = |sq: u32| {
-            let c = self.board[sq as usize];
-            c != 0 && (c >> 3) as usize == us
-        };
         let mut lion_steps = ATTACKS[us][Role::Lion as usize][lion as usize];
         while lion_steps != 0 {
-            if !own(lion_steps.trailing_zeros()) {
+            let c = self.board[lion_steps.trailing_zeros() as usize];
+            if c == 0 || (c >> 3) as usize != us {
                 return false;
             }
             lion_steps &= lion_steps - 1;
         }
-        attacks() & !self.occupied_by(side) == 0
+        true
     }
 
     /// Whether the side to move attacks the opponent's lion.

@@ -25,7 +25,7 @@ use nana_engine::{Counted, Dtm, Node, Value};
 
 use crate::index::{self, Frame, SIZE};
 use crate::position::{Move, Position, FAR_RANK};
-use crate::types::{Role, Rules};
+use crate::types::{Role, Rules, Side};
 
 /// The entries of one run of the sweep: 1,024 words of the bitmap.
 pub const RUN: u64 = 64 * 1024;
@@ -91,6 +91,54 @@ pub fn for_each_in_set(range: Range<u64>, f: impl FnMut(u64, &Position)) {
     index::for_each_safe_position(range, f)
 }
 
+/// What tells, a move at a time, whether a move of the side to move may end the game at once
+/// with its win: complete a try, or leave the opponent without a move. Moves it rules out
+/// cannot (checked after every move in debug builds); the others are played and looked at.
+struct Enders {
+    us: usize,
+    /// The mover's lion stands on its far rank already, attacked (the safe-try reading): any
+    /// move may make it safe.
+    lion_home: bool,
+    /// The opponent holds nothing in hand and every square next to its lion holds one of its
+    /// pieces.
+    boxed_in: bool,
+    /// The opponent, holding nothing, has no move before the move.
+    frozen: bool,
+}
+
+impl Enders {
+    fn new(pos: &Position, them: Side, their_lion: Option<u8>) -> Enders {
+        let us = pos.turn.index();
+        // A move completes a try only by bringing the lion onto its far rank, or, where it
+        // stands there already but attacked (the safe-try reading), by making it safe.
+        let lion_home = pos.lion(pos.turn).is_some_and(|l| FAR_RANK[us] & 1 << l.0 != 0);
+        // A move leaves the opponent without a move only where it holds nothing in hand, and
+        // only by taking one of its pieces, unless it has no move already: a move that takes
+        // nothing changes neither its pieces nor the squares they may go to (a square of ours
+        // is one). A capture only frees squares for it (the one taken, now ours, and the one
+        // our piece left), so it can leave the opponent without a move only where every square
+        // next to its lion holds one of its pieces already: rare, and read once for all moves.
+        let boxed_in =
+            pos.hands[them.index()] == [0; 3] && their_lion.is_some_and(|l| pos.lion_boxed_in(them, l));
+        let frozen = boxed_in && !pos.could_move(them);
+        Enders { us, lion_home, boxed_in, frozen }
+    }
+
+    /// Whether `mv` may end the game at once.
+    fn may_end(&self, pos: &Position, mv: Move) -> bool {
+        self.lion_home
+            || self.frozen
+            || matches!(mv, Move::Step { to, .. }
+                if FAR_RANK[self.us] & 1 << to.0 != 0 || self.boxed_in && pos.board[to.index()] != 0)
+    }
+}
+
+/// The number of distinct entries among `children`, sorted in place.
+fn distinct(children: &mut [u64]) -> usize {
+    children.sort_unstable();
+    children.len() - children.windows(2).filter(|w| w[0] == w[1]).count()
+}
+
 /// The byte of a position of the solved set (not one where the side to move can take the lion).
 fn byte_of(pos: &Position, rules: &Rules) -> u8 {
     if let Some((value, _)) = pos.solver_end(rules) {
@@ -109,18 +157,11 @@ fn byte_of(pos: &Position, rules: &Rules) -> u8 {
     let mut n = 0;
     let mut try_wins = false;
     let exposure = pos.exposure();
-    let rank_children = pos.lion(pos.turn.other()).is_some_and(|l| l.0 % 3 == 1);
-    let frame = rank_children.then(|| Frame::new(&Position { turn: pos.turn.other(), ..*pos }));
-    let us = pos.turn.index();
-    // A move completes a try only by bringing the lion onto its far rank, or, where it stands
-    // there already but attacked (the safe-try reading), by making it safe.
-    let lion_home = pos.lion(pos.turn).is_some_and(|l| FAR_RANK[us] & 1 << l.0 != 0);
-    // A move leaves the opponent without a move only where it holds nothing in hand, and only
-    // by taking one of its pieces, unless it has no move already: a move that takes nothing
-    // changes neither its pieces nor the squares they may go to (a square of ours is one).
     let them = pos.turn.other();
-    let their_hand_empty = pos.hands[them.index()] == [0; 3];
-    let frozen = their_hand_empty && !pos.could_move(them);
+    let their_lion = pos.lion(them).map(|l| l.0);
+    let rank_children = their_lion.is_some_and(|l| l % 3 == 1);
+    let frame = rank_children.then(|| Frame::new(&Position { turn: them, ..*pos }));
+    let enders = Enders::new(pos, them, their_lion);
     let lost = |p: &Position| matches!(p.solver_end(rules), Some((Value::Loss(_), _)));
     pos.for_each_move(|mv| {
         let loses = exposure.loses_at_once(mv);
@@ -130,14 +171,11 @@ fn byte_of(pos: &Position, rules: &Rules) -> u8 {
         if loses || try_wins {
             return;
         }
-        let may_complete = lion_home
-            || matches!(mv, Move::Step { to, .. } if FAR_RANK[us] & 1 << to.0 != 0)
-            || frozen
-            || their_hand_empty && matches!(mv, Move::Step { to, .. } if pos.board[to.index()] != 0);
-        debug_assert!(may_complete || !lost(&pos.play_unchecked(mv)), "{mv} ends the game");
-        if may_complete || rank_children {
+        let may_end = enders.may_end(pos, mv);
+        debug_assert!(may_end || !lost(&pos.play_unchecked(mv)), "{mv} ends the game");
+        if may_end || rank_children {
             let after = pos.play_unchecked(mv);
-            if may_complete && lost(&after) {
+            if may_end && lost(&after) {
                 try_wins = true;
                 return;
             }
@@ -156,13 +194,7 @@ fn byte_of(pos: &Position, rules: &Rules) -> u8 {
     if try_wins {
         return byte::TRY_WINS;
     }
-    let distinct = if rank_children {
-        let children = &mut children[..n];
-        children.sort_unstable();
-        n - children.windows(2).filter(|w| w[0] == w[1]).count()
-    } else {
-        n
-    };
+    let distinct = if rank_children { distinct(&mut children[..n]) } else { n };
     match u8::try_from(distinct) {
         Ok(0) => byte::ALL_MOVES_LOSE,
         Ok(count) if count <= byte::MAX_COUNT => count,
