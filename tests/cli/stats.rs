@@ -28,3 +28,15 @@ fn stats_counts_reachable_positions() {
     let legal = number_after(solved, "  positions (index entries): ");
     assert!(entries <= legal, "{entries} reachable > {legal} legal");
 }
+
+/// `--no-reachable`: the table's counts, as without it, and no enumeration.
+#[test]
+fn stats_without_the_enumeration_prints_the_tables_counts() {
+    let full = nana(&["stats", "--tablebase", table("current")]);
+    let run = nana(&["stats", "--tablebase", table("current"), "--no-reachable"]);
+    let out = &run.success().stdout;
+    assert!(!out.contains("reachable") && !out.contains("index size"), "{out}");
+    let table_part = |text: &str| text[text.find("\ntablebase: ").expect("the table's lines")..].to_string();
+    assert_eq!(table_part(out), table_part(&full.success().stdout));
+    assert!(out.starts_with("rules: current, "), "{out}");
+}

@@ -73,6 +73,10 @@ enum Command<G: Game> {
         /// Also print the solution's counts from this tablebase (or the default one, if present).
         #[arg(long)]
         tablebase: Option<PathBuf>,
+        /// Skip the enumeration of the states reachable from the start (tens of seconds for
+        /// Dobutsu): print only the tablebase's counts.
+        #[arg(long)]
+        no_reachable: bool,
     },
     /// Solve and write tablebases.
     Solve {
@@ -153,8 +157,8 @@ fn run<G: Game>(cli: Cli<G>, games: &[&dyn Registered], out: &mut dyn Write) -> 
         Command::Perft { rules, position, depth } => {
             commands::perft::run::<G>(&rules.rules, position.as_deref(), depth, out)
         }
-        Command::Stats { rules, tablebase } => {
-            commands::stats::run::<G>(&rules.rules, tablebase.as_deref(), &tb_dir, out)
+        Command::Stats { rules, tablebase, no_reachable } => {
+            commands::stats::run::<G>(&rules.rules, tablebase.as_deref(), &tb_dir, !no_reachable, out)
         }
         Command::Solve { rules, out: dir } => {
             commands::solve::run::<G>(&rules.rule_sets, &dir.unwrap_or(tb_dir), out)

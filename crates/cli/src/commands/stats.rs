@@ -17,6 +17,7 @@ pub fn run<G: Game>(
     rules: &G::Rules,
     tablebase: Option<&Path>,
     dir: &Path,
+    reachable: bool,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     // Open the table and check every block's checksum before printing anything (its counts
@@ -34,19 +35,21 @@ pub fn run<G: Game>(
         None
     };
 
-    crate::pool::start()?;
-    let start = Instant::now();
-    let progress = bar(0, format!("{}: reachable states", rules.rule_set_name()));
-    let lines = G::reachable_stats(rules, &|n| {
-        progress.inc_length(n);
-        progress.inc(n);
-    });
-    progress.finish_and_clear();
     outln!(out, "rules: {}", rules.describe());
-    for line in lines {
-        outln!(out, "{line}");
+    if reachable {
+        crate::pool::start()?;
+        let start = Instant::now();
+        let progress = bar(0, format!("{}: reachable states", rules.rule_set_name()));
+        let lines = G::reachable_stats(rules, &|n| {
+            progress.inc_length(n);
+            progress.inc(n);
+        });
+        progress.finish_and_clear();
+        for line in lines {
+            outln!(out, "{line}");
+        }
+        outln!(out, "time: {:.2} s", start.elapsed().as_secs_f64());
     }
-    outln!(out, "time: {:.2} s", start.elapsed().as_secs_f64());
 
     if let Some((t, start_value)) = table {
         let s = t.stats();
