@@ -376,7 +376,7 @@ fn a_registered_game_is_solved_queried_verified_served_and_listed() {
     let input = "uci\nsetoption name UCI_Variant value toy\nisready\nposition startpos\ngo\n\
                  usi\nposition fen 4 a\ngo\nposition fen 13 a\nquit\n";
     let mut out = Vec::new();
-    nana_cli::commands::engine::run(&games(), "nana", dir.path(), &mut input.as_bytes(), &mut out).unwrap();
+    nana_cli::commands::engine::run(&games(), "nana", dir.path(), input.as_bytes(), &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     assert!(
         text.contains("option name UCI_Variant type combo default nana var nana var dobutsu var toy"),

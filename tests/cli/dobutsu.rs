@@ -11,6 +11,10 @@ fn dobutsu_moves_and_perft_from_the_start() {
     let run = nana(&["--game", "dobutsu", "moves", "--position", "gle/1c1/1C1/ELG[-] w 0 1"]);
     let machine: Vec<&str> = run.success().lines().iter().map(|l| l.split('\t').next().unwrap()).collect();
     assert_eq!(machine, ["b1a2", "b1c2", "c1c2", "b2b3"]);
+    // A position with no move says once that the game is over, and why.
+    let run = nana(&["--game", "dobutsu", "moves", "--position", "GE1/LGE/CCl/3[-] w 0 1"]);
+    run.success();
+    assert_eq!(run.stderr, "the game is over: the first player has lost (no move)\n");
 }
 
 /// `stats` for Dobutsu: the reachable positions counted as Tanaka (2009) counts them, the most
@@ -62,9 +66,16 @@ fn dobutsu_values_are_worded_for_dobutsu() {
     // The second player's lion on the first player's home rank, unattacked: a try completed.
     let tried = nana(&[&query[..], &["2e/L2/G2/E1l[Ccg] w 0 1"]].concat());
     let out = &tried.success().stdout;
-    let over =
-        "\nvalue: loss (the game is over) for the first player\nthe game is over (try): the first player has lost\n";
+    let over = "\nvalue: loss (the game is over) for the first player\nthe first player has lost (try)\n";
     assert!(out.ends_with(over), "{out}");
+    // `--moves` and `play` read the notation the game prints as well as the machine's.
+    let printed = nana(&[&query[..], &["--moves", "Cxb3"]].concat());
+    let machine = nana(&[&query[..], &["--moves", "b2b3"]].concat());
+    assert_eq!(printed.success().stdout, machine.success().stdout);
+    let args = ["--game", "dobutsu", "play", "--tablebase", dobutsu_table()];
+    let played = nana_stdin(&args, "La2\nquit\n");
+    assert_eq!(engine_moves(&played).len(), 1, "{played:#?}");
+    assert!(!played.success().stdout.contains("error"), "{played:#?}");
     let play = |side: &str| {
         let args = ["--game", "dobutsu", "play", "--side", side, "--tablebase", dobutsu_table()];
         nana_stdin(&args, "hint\nquit\n")
@@ -86,10 +97,7 @@ fn dobutsu_values_are_worded_for_dobutsu() {
     let out = &lost.success().stdout;
     let expected: Vec<String> = mainline.iter().skip(1).step_by(2).cloned().collect();
     assert_eq!(engine_moves(&lost), expected);
-    assert!(
-        out.ends_with("\nthe game is over (lion captured): the first player has lost.\nthe engine wins.\n"),
-        "{out}"
-    );
+    assert!(out.ends_with("\nthe first player has lost (lion captured).\nthe engine wins.\n"), "{out}");
     for run in [&start, &tried, &first, &second, &lost] {
         assert!(!run.stdout.contains("mate") && !run.stdout.contains("no legal move"), "{run:#?}");
     }
@@ -104,16 +112,16 @@ fn dobutsu_values_are_worded_for_dobutsu() {
 #[test]
 fn every_legal_dobutsu_position_has_a_value() {
     for (fen, value) in [
-        ("L2/3/2l/3[GECgec] w 0 1", "value: win in 1 ply for the first player\nthe game is decided (try)"),
+        ("L2/3/2l/3[GECgec] w 0 1", "value: win in 1 ply for the first player\nthe first player wins (try)"),
         ("g1e/1l1/L2/EC1[gc] b 0 1", "value: win in 1 ply for the second player\nbest move: b3a2 (Lxa2)"),
         ("g1e/2l/1EG/2L[Cc] b 0 1", "value: loss in 70 plies for the second player\n"),
         (
             "GE1/LGE/CCl/3[-] w 0 1",
-            "value: loss (the game is over) for the first player\nthe game is over (no move)",
+            "value: loss (the game is over) for the first player\nthe first player has lost (no move)",
         ),
         (
             "GEl/LGE/CC1/3[-] w 0 1",
-            "value: loss (the game is over) for the first player\nthe game is over (no move)",
+            "value: loss (the game is over) for the first player\nthe first player has lost (no move)",
         ),
     ] {
         let run = nana(&["--game", "dobutsu", "query", "--tablebase", dobutsu_table(), fen]);

@@ -7,13 +7,14 @@
 
 mod fairy;
 mod matches;
+mod solve;
 mod transcript;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use dobutsu_shogi::Rules;
 
@@ -97,6 +98,25 @@ impl Engine {
         let status = self.child.wait().expect("the engine's status");
         assert!(status.success(), "{}: {status}", self.name);
         lines
+    }
+
+    /// The engine's status if it ends within `limit`; else it is killed, and `None`.
+    pub fn ends_within(&mut self, limit: Duration) -> Option<ExitStatus> {
+        let start = Instant::now();
+        while start.elapsed() < limit {
+            if let Some(status) = self.child.try_wait().expect("the engine's status") {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        None
+    }
+
+    /// Every line printed and not read yet, once the engine has ended.
+    pub fn rest(&mut self) -> Vec<String> {
+        std::iter::from_fn(|| self.lines.recv_timeout(Duration::from_secs(5)).ok()).collect()
     }
 
     /// Sends `isready` and waits for `readyok`: every line before it.

@@ -449,3 +449,24 @@ async fn a_malformed_position_is_a_400_before_the_table_is_ready() {
         assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE, "{good}: {}", reply.text());
     }
 }
+
+/// The same for Dobutsu, whose table is the one long in solving: `fen=garbage` is a 400 while
+/// the table is being solved, the start a 503.
+#[tokio::test]
+async fn a_malformed_dobutsu_position_is_a_400_before_the_table_is_ready() {
+    use dobutsu_shogi::Rules;
+    let mut r = Registry::new();
+    let tanaka = Rules::TANAKA;
+    r.add_pending("dobutsu", "tanaka", tanaka.describe(), tanaka.words(), nana_server::Status::Queued, None);
+    r.set_board("dobutsu", "tanaka", nana_server::board_of(tanaka));
+    let registry = Arc::new(r);
+    for kind in ["", "/mainline", "/view"] {
+        let bad = format!("/api/dobutsu/tanaka{kind}?fen=garbage");
+        let reply = request(registry.clone(), Request::get(&bad).body(Body::empty()).unwrap()).await;
+        assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{bad}: {}", reply.text());
+        assert!(reply.json()["error"].as_str().unwrap().contains("garbage"), "{}", reply.text());
+        let good = format!("/api/dobutsu/tanaka{kind}?fen=gle/1c1/1C1/ELG%5B-%5D_w_0_1");
+        let reply = request(registry.clone(), Request::get(&good).body(Body::empty()).unwrap()).await;
+        assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE, "{good}: {}", reply.text());
+    }
+}

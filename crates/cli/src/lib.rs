@@ -186,8 +186,8 @@ fn run<G: Game>(cli: Cli<G>, games: &[&dyn Registered], out: &mut dyn Write) -> 
         }
         Command::Engine => {
             pool::start()?;
-            let stdin = std::io::stdin();
-            commands::engine::run(games, G::VARIANT, &tb_dir, &mut stdin.lock(), out)
+            let stdin = std::io::BufReader::new(std::io::stdin());
+            commands::engine::run(games, G::VARIANT, &tb_dir, stdin, out)
         }
     }
 }

@@ -42,6 +42,8 @@ pub enum EngineError {
     Table { error: Box<TableError>, regenerate: Option<String> },
     /// The thread solving the table panicked.
     SolvePanicked,
+    /// The table's solve was abandoned: `quit` came while it ran.
+    Abandoned,
     /// A lookup in the table failed; `regenerate` as for [`EngineError::Table`].
     Probe { error: ProbeError, regenerate: Option<String> },
     /// No table is open for the rule set.
@@ -106,6 +108,7 @@ impl fmt::Display for EngineError {
                 write!(f, "{error}; regenerate it with `{command}`")
             }
             EngineError::SolvePanicked => f.write_str("the solve stopped with a panic"),
+            EngineError::Abandoned => f.write_str("the solve was abandoned: quit"),
             EngineError::NoTable => f.write_str("no table is open"),
             EngineError::NoPosition => {
                 f.write_str("no position: the last position command could not be read")
@@ -137,6 +140,7 @@ impl Error for EngineError {
             | EngineError::UnknownRuleSet { .. }
             | EngineError::UnknownOption { .. }
             | EngineError::SolvePanicked
+            | EngineError::Abandoned
             | EngineError::NoTable
             | EngineError::NoPosition
             | EngineError::NoSearchMove

@@ -6,7 +6,7 @@
 use std::marker::PhantomData;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use nana_engine::{Progress, Value};
@@ -107,9 +107,16 @@ pub trait DynEngine {
     fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), EngineError>>;
     /// The rule set in words.
     fn describe(&self) -> String;
-    /// Opens the table of the rule set from `dir` (or solves it where it is missing, with
-    /// progress through `say`), unless it is open already.
-    fn load(&mut self, dir: &Path, say: &mut dyn FnMut(String)) -> Result<(), EngineError>;
+    /// Opens the table of the rule set from `dir` (or solves it in memory where it is missing,
+    /// with progress through `say`), unless it is open already. `abandon` is asked while a
+    /// missing table is solved: where it says so, [`EngineError::Abandoned`] comes back at
+    /// once, the solve's thread left to run until it ends or the process does (it writes no file).
+    fn load(
+        &mut self,
+        dir: &Path,
+        say: &mut dyn FnMut(String),
+        abandon: &mut dyn FnMut() -> bool,
+    ) -> Result<(), EngineError>;
     /// Forgets the tables opened (the folder changed).
     fn forget_tables(&mut self);
     /// The start position.
@@ -268,7 +275,12 @@ impl<G: Game> DynEngine for GameEngine<G> {
         format!("{} rules \"{}\"", G::VARIANT, self.rules().describe())
     }
 
-    fn load(&mut self, dir: &Path, say: &mut dyn FnMut(String)) -> Result<(), EngineError> {
+    fn load(
+        &mut self,
+        dir: &Path,
+        say: &mut dyn FnMut(String),
+        abandon: &mut dyn FnMut() -> bool,
+    ) -> Result<(), EngineError> {
         if self.table().is_some() {
             return Ok(());
         }
@@ -284,26 +296,31 @@ impl<G: Game> DynEngine for GameEngine<G> {
                 solve_command::<G>(&rules)
             ));
         }
-        let shared = Shared::default();
-        let table = std::thread::scope(|s| {
-            let work = s.spawn(|| {
-                Table::load_or_solve(rules, None, dir, &shared, |_, _| {})
+        let shared = Arc::new(Shared::default());
+        // A thread of its own, not a scoped one: an abandoned solve is not waited for.
+        let work = std::thread::spawn({
+            let (shared, dir) = (shared.clone(), dir.to_path_buf());
+            move || {
+                Table::load_or_solve(rules, None, &dir, &*shared, |_, _| {})
                     .map_err(|e| EngineError::table(e, || solve_command::<G>(&rules)))
-            });
-            let mut said = Instant::now();
-            while !work.is_finished() {
-                std::thread::sleep(Duration::from_millis(50));
-                if said.elapsed() >= Duration::from_secs(2) {
-                    said = Instant::now();
-                    let (phase, total) = shared.phase.lock().unwrap_or_else(|e| e.into_inner()).clone();
-                    let done = shared.done.load(Ordering::Relaxed);
-                    let percent = (done.min(total) * 100).checked_div(total).unwrap_or(0);
-                    say(format!("solving: {phase} {percent}%"));
-                }
             }
-            work.join()
-        })
-        .map_err(|_| EngineError::SolvePanicked)??;
+        });
+        let mut said = Instant::now();
+        while !work.is_finished() {
+            std::thread::sleep(Duration::from_millis(50));
+            // Only a solve is abandoned: opening a file takes no time worth saving.
+            if solving && !work.is_finished() && abandon() {
+                return Err(EngineError::Abandoned);
+            }
+            if said.elapsed() >= Duration::from_secs(2) {
+                said = Instant::now();
+                let (phase, total) = shared.phase.lock().unwrap_or_else(|e| e.into_inner()).clone();
+                let done = shared.done.load(Ordering::Relaxed);
+                let percent = (done.min(total) * 100).checked_div(total).unwrap_or(0);
+                say(format!("solving: {phase} {percent}%"));
+            }
+        }
+        let table = work.join().map_err(|_| EngineError::SolvePanicked)??;
         if solving {
             say(format!("solved in {:.1} s", start.elapsed().as_secs_f64()));
         } else {

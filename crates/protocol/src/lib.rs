@@ -4,7 +4,9 @@
 //!
 //! The crate names no game: a game is one [`engine_game::<G>()`](engine_game) over the front layer's
 //! [`nana_front::Game`], which supplies its protocol name, its position and move forms per
-//! dialect and its rule options. [`run`] reads commands until `quit` or the end of the input.
+//! dialect and its rule options. [`run`] reads commands until `quit` or the end of the input;
+//! [`run_concurrent`] too, reading them on a thread of its own, so that a `quit` sent while a
+//! missing table is solved ends the engine at once.
 //!
 //! What a score says: `score mate N` for a decided position, positive where the side to move
 //! wins, `N` counted in moves over UCI (a win in `d` plies is mate `(d + 1) / 2`, a loss in `d`
@@ -13,12 +15,15 @@
 
 mod error;
 mod game;
+mod input;
 mod options;
 
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 
 use nana_engine::Value;
+
+use crate::input::Input;
 
 pub use error::{EngineError, ParseError};
 pub use game::{
@@ -100,8 +105,9 @@ pub struct Setup<'a> {
 }
 
 /// The engine between two commands.
-struct Dialogue<'a> {
+struct Dialogue<'a, 'i> {
     setup: &'a Setup<'a>,
+    input: Input<'i>,
     dialect: Dialect,
     variant: usize,
     engines: Vec<Box<dyn DynEngine>>,
@@ -115,6 +121,8 @@ struct Dialogue<'a> {
     /// `isready` opens the table. The `isready` of a bare handshake answers at once, so that a
     /// GUI that asks before it sets the variant does not wait for another game's table.
     set_up: bool,
+    /// Whether `quit` came while a table was being solved: the engine ends.
+    quit: bool,
 }
 
 /// `say!(out, ...)`: one line to the GUI.
@@ -127,38 +135,58 @@ macro_rules! say {
 
 /// Runs the engine: reads commands from `input` until `quit` or its end, answering on `out`.
 /// Only a failure to write the answers ends it with an error; bad input gets an
-/// `info string error: ...` line.
+/// `info string error: ...` line. A line is read once the one before it is answered: while a
+/// missing table is solved, nothing is read (see [`run_concurrent`]).
 pub fn run(setup: &Setup<'_>, input: &mut dyn BufRead, out: &mut dyn Write) -> io::Result<()> {
-    let variant = setup.games.iter().position(|v| v.name() == setup.default_game).unwrap_or(0);
-    let mut dialogue = Dialogue {
-        setup,
-        dialect: Dialect::Uci,
-        variant,
-        engines: setup.games.iter().map(|v| v.engine()).collect(),
-        dir: setup.tablebase_dir.clone(),
-        multipv: 1,
-        strength: STRENGTH_MAX,
-        seed: 0,
-        pending: None,
-        set_up: false,
-    };
-    let mut bytes = Vec::new();
-    loop {
-        bytes.clear();
-        if input.read_until(b'\n', &mut bytes)? == 0 {
-            return Ok(());
-        }
-        let Ok(line) = std::str::from_utf8(&bytes) else {
-            say!(out, "info string error: a line that is not UTF-8");
-            continue;
-        };
-        if !dialogue.command(line.trim(), out)? {
-            return Ok(());
-        }
-    }
+    Dialogue::new(setup, Input::Direct(input)).run(out)
 }
 
-impl Dialogue<'_> {
+/// Runs the engine as [`run`] does, reading `input` on a thread of its own: the lines that come
+/// while a missing table is solved are answered after it, in order, except `quit`, which ends
+/// the engine at once, the solve abandoned (it writes no file; its thread runs on until the
+/// process ends, which the caller is to end now). The end of the input is no `quit`: the lines
+/// before it are answered first.
+pub fn run_concurrent(
+    setup: &Setup<'_>,
+    input: impl BufRead + Send + 'static,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    Dialogue::new(setup, Input::reader(input)).run(out)
+}
+
+impl<'a, 'i> Dialogue<'a, 'i> {
+    fn new(setup: &'a Setup<'a>, input: Input<'i>) -> Dialogue<'a, 'i> {
+        let variant = setup.games.iter().position(|v| v.name() == setup.default_game).unwrap_or(0);
+        Dialogue {
+            setup,
+            input,
+            dialect: Dialect::Uci,
+            variant,
+            engines: setup.games.iter().map(|v| v.engine()).collect(),
+            dir: setup.tablebase_dir.clone(),
+            multipv: 1,
+            strength: STRENGTH_MAX,
+            seed: 0,
+            pending: None,
+            set_up: false,
+            quit: false,
+        }
+    }
+
+    /// Reads and answers commands until `quit` or the input's end.
+    fn run(mut self, out: &mut dyn Write) -> io::Result<()> {
+        while let Some(bytes) = self.input.next()? {
+            let Ok(line) = std::str::from_utf8(&bytes) else {
+                say!(out, "info string error: a line that is not UTF-8");
+                continue;
+            };
+            if !self.command(line.trim(), out)? {
+                break;
+            }
+        }
+        Ok(())
+    }
+
     fn engine(&mut self) -> &mut dyn DynEngine {
         self.engines[self.variant].as_mut()
     }
@@ -182,7 +210,9 @@ impl Dialogue<'_> {
                 if self.set_up {
                     self.load(out)?;
                 }
-                say!(out, "readyok");
+                if !self.quit {
+                    say!(out, "readyok");
+                }
             }
             "setoption" => {
                 self.set_up = true;
@@ -214,7 +244,7 @@ impl Dialogue<'_> {
             }
             _ => self.error(out, EngineError::UnknownCommand { line: line.to_string() })?,
         }
-        Ok(true)
+        Ok(!self.quit)
     }
 
     fn options(&self) -> Vec<EngineOption> {
@@ -260,16 +290,22 @@ impl Dialogue<'_> {
         let dir = self.dir.clone();
         let mut failed = Ok(());
         // The progress lines are written as they come.
-        let result = self.engines[self.variant].load(&dir, &mut |line| {
+        let input = &mut self.input;
+        let say = &mut |line| {
             if failed.is_ok() {
                 failed = writeln!(out, "info string {line}").and_then(|()| out.flush());
             }
-        });
+        };
+        let result = self.engines[self.variant].load(&dir, say, &mut || input.quit_sent());
         failed?;
-        if let Err(e) = result {
-            self.error(out, e)?;
+        match result {
+            Ok(()) => Ok(()),
+            Err(EngineError::Abandoned) => {
+                self.quit = true;
+                Ok(())
+            }
+            Err(e) => self.error(out, e),
         }
-        Ok(())
     }
 
     fn set_option(&mut self, args: &[&str], out: &mut dyn Write) -> io::Result<()> {
@@ -378,6 +414,9 @@ impl Dialogue<'_> {
         };
         let search = Search { multipv: self.multipv, strength: self.strength, seed: self.seed, moves };
         self.load(out)?;
+        if self.quit {
+            return Ok(());
+        }
         let dialect = self.dialect;
         let best = match self.engines[self.variant].go(dialect, &search) {
             Ok(answer) => {

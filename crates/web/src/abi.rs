@@ -12,7 +12,7 @@ use std::cell::RefCell;
 
 use serde_json::json;
 
-use crate::{Outcome, Site, SiteTable};
+use crate::{Outcome, Site, SiteTable, WebError};
 
 thread_local! {
     static SITE: RefCell<Option<Site>> = const { RefCell::new(None) };
@@ -41,10 +41,10 @@ pub unsafe extern "C" fn nana_free(ptr: *mut u8, len: usize) {
 ///
 /// # Safety
 /// `ptr..ptr + len` lies in the module's memory.
-unsafe fn text<'a>(ptr: *const u8, len: usize) -> Result<&'a str, String> {
+unsafe fn text<'a>(ptr: *const u8, len: usize) -> Result<&'a str, WebError> {
     // Safety: as the caller promises.
     let bytes = unsafe { std::slice::from_raw_parts(ptr, len) };
-    std::str::from_utf8(bytes).map_err(|_| "not UTF-8".to_string())
+    std::str::from_utf8(bytes).map_err(WebError::NotUtf8)
 }
 
 /// A result for JavaScript: its length, then its bytes.
@@ -73,7 +73,7 @@ fn parse(body: &str) -> serde_json::Value {
 pub unsafe extern "C" fn nana_init(ptr: *const u8, len: usize) -> *mut u8 {
     // Safety: as the caller promises.
     let tables = unsafe { text(ptr, len) }
-        .and_then(|t| serde_json::from_str::<Vec<SiteTable>>(t).map_err(|e| e.to_string()));
+        .and_then(|t| serde_json::from_str::<Vec<SiteTable>>(t).map_err(WebError::Json));
     match tables {
         Ok(tables) => {
             SITE.with(|s| *s.borrow_mut() = Some(Site::new(&tables)));
@@ -92,7 +92,7 @@ pub unsafe extern "C" fn nana_request(ptr: *const u8, len: usize) -> *mut u8 {
     // Safety: as the caller promises.
     let url = match unsafe { text(ptr, len) } {
         Ok(url) => url,
-        Err(e) => return result(json!({ "error": e })),
+        Err(e) => return result(json!({ "error": e.to_string() })),
     };
     SITE.with(|s| match &*s.borrow() {
         None => result(json!({"error": "the module was not started (nana_init)"})),
@@ -122,7 +122,7 @@ pub unsafe extern "C" fn nana_supply(
     // Safety: as the caller promises.
     let file = match unsafe { text(name, name_len) } {
         Ok(file) => file,
-        Err(e) => return result(json!({ "error": e })),
+        Err(e) => return result(json!({ "error": e.to_string() })),
     };
     // Safety: as the caller promises.
     let bytes = unsafe { std::slice::from_raw_parts(data, data_len) };
@@ -130,7 +130,7 @@ pub unsafe extern "C" fn nana_supply(
         None => result(json!({"error": "the module was not started (nana_init)"})),
         Some(site) => match site.supply(file, offset as u64, bytes) {
             Ok(()) => result(json!({"status": 200, "body": null})),
-            Err(e) => result(json!({ "error": e })),
+            Err(e) => result(json!({ "error": e.to_string() })),
         },
     })
 }

@@ -20,6 +20,7 @@
 //! its HTTP layer. [`abi`] is the module's interface to JavaScript.
 
 pub mod abi;
+mod error;
 pub mod remote;
 mod route;
 mod sizes;
@@ -33,6 +34,7 @@ use nana_server::{ApiError, Explorer, Mainline, Registry, Status, TableStats, Vi
 use nana_tablebase::Tablebase;
 use serde::Deserialize;
 
+pub use error::WebError;
 pub use remote::{Range, Remote, MERGE_GAP};
 pub use sizes::{HEADER, TAIL, WHOLE_LIMIT};
 
@@ -157,9 +159,12 @@ impl Site {
     ///
     /// # Errors
     /// For a file the site does not hold, or bytes that are not whole pages of it.
-    pub fn supply(&self, file: &str, offset: u64, data: &[u8]) -> Result<(), String> {
-        let remote =
-            self.remotes.iter().find(|r| r.file() == file).ok_or_else(|| format!("no table {file}"))?;
+    pub fn supply(&self, file: &str, offset: u64, data: &[u8]) -> Result<(), WebError> {
+        let remote = self
+            .remotes
+            .iter()
+            .find(|r| r.file() == file)
+            .ok_or_else(|| WebError::NoTable(file.to_string()))?;
         remote.supply(offset, data)
     }
 }

@@ -8,6 +8,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use nana_tablebase::ReadAt;
 use serde::Serialize;
 
+use crate::WebError;
+
 /// Wanted ranges this close (in bytes) are fetched as one: a request saved is worth more than
 /// the bytes between them (the index records of nearby blocks, nearby blocks).
 pub const MERGE_GAP: u64 = 256;
@@ -106,13 +108,10 @@ impl Remote {
     ///
     /// # Errors
     /// Where the bytes run past the file's end.
-    pub fn supply(&self, offset: u64, data: &[u8]) -> Result<(), String> {
+    pub fn supply(&self, offset: u64, data: &[u8]) -> Result<(), WebError> {
         let end = offset.saturating_add(data.len() as u64);
         if end > self.len {
-            return Err(format!(
-                "{}: bytes {offset}..{end} run past the file's end ({} bytes)",
-                self.file, self.len
-            ));
+            return Err(WebError::PastEnd { file: self.file.clone(), start: offset, end, len: self.len });
         }
         if data.is_empty() {
             return Ok(());
@@ -220,7 +219,8 @@ mod tests {
         let mut all = vec![0u8; 3000];
         remote.read_at(&mut all, 0).unwrap();
         assert_eq!(all, bytes);
-        assert!(remote.supply(2990, &bytes[..20]).is_err());
+        let past = remote.supply(2990, &bytes[..20]).unwrap_err();
+        assert_eq!(past.to_string(), "t.tb: bytes 2990..3010 run past the file's end (3000 bytes)");
     }
 
     #[test]

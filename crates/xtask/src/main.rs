@@ -14,12 +14,15 @@
 //! the tests' `PATH`. The Python package's tests get a virtual environment with the package
 //! installed (`python.rs`).
 
+mod error;
 mod python;
 mod site;
 
 use std::env;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
+
+use error::XtaskError;
 
 /// A program the tests run, and the Debian packages that provide it. Packages are installed
 /// without the ones they only recommend (for Chromium, more than a hundred, systemd among them);
@@ -65,17 +68,17 @@ fn main() -> ExitCode {
 }
 
 /// Adds Clippy with rustup where the toolchain lacks it.
-fn ensure_clippy() -> Result<(), String> {
+fn ensure_clippy() -> Result<(), XtaskError> {
     let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     if Command::new(cargo).args(["clippy", "--version"]).output().is_ok_and(|o| o.status.success()) {
         return Ok(());
     }
     eprintln!("xtask: the WebAssembly module's check needs Clippy: rustup component add clippy");
     let ok = Command::new("rustup").args(["component", "add", "clippy"]).status().is_ok_and(|s| s.success());
-    ok.then_some(()).ok_or_else(|| "`rustup component add clippy` failed".to_string())
+    ok.then_some(()).ok_or_else(|| XtaskError::Rustup("rustup component add clippy".to_string()))
 }
 
-fn test(args: Vec<String>) -> Result<ExitCode, String> {
+fn test(args: Vec<String>) -> Result<ExitCode, XtaskError> {
     install_missing()?;
     // The static site's browser test builds the WebAssembly module; its build's check for
     // files lints it with Clippy (crates/web/tests/wasm_deps.rs).
@@ -87,7 +90,7 @@ fn test(args: Vec<String>) -> Result<ExitCode, String> {
     if let Some(bin) = newer_node()? {
         path.insert(0, bin);
     }
-    let path = env::join_paths(path).map_err(|e| format!("PATH: {e}"))?;
+    let path = env::join_paths(path).map_err(XtaskError::Path)?;
     let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let args = if args.is_empty() { vec!["--workspace".to_string()] } else { args };
     let status = Command::new(cargo)
@@ -95,14 +98,14 @@ fn test(args: Vec<String>) -> Result<ExitCode, String> {
         .args(&args)
         .env("PATH", path)
         .status()
-        .map_err(|e| format!("cargo test could not start: {e}"))?;
+        .map_err(|source| XtaskError::Start { command: "cargo test".to_string(), source })?;
     Ok(if status.success() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
 /// The folder of a Node.js of at least [`NODE_MAJOR`] to put first on the `PATH`, where the
 /// machine's `node` is older: [`NODE_PACKAGE`], installed with npm into `target/xtask-node`
 /// (once; later runs find it there).
-fn newer_node() -> Result<Option<PathBuf>, String> {
+fn newer_node() -> Result<Option<PathBuf>, XtaskError> {
     let found = node_major(Path::new("node"));
     if found.is_some_and(|major| major >= NODE_MAJOR) {
         return Ok(None);
@@ -125,7 +128,7 @@ fn newer_node() -> Result<Option<PathBuf>, String> {
         .is_ok_and(|s| s.success());
     match node_major(&bin.join("node")) {
         Some(major) if ok && major >= NODE_MAJOR => Ok(Some(bin)),
-        _ => Err(format!("could not install Node.js {NODE_MAJOR}: `{install}` failed")),
+        _ => Err(XtaskError::Node { major: NODE_MAJOR, install }),
     }
 }
 
@@ -139,7 +142,7 @@ fn node_major(node: &Path) -> Option<u32> {
 /// Installs the Debian package of each program not on the `PATH`, one at a time and in order:
 /// a Node.js package that brings npm with it (NodeSource's) conflicts with Debian's npm, which is
 /// installed only where npm is still missing after Node.js.
-fn install_missing() -> Result<(), String> {
+fn install_missing() -> Result<(), XtaskError> {
     let mut updated = false;
     for (program, packages) in TOOLS {
         if installed(program) {
@@ -150,13 +153,10 @@ fn install_missing() -> Result<(), String> {
         updated = updated || as_root(&["apt-get", "update", "-q"]);
         let args = ["apt-get", "install", "-y", "-q", "--no-install-recommends"];
         if !(updated && as_root(&[&args[..], packages].concat())) {
-            return Err(format!(
-                "could not install {}: run `{install}` as root, then this command again",
-                packages[0]
-            ));
+            return Err(XtaskError::Install { package: packages[0], install });
         }
         if !installed(program) {
-            return Err(format!("`{program}` is still missing after installing {}", packages[0]));
+            return Err(XtaskError::StillMissing { program, package: packages[0] });
         }
     }
     Ok(())

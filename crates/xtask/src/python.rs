@@ -6,13 +6,15 @@
 use std::path::Path;
 use std::process::Command;
 
+use crate::error::XtaskError;
+
 /// What the package's tests need from PyPI besides the package.
 const PACKAGES: [&str; 5] = ["maturin>=1.5,<2", "pytest>=7", "pyarrow>=14", "pandas>=2", "duckdb>=1"];
 
 /// Makes the virtual environment where missing, installs [`PACKAGES`] where missing, then
 /// builds and installs the package from the workspace (every time: the Rust code may have
 /// changed), in the test profile's settings (`--profile python`).
-pub fn prepare() -> Result<(), String> {
+pub fn prepare() -> Result<(), XtaskError> {
     // crates/xtask -> the workspace.
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("the workspace folder");
     let venv = workspace.join("target/xtask-python");
@@ -67,10 +69,10 @@ fn path_with(bin: &Path) -> std::ffi::OsString {
     std::env::join_paths(dirs).unwrap_or_default()
 }
 
-fn run(command: &mut Command, what: &str) -> Result<(), String> {
+fn run(command: &mut Command, what: &str) -> Result<(), XtaskError> {
     match command.status() {
         Ok(s) if s.success() => Ok(()),
-        Ok(s) => Err(format!("{what} failed ({s})")),
-        Err(e) => Err(format!("{what} could not start: {e}")),
+        Ok(status) => Err(XtaskError::Failed { command: what.to_string(), status }),
+        Err(source) => Err(XtaskError::Start { command: what.to_string(), source }),
     }
 }

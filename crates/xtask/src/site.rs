@@ -24,6 +24,8 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
+use crate::error::{file_error, XtaskError};
+
 /// The byte counts the page's script shares with the module (which tables it fetches whole,
 /// what opening a table reads): the module's own source, written into `tables.json`.
 #[path = "../../web/src/sizes.rs"]
@@ -54,19 +56,22 @@ pub fn run(args: Vec<String>) -> ExitCode {
     }
 }
 
-fn parse(args: &[String]) -> Result<(PathBuf, PathBuf), String> {
+fn parse(args: &[String]) -> Result<(PathBuf, PathBuf), XtaskError> {
     let mut out = PathBuf::from("site");
     let mut tables =
         std::env::var_os("NANA_TABLEBASE_DIR").map_or_else(|| PathBuf::from("tablebase"), PathBuf::from);
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
-        let mut value =
-            || iter.next().map(PathBuf::from).ok_or_else(|| format!("{arg} needs a folder\n{USAGE}"));
+        let mut value = || {
+            iter.next()
+                .map(PathBuf::from)
+                .ok_or_else(|| XtaskError::NeedsFolder { option: arg.clone(), usage: USAGE })
+        };
         match arg.as_str() {
             "--out" => out = value()?,
             "--tablebase-dir" => tables = value()?,
-            "-h" | "--help" => return Err(USAGE.to_string()),
-            other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
+            "-h" | "--help" => return Err(XtaskError::Help(USAGE)),
+            other => return Err(XtaskError::UnknownArgument { argument: other.to_string(), usage: USAGE }),
         }
     }
     Ok((out, tables))
@@ -77,7 +82,7 @@ fn workspace() -> PathBuf {
 }
 
 /// Adds the wasm target with rustup where the toolchain lacks it.
-pub fn ensure_wasm_target() -> Result<(), String> {
+pub fn ensure_wasm_target() -> Result<(), XtaskError> {
     let installed = Command::new("rustup").args(["target", "list", "--installed"]).output();
     match installed {
         Ok(o)
@@ -90,23 +95,23 @@ pub fn ensure_wasm_target() -> Result<(), String> {
             eprintln!("xtask: the site's module needs the {TARGET} target: rustup target add {TARGET}");
             let ok =
                 Command::new("rustup").args(["target", "add", TARGET]).status().is_ok_and(|s| s.success());
-            ok.then_some(()).ok_or_else(|| format!("`rustup target add {TARGET}` failed"))
+            ok.then_some(()).ok_or_else(|| XtaskError::Rustup(format!("rustup target add {TARGET}")))
         }
-        _ => Err(format!("rustup is not available to add the {TARGET} target: install it with rustup")),
+        _ => Err(XtaskError::NoRustup { target: TARGET }),
     }
 }
 
 /// Builds the module; its path.
-fn build_module(root: &Path) -> Result<PathBuf, String> {
+fn build_module(root: &Path) -> Result<PathBuf, XtaskError> {
     ensure_wasm_target()?;
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let status = Command::new(cargo)
         .args(["build", "--release", "--target", TARGET, "-p", "nana-web"])
         .current_dir(root)
         .status()
-        .map_err(|e| format!("cargo could not start: {e}"))?;
+        .map_err(|source| XtaskError::Start { command: "cargo".to_string(), source })?;
     if !status.success() {
-        return Err("the WebAssembly module did not build".to_string());
+        return Err(XtaskError::ModuleBuild);
     }
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
     Ok(target.join(TARGET).join("release/nana_web.wasm"))
@@ -115,10 +120,6 @@ fn build_module(root: &Path) -> Result<PathBuf, String> {
 /// FNV-1a, 64 bits: the build's version, for the service worker's cache name.
 fn fnv(hash: u64, bytes: &[u8]) -> u64 {
     bytes.iter().fold(hash, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
-}
-
-fn io_error(path: &Path) -> impl Fn(io::Error) -> String + '_ {
-    move |e| format!("{}: {e}", path.display())
 }
 
 /// A part of a table in the site: its URL, its offset in the table and its size.
@@ -135,11 +136,11 @@ fn table_json(name: &str, size: u64, parts: &[Part]) -> String {
 
 /// Copies the table at `path` into `dir` in parts of at most [`PART`] bytes: (URL, offset,
 /// size) of each.
-fn copy_table(path: &Path, name: &str, dir: &Path) -> Result<(u64, Vec<Part>), String> {
-    let size = path.metadata().map_err(io_error(path))?.len();
-    let mut file = File::open(path).map_err(io_error(path))?;
+fn copy_table(path: &Path, name: &str, dir: &Path) -> Result<(u64, Vec<Part>), XtaskError> {
+    let size = path.metadata().map_err(file_error(path))?.len();
+    let mut file = File::open(path).map_err(file_error(path))?;
     if size <= PART {
-        fs::copy(path, dir.join(name)).map_err(io_error(path))?;
+        fs::copy(path, dir.join(name)).map_err(file_error(path))?;
         return Ok((size, vec![(format!("tables/{name}"), 0, size)]));
     }
     let mut parts = Vec::new();
@@ -148,10 +149,10 @@ fn copy_table(path: &Path, name: &str, dir: &Path) -> Result<(u64, Vec<Part>), S
         let len = PART.min(size - offset);
         let part = format!("{name}.{}", parts.len());
         let target = dir.join(&part);
-        let mut out = File::create(&target).map_err(io_error(&target))?;
-        let copied = io::copy(&mut (&mut file).take(len), &mut out).map_err(io_error(&target))?;
+        let mut out = File::create(&target).map_err(file_error(&target))?;
+        let copied = io::copy(&mut (&mut file).take(len), &mut out).map_err(file_error(&target))?;
         if copied != len {
-            return Err(format!("{}: shorter than it was", path.display()));
+            return Err(XtaskError::Shorter(path.to_path_buf()));
         }
         parts.push((format!("tables/{part}"), offset, len));
         offset += len;
@@ -159,10 +160,10 @@ fn copy_table(path: &Path, name: &str, dir: &Path) -> Result<(u64, Vec<Part>), S
     Ok((size, parts))
 }
 
-fn write_site(out: &Path, tables: &Path) -> Result<(), String> {
+fn write_site(out: &Path, tables: &Path) -> Result<(), XtaskError> {
     let root = workspace();
     let mut names: Vec<String> = fs::read_dir(tables)
-        .map_err(|e| format!("the tablebase folder {}: {e}", tables.display()))?
+        .map_err(|source| XtaskError::TablebaseDir { path: tables.to_path_buf(), source })?
         .filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .filter(|n| n.ends_with(".tb") && !n.contains('"') && !n.contains('\\'))
@@ -172,9 +173,9 @@ fn write_site(out: &Path, tables: &Path) -> Result<(), String> {
 
     let dir = out.join("tables");
     if dir.exists() {
-        fs::remove_dir_all(&dir).map_err(io_error(&dir))?;
+        fs::remove_dir_all(&dir).map_err(file_error(&dir))?;
     }
-    fs::create_dir_all(&dir).map_err(io_error(&dir))?;
+    fs::create_dir_all(&dir).map_err(file_error(&dir))?;
     let mut listed = Vec::new();
     for name in &names {
         let (size, parts) = copy_table(&tables.join(name), name, &dir)?;
@@ -187,15 +188,15 @@ fn write_site(out: &Path, tables: &Path) -> Result<(), String> {
         sizes::TAIL,
         listed.join(",\n  ")
     );
-    let write = |name: &str, bytes: &[u8]| fs::write(out.join(name), bytes).map_err(io_error(out));
+    let write = |name: &str, bytes: &[u8]| fs::write(out.join(name), bytes).map_err(file_error(out));
     write("tables.json", list.as_bytes())?;
 
-    let wasm = fs::read(&module).map_err(io_error(&module))?;
+    let wasm = fs::read(&module).map_err(file_error(&module))?;
     write("nana_web.wasm", &wasm)?;
     let page_path = root.join("crates/server/assets/explorer.html");
-    let page = fs::read_to_string(&page_path).map_err(io_error(&page_path))?;
+    let page = fs::read_to_string(&page_path).map_err(file_error(&page_path))?;
     if !page.contains(MARKER) {
-        return Err(format!("{} has no line {MARKER}", page_path.display()));
+        return Err(XtaskError::NoMarker { path: page_path, marker: MARKER });
     }
     let tags =
         "<script src=\"nana-web.js\"></script>\n<link rel=\"manifest\" href=\"manifest.webmanifest\">\n\
@@ -207,7 +208,7 @@ fn write_site(out: &Path, tables: &Path) -> Result<(), String> {
     version = fnv(version, page.as_bytes());
     for asset in ASSETS {
         let path = root.join("crates/web/assets").join(asset);
-        let text = fs::read_to_string(&path).map_err(io_error(&path))?;
+        let text = fs::read_to_string(&path).map_err(file_error(&path))?;
         version = fnv(version, text.as_bytes());
         let text = text.replace("@VERSION@", &format!("{version:016x}"));
         write(asset, text.as_bytes())?;

@@ -10,13 +10,14 @@ use nana_protocol::{EngineGame, Setup};
 use crate::error::CliError;
 use crate::games::Registered;
 
-/// Runs the engine over `games` until `quit` or the end of `input`; `default` is the game
-/// until a GUI sets one.
+/// Runs the engine over `games` until `quit` or the end of `input`, read on a thread of its
+/// own (a `quit` during a solve is obeyed at once: the caller ends the process, the solve with
+/// it); `default` is the game until a GUI sets one.
 pub fn run(
     games: &[&dyn Registered],
     default: &str,
     dir: &Path,
-    input: &mut dyn BufRead,
+    input: impl BufRead + Send + 'static,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     let games: Vec<&dyn EngineGame> = games.iter().map(|g| g.engine_game()).collect();
@@ -27,5 +28,5 @@ pub fn run(
         author: "the nana authors".to_string(),
         tablebase_dir: dir.to_path_buf(),
     };
-    nana_protocol::run(&setup, input, out).map_err(CliError::Output)
+    nana_protocol::run_concurrent(&setup, input, out).map_err(CliError::Output)
 }

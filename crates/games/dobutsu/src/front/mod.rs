@@ -63,9 +63,9 @@ impl Game for Dobutsu {
         let t = rules.terminal(pos)?;
         let side = pos.side_to_move().name();
         Some(match t.value {
-            Value::Win(_) => format!("the game is decided ({}): the {side} player wins", t.ending.words()),
-            Value::Loss(_) => format!("the game is over ({}): the {side} player has lost", t.ending.words()),
-            Value::Draw => format!("the game is over ({}): a draw", t.ending.words()),
+            Value::Win(_) => format!("the {side} player wins ({})", t.ending.words()),
+            Value::Loss(_) => format!("the {side} player has lost ({})", t.ending.words()),
+            Value::Draw => format!("a draw ({})", t.ending.words()),
         })
     }
 
