@@ -133,6 +133,19 @@ impl Enders {
     }
 }
 
+/// Checks, in debug builds, what `byte_of` reads off a move of `pos` without playing it against
+/// the position after it: where the game is not over before the move, a win at once after it
+/// can only be the lion's capture (`loses`); and a move [`Enders`] rules out does not end the
+/// game with the mover's win. The move is played once for both.
+fn check_move(pos: &Position, rules: &Rules, mv: Move, loses: bool, enders: &Enders) {
+    let end = pos.play_unchecked(mv).solver_end(rules);
+    assert_eq!(loses, matches!(end, Some((Value::Win(_), _))), "{mv} loses at once");
+    assert!(
+        loses || enders.may_end(pos, mv) || !matches!(end, Some((Value::Loss(_), _))),
+        "{mv} ends the game"
+    );
+}
+
 /// The number of distinct entries among `children`, sorted in place.
 fn distinct(children: &mut [u64]) -> usize {
     children.sort_unstable();
@@ -165,14 +178,13 @@ fn byte_of(pos: &Position, rules: &Rules) -> u8 {
     let lost = |p: &Position| matches!(p.solver_end(rules), Some((Value::Loss(_), _)));
     pos.for_each_move(|mv| {
         let loses = exposure.loses_at_once(mv);
-        // Where the game is not over before the move, a win at once after it can only be the
-        // lion's capture.
-        debug_assert_eq!(loses, matches!(pos.play_unchecked(mv).solver_end(rules), Some((Value::Win(_), _))));
+        if cfg!(debug_assertions) {
+            check_move(pos, rules, mv, loses, &enders);
+        }
         if loses || try_wins {
             return;
         }
         let may_end = enders.may_end(pos, mv);
-        debug_assert!(may_end || !lost(&pos.play_unchecked(mv)), "{mv} ends the game");
         if may_end || rank_children {
             let after = pos.play_unchecked(mv);
             if may_end && lost(&after) {
