@@ -8,8 +8,9 @@
 //!   the positions below still match.
 //! - `tests/data/golden/dobutsu-positions.csv`: a few hundred positions per rule set with their
 //!   value: the start and the positions after each first move, the mainline from the start,
-//!   and random legal positions with either side to move. They
-//!   are read back from their Fairy-Stockfish FEN, so they hold whatever the index.
+//!   the two positions whose side to move has no move, and random legal positions with either
+//!   side to move. They are read back from their Fairy-Stockfish FEN, so they hold whatever the
+//!   index.
 //!
 //! The files were written by this test with `NANA_BLESS=1` (`NANA_BLESS=1 cargo test -p
 //! dobutsu-shogi --test golden`), from tables whose values the public C solver confirms
@@ -34,6 +35,9 @@ const POSITIONS: &str =
 /// Random legal positions per rule set, besides the start, its children and the mainline.
 const RANDOM: usize = 300;
 
+/// The two positions of the index whose side to move has no move at all: a loss in 0.
+const NO_MOVE: [&str; 2] = ["GE1/LGE/CCl/3[-] w 0 1", "GEl/LGE/CC1/3[-] w 0 1"];
+
 fn position_row(rules: &Rules, fen: &str, v: Value) -> String {
     let dtm = v.dtm().map_or(String::new(), |d| d.0.to_string());
     format!("{},{fen},{},{dtm}", rules.name(), v.category())
@@ -49,6 +53,9 @@ fn chosen_positions(rules: &Rules, table: &nana_probe::table::Table<Rules>) -> V
     for mv in probe.mainline(&start, 20).expect("the start's mainline") {
         pos = rules.play(&pos, mv);
         chosen.push(pos);
+    }
+    for fen in NO_MOVE {
+        chosen.push(rules.parse_position(fen).unwrap_or_else(|e| panic!("{fen}: {e}")));
     }
     let mut rng = XorShift(0x0d0b_5750_5eed);
     let mut random = 0;
