@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use nana_engine::Value;
-use nana_front::{Game, Pos};
+use nana_front::{Pos, ProtocolNotation};
 use nana_probe::table::Table;
 use nana_probe::ProbeGame;
 use nana_protocol::{score, Dialect};
@@ -59,7 +59,7 @@ fn usi_transcript() {
 /// game ends by our rules or up to 40 plies), `go` answers with the table's value in the
 /// dialect's score and a best move: one that keeps that value; where the rules count the game
 /// as won before it is played out, the move that finishes it; where it is over, no move.
-fn perfect_play<G: Game>(
+fn perfect_play<G: ProtocolNotation>(
     engine: &mut Engine,
     table: &Table<G::Rules>,
     dialect: Dialect,

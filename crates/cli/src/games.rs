@@ -1,7 +1,8 @@
 //! The games the command line is built with: one registration line each in [`GAMES`].
 //!
-//! A game is registered as [`game::<G>()`](game), where `G` implements the front layer's
-//! [`Game`]: everything the commands and the explorer need comes from there. [`Registered`] is
+//! A game is registered as [`game::<G>()`](game), where `G` implements the front layer's roles
+//! of a game ([`Game`], [`Perft`], [`Claims`], [`ProtocolNotation`]): everything the commands,
+//! the explorer and the engine need comes from there. [`Registered`] is
 //! the object-safe face of a game, so that one list holds games of different types; each of its
 //! methods runs generic code for the game's own types.
 
@@ -11,7 +12,7 @@ use std::marker::PhantomData;
 use std::path::Path;
 use std::process::ExitCode;
 
-use nana_front::Game;
+use nana_front::{Claims, Game, Perft, ProtocolNotation};
 use nana_server::{Missing, Registry};
 
 /// Every game of the `nana` command line and explorer, the default (`--game` not given) first.
@@ -46,11 +47,11 @@ pub trait Registered: Sync {
 pub struct Registration<G>(PhantomData<fn() -> G>);
 
 /// The registration of `G`, for [`GAMES`].
-pub const fn game<G: Game>() -> &'static dyn Registered {
+pub const fn game<G: Game + Perft + Claims + ProtocolNotation>() -> &'static dyn Registered {
     &Registration::<G>(PhantomData)
 }
 
-impl<G: Game> Registered for Registration<G> {
+impl<G: Game + Perft + Claims + ProtocolNotation> Registered for Registration<G> {
     fn name(&self) -> &'static str {
         G::NAME
     }

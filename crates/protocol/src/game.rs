@@ -1,5 +1,6 @@
 //! One game behind the protocol: its rule options, its tables, the position a GUI set and the
-//! answers to `go` and `go perft`, generic over the front layer's [`Game`]. [`EngineGame`] and
+//! answers to `go` and `go perft`, generic over the roles of a game the engine uses: the front
+//! layer's [`Game`], [`Perft`] and [`ProtocolNotation`]. [`EngineGame`] and
 //! [`DynEngine`] are its object-safe faces, so that one engine lists games of different
 //! types.
 
@@ -10,7 +11,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use nana_engine::{Progress, Value};
-use nana_front::{solve_command, Dialect, Game, Mv, Pos, PositionForm};
+use nana_front::{solve_command, Dialect, Game, Mv, Perft, Pos, PositionForm, ProtocolNotation};
 use nana_probe::table::{Table, TableGame};
 use nana_probe::{ProbeGame, Ranked};
 
@@ -26,7 +27,7 @@ pub const PERFT_MAX: u32 = 10;
 
 /// A game as the engine lists it, whatever its type.
 pub trait EngineGame: Sync + std::fmt::Debug {
-    /// Its value of `UCI_Variant` ([`Game::VARIANT`]).
+    /// Its value of `UCI_Variant` ([`ProtocolNotation::PROTOCOL_NAME`]).
     fn name(&self) -> &'static str;
     /// Its rule options: the rule set and each rule switch.
     fn options(&self) -> Vec<EngineOption>;
@@ -35,16 +36,16 @@ pub trait EngineGame: Sync + std::fmt::Debug {
 }
 
 /// The registration of `G` for [`crate::run`]'s list of games.
-pub const fn engine_game<G: Game>() -> &'static dyn EngineGame {
+pub const fn engine_game<G: Game + Perft + ProtocolNotation>() -> &'static dyn EngineGame {
     &Registration::<G>(PhantomData)
 }
 
 #[derive(Debug)]
 struct Registration<G>(PhantomData<fn() -> G>);
 
-impl<G: Game> EngineGame for Registration<G> {
+impl<G: Game + Perft + ProtocolNotation> EngineGame for Registration<G> {
     fn name(&self) -> &'static str {
-        G::VARIANT
+        G::PROTOCOL_NAME
     }
 
     fn options(&self) -> Vec<EngineOption> {
@@ -74,14 +75,14 @@ fn capitalised(name: &str) -> String {
 }
 
 /// The name of a game's rule-set option: `DobutsuRules`.
-pub fn rules_option<G: Game>() -> String {
-    format!("{}Rules", capitalised(G::VARIANT))
+pub fn rules_option<G: ProtocolNotation>() -> String {
+    format!("{}Rules", capitalised(G::PROTOCOL_NAME))
 }
 
 /// The name of a rule switch's option: `NanaDropStalemate` for Nana's `drop-stalemate`.
-pub fn switch_option<G: Game>(flag: &str) -> String {
+pub fn switch_option<G: ProtocolNotation>(flag: &str) -> String {
     let words: String = flag.split('-').map(capitalised).collect();
-    format!("{}{words}", capitalised(G::VARIANT))
+    format!("{}{words}", capitalised(G::PROTOCOL_NAME))
 }
 
 /// What `go` answers: the `info` lines and the move (`None`: no move, the game is over).
@@ -134,14 +135,14 @@ pub trait DynEngine {
 }
 
 /// The state of one game.
-pub struct GameEngine<G: Game> {
+pub struct GameEngine<G: Game + Perft + ProtocolNotation> {
     rule_set: usize,
     switches: Vec<bool>,
     tables: Vec<Table<G::Rules>>,
     position: Option<Pos<G>>,
 }
 
-impl<G: Game> GameEngine<G> {
+impl<G: Game + Perft + ProtocolNotation> GameEngine<G> {
     /// A lookup's error, with the command that makes the table again where it is damaged.
     fn probe_error(&self, e: nana_probe::ProbeError) -> EngineError {
         EngineError::probe(e, || solve_command::<G>(&self.rules()))
@@ -196,7 +197,7 @@ impl<G: Game> GameEngine<G> {
     }
 }
 
-impl<G: Game> std::fmt::Debug for GameEngine<G> {
+impl<G: Game + Perft + ProtocolNotation> std::fmt::Debug for GameEngine<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GameEngine")
             .field("rules", &self.rules())
@@ -206,7 +207,7 @@ impl<G: Game> std::fmt::Debug for GameEngine<G> {
     }
 }
 
-impl<G: Game> Default for GameEngine<G> {
+impl<G: Game + Perft + ProtocolNotation> Default for GameEngine<G> {
     fn default() -> Self {
         GameEngine::new()
     }
@@ -232,7 +233,7 @@ impl Progress for Shared {
     fn end(&self) {}
 }
 
-impl<G: Game> DynEngine for GameEngine<G> {
+impl<G: Game + Perft + ProtocolNotation> DynEngine for GameEngine<G> {
     fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), EngineError>> {
         if name.eq_ignore_ascii_case(&rules_option::<G>()) {
             return Some(match G::RULE_SETS.iter().position(|r| r.name.eq_ignore_ascii_case(value)) {
@@ -265,7 +266,7 @@ impl<G: Game> DynEngine for GameEngine<G> {
     }
 
     fn describe(&self) -> String {
-        format!("{} rules \"{}\"", G::VARIANT, self.rules().describe())
+        format!("{} rules \"{}\"", G::PROTOCOL_NAME, self.rules().describe())
     }
 
     fn load(&mut self, dir: &Path, say: &mut dyn FnMut(String)) -> Result<(), EngineError> {

@@ -2,9 +2,10 @@
 //! USI to one that opens with `usi`, as Fairy-Stockfish does, and answers every `go` at once
 //! from the game's table (see `docs/ENGINE-PROTOCOL.md`).
 //!
-//! The crate names no game: a game is one [`engine_game::<G>()`](engine_game) over the front layer's
-//! [`nana_front::Game`], which supplies its protocol name, its position and move forms per
-//! dialect and its rule options. [`run`] reads commands until `quit` or the end of the input.
+//! The crate names no game: a game is one [`engine_game::<G>()`](engine_game) over three roles
+//! of the front layer: [`nana_front::Game`] (its rule sets and options, why the game is over),
+//! [`nana_front::ProtocolNotation`] (its protocol name, its position and move forms per
+//! dialect) and [`nana_front::Perft`] (`go perft`). [`run`] reads commands until `quit` or the end of the input.
 //!
 //! What a score says: `score mate N` for a decided position, positive where the side to move
 //! wins, `N` counted in moves over UCI (a win in `d` plies is mate `(d + 1) / 2`, a loss in `d`

@@ -11,9 +11,9 @@ use crate::error::CliError;
 use crate::out::outln;
 use crate::progress::bar;
 use crate::table;
-use nana_front::Game;
+use nana_front::{Claims, Game};
 
-pub fn run<G: Game>(
+pub fn run<G: Game + Claims>(
     rules: &G::Rules,
     tablebase: Option<&Path>,
     dir: &Path,

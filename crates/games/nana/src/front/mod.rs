@@ -1,11 +1,12 @@
-//! Nana shogi in the front ends: its name and rule flags, its board view in the explorer
-//! ([`view`]), the published claims with their verdicts and the results document.
+//! Nana shogi in the front ends: its name and rule flags ([`Game`]), its board view in the
+//! explorer ([`view`]), perft ([`Perft`]), the published claims with their verdicts and the
+//! results document ([`Claims`]), its notation in the engine protocol ([`ProtocolNotation`]).
 
 mod results;
 mod view;
 
 use nana_engine::Value;
-use nana_front::{Game, Load, Report, ReportError, RuleOption, RuleSet};
+use nana_front::{Claims, Game, Load, Perft, ProtocolNotation, Report, ReportError, RuleOption, RuleSet};
 use nana_probe::table::Table;
 
 use crate::claims::CLAIMS;
@@ -38,10 +39,6 @@ impl Game for Nana {
         Rules { variant: rules.variant, drop_stalemate: options[0], hand_stalemate: options[1] }
     }
 
-    fn claimed_rule_sets() -> Vec<Rules> {
-        CLAIMS.iter().map(|c| c.rules).collect()
-    }
-
     const SIDES: [&'static str; 2] = ["black", "white"];
 
     fn side_to_move(pos: &Position) -> usize {
@@ -64,13 +61,21 @@ impl Game for Nana {
     fn diagram(pos: &Position) -> String {
         crate::diagram(pos)
     }
+}
 
+impl Perft for Nana {
     fn perft(rules: &Rules, pos: &Position, depth: u32) -> u64 {
         crate::perft(pos, rules, depth)
     }
 
     fn perft_children(rules: &Rules, pos: &Position) -> Vec<Position> {
         pos.legal_moves(rules).into_iter().map(|mv| pos.play_unchecked(mv)).collect()
+    }
+}
+
+impl Claims for Nana {
+    fn claimed_rule_sets() -> Vec<Rules> {
+        CLAIMS.iter().map(|c| c.rules).collect()
     }
 
     fn reachable_stats(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Vec<String> {
@@ -95,6 +100,9 @@ impl Game for Nana {
         results::generate(load)
     }
 }
+
+/// No other engine plays Nana shogi: the protocol reads and writes its own strings.
+impl ProtocolNotation for Nana {}
 
 /// Black's value, with the ply of the mate counted from the start (`plies_before` plies have
 /// been played to reach the position whose distance `v` holds).
