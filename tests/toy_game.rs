@@ -25,7 +25,7 @@ use nana_front::{
     ProtocolNotation, Report, ReportError, RuleSet, SquareView, Words,
 };
 use nana_probe::table::{RulesError, Table, TableGame};
-use nana_probe::{Ending, InputError, ProbeGame, Terminal};
+use nana_probe::{Ending, InputError, ProbeRules, Terminal};
 use nana_server::{Missing, Registry, Status};
 use nana_tablebase::{Encoding, Expected, Header};
 use tower::ServiceExt;
@@ -84,7 +84,7 @@ impl nana_engine::Game for Solver {
     }
 }
 
-impl ProbeGame for Toy {
+impl ProbeRules for Toy {
     type Position = Pile;
     type Move = u8;
     type ParseError = InputError;

@@ -6,7 +6,7 @@ use std::path::Path;
 use nana_engine::Value;
 use nana_front::{Pos, ProtocolNotation};
 use nana_probe::table::Table;
-use nana_probe::ProbeGame;
+use nana_probe::ProbeRules;
 use nana_protocol::{score, Dialect};
 
 use crate::fairy::nana;

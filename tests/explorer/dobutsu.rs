@@ -9,7 +9,7 @@ use axum::http::StatusCode;
 use dobutsu_shogi::Dobutsu;
 use dobutsu_shogi::Rules;
 use nana_front::Game;
-use nana_probe::ProbeGame;
+use nana_probe::ProbeRules;
 use nana_server::{add_game, Explorer, Missing, Registry, DRAW_LINE};
 use serde_json::{json, Value};
 

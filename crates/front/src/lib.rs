@@ -26,7 +26,7 @@ use std::fmt::{Debug, Display};
 use std::hash::Hash;
 
 use nana_engine::Value;
-use nana_probe::ProbeGame;
+use nana_probe::ProbeRules;
 
 pub use claims::{Claims, Load, Report, ReportError};
 pub use protocol::{Dialect, PositionForm, ProtocolNotation};
@@ -82,13 +82,13 @@ impl<R> FrontRules for R where
 }
 
 /// A position of a game.
-pub type Pos<G> = <<G as Game>::Rules as ProbeGame>::Position;
+pub type Pos<G> = <<G as Game>::Rules as ProbeRules>::Position;
 
 /// A move of a game.
-pub type Mv<G> = <<G as Game>::Rules as ProbeGame>::Move;
+pub type Mv<G> = <<G as Game>::Rules as ProbeRules>::Move;
 
 /// A game's error about a position or a move it cannot read.
-pub type ParseError<G> = <<G as Game>::Rules as ProbeGame>::ParseError;
+pub type ParseError<G> = <<G as Game>::Rules as ProbeRules>::ParseError;
 
 /// A game as every front end sees it: what it is called and how it is shown. The command
 /// line's `--game NAME`, the explorer's URLs and the engine's rule options are built from this;

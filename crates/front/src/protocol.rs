@@ -4,7 +4,7 @@
 //! the front layer, so that it needs no dependency on the protocol.
 
 use crate::{Game, Mv, ParseError, Pos};
-use nana_probe::ProbeGame;
+use nana_probe::ProbeRules;
 
 /// The engine protocol a GUI speaks (`nana engine`): the one it opens with, `uci` or `usi`.
 /// They differ in how moves, mate distances and some option names are written.

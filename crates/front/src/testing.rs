@@ -1,13 +1,13 @@
 //! Test helpers for a game's presentation (they panic where a check fails): the board view and
 //! the squares of moves checked against the game's own rules.
 
-use nana_probe::ProbeGame;
+use nana_probe::ProbeRules;
 
 use crate::view::{Board, Explorable};
 
 /// Test helper: positions spread over a game's whole index (every `step`th entry's position,
 /// the side that moves first to move), their children (the other side to move), and the start.
-pub fn sample_positions<G: ProbeGame>(game: &G, step: usize) -> Vec<G::Position>
+pub fn sample_positions<G: ProbeRules>(game: &G, step: usize) -> Vec<G::Position>
 where
     G::Position: Copy,
 {

@@ -23,7 +23,7 @@ use nana_engine::{
 };
 use nana_tablebase::{Counts, Expected, Header, Layout, Tablebase, TablebaseError};
 
-use crate::{Probe, ProbeGame};
+use crate::{Probe, ProbeRules};
 
 #[cfg(feature = "files")]
 mod file;
@@ -31,7 +31,7 @@ mod file;
 pub use file::write;
 
 /// A rule set of a game whose solution can be written, opened and solved.
-pub trait TableGame: ProbeGame + Sized {
+pub trait TableGame: ProbeRules + Sized {
     /// The file name of its table in a tablebase folder, e.g. `nana-current.tb`.
     fn file_name(&self) -> String;
 
@@ -77,7 +77,7 @@ pub trait TableGame: ProbeGame + Sized {
     /// them as whatever compresses best ([`Header::dont_care`]), so that a stored entry of an
     /// unused position holds some other entry's value. A game says so only where its probe
     /// provably never reads such an entry (it reads the entries of legal positions whose value
-    /// the rules do not decide, [`ProbeGame::value_by_rules`]), and where
+    /// the rules do not decide, [`ProbeRules::value_by_rules`]), and where
     /// [`TableGame::mark_unused`] finds every one of them again. By default, none.
     fn dont_care(&self) -> bool {
         false

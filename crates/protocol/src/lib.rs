@@ -90,7 +90,7 @@ pub fn choose(count: usize, strength: i64, seed: u64, position: &str) -> usize {
 pub struct Setup<'a> {
     /// The games, each a value of `UCI_Variant`.
     pub games: &'a [&'a dyn EngineGame],
-    /// The variant until a GUI sets one.
+    /// The game until a GUI sets one (a value of `UCI_Variant`).
     pub default_game: &'a str,
     /// `id name`.
     pub name: String,
@@ -104,7 +104,8 @@ pub struct Setup<'a> {
 struct Dialogue<'a> {
     setup: &'a Setup<'a>,
     dialect: Dialect,
-    variant: usize,
+    /// The game played: an index into `setup.games` and `engines`.
+    game: usize,
     engines: Vec<Box<dyn DynEngine>>,
     dir: PathBuf,
     multipv: usize,
@@ -114,7 +115,7 @@ struct Dialogue<'a> {
     pending: Option<String>,
     /// Whether the GUI has set up a game (an option, a new game or a position): from then on
     /// `isready` opens the table. The `isready` of a bare handshake answers at once, so that a
-    /// GUI that asks before it sets the variant does not wait for another game's table.
+    /// GUI that asks before it sets the game does not wait for another game's table.
     set_up: bool,
 }
 
@@ -130,12 +131,12 @@ macro_rules! say {
 /// Only a failure to write the answers ends it with an error; bad input gets an
 /// `info string error: ...` line.
 pub fn run(setup: &Setup<'_>, input: &mut dyn BufRead, out: &mut dyn Write) -> io::Result<()> {
-    let variant = setup.games.iter().position(|v| v.name() == setup.default_game).unwrap_or(0);
+    let game = setup.games.iter().position(|g| g.name() == setup.default_game).unwrap_or(0);
     let mut dialogue = Dialogue {
         setup,
         dialect: Dialect::Uci,
-        variant,
-        engines: setup.games.iter().map(|v| v.engine()).collect(),
+        game,
+        engines: setup.games.iter().map(|g| g.engine()).collect(),
         dir: setup.tablebase_dir.clone(),
         multipv: 1,
         strength: STRENGTH_MAX,
@@ -161,7 +162,7 @@ pub fn run(setup: &Setup<'_>, input: &mut dyn BufRead, out: &mut dyn Write) -> i
 
 impl Dialogue<'_> {
     fn engine(&mut self) -> &mut dyn DynEngine {
-        self.engines[self.variant].as_mut()
+        self.engines[self.game].as_mut()
     }
 
     fn error(&self, out: &mut dyn Write, message: impl std::fmt::Display) -> io::Result<()> {
@@ -222,7 +223,7 @@ impl Dialogue<'_> {
         let names: Vec<&'static str> = self.setup.games.iter().map(|v| v.name()).collect();
         let mut options = vec![EngineOption {
             name: "UCI_Variant".into(),
-            kind: OptionKind::Combo { default: self.setup.games[self.variant].name(), vars: names },
+            kind: OptionKind::Combo { default: self.setup.games[self.game].name(), vars: names },
         }];
         for v in self.setup.games {
             options.extend(v.options());
@@ -261,7 +262,7 @@ impl Dialogue<'_> {
         let dir = self.dir.clone();
         let mut failed = Ok(());
         // The progress lines are written as they come.
-        let result = self.engines[self.variant].load(&dir, &mut |line| {
+        let result = self.engines[self.game].load(&dir, &mut |line| {
             if failed.is_ok() {
                 failed = writeln!(out, "info string {line}").and_then(|()| out.flush());
             }
@@ -290,11 +291,11 @@ impl Dialogue<'_> {
             "uci_variant" => {
                 match self.setup.games.iter().position(|v| v.name().eq_ignore_ascii_case(&value)) {
                     Some(i) => {
-                        self.variant = i;
+                        self.game = i;
                         self.engine().reset();
                         Ok(())
                     }
-                    None => Err(EngineError::UnknownVariant {
+                    None => Err(EngineError::UnknownGame {
                         option: name.clone(),
                         value: value.clone(),
                         known: self.setup.games.iter().map(|v| v.name()).collect(),
@@ -380,7 +381,7 @@ impl Dialogue<'_> {
         let search = Search { multipv: self.multipv, strength: self.strength, seed: self.seed, moves };
         self.load(out)?;
         let dialect = self.dialect;
-        let best = match self.engines[self.variant].go(dialect, &search) {
+        let best = match self.engines[self.game].go(dialect, &search) {
             Ok(answer) => {
                 for line in &answer.info {
                     say!(out, "{line}");

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use nana_probe::table::TableGame;
-use nana_probe::{ProbeGame, Ranked};
+use nana_probe::{ProbeRules, Ranked};
 
 use crate::error::CliError;
 use crate::flags::RuleFlags;

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use nana_probe::table::TableGame;
-use nana_probe::ProbeGame;
+use nana_probe::ProbeRules;
 
 use crate::error::CliError;
 use crate::out::outln;

@@ -54,7 +54,7 @@ impl Game for Nana {
     const WIN_NAME: &'static str = "mate";
 
     fn game_over(rules: &Rules, pos: &Position) -> Option<String> {
-        let how = nana_probe::ProbeGame::terminal(rules, pos)?.ending.name;
+        let how = nana_probe::ProbeRules::terminal(rules, pos)?.ending.name;
         Some(format!("{} has no legal move ({how}) and has lost", pos.side_to_move().name()))
     }
 
