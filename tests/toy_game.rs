@@ -24,7 +24,7 @@ use nana_front::{
     Board, Claims, EndingWords, Explorable, Game, Hand, Load, MoveSquares, Palette, Perft, PieceView,
     ProtocolNotation, Report, ReportError, RuleSet, SquareView, Words,
 };
-use nana_probe::table::{RulesError, Table, TableGame};
+use nana_probe::table::{RulesError, Table, TableRules};
 use nana_probe::{Ending, InputError, ProbeRules, Terminal};
 use nana_server::{Missing, Registry, Status};
 use nana_tablebase::{Encoding, Expected, Header};
@@ -141,7 +141,7 @@ impl ProbeRules for Toy {
     }
 }
 
-impl TableGame for Toy {
+impl TableRules for Toy {
     fn file_name(&self) -> String {
         format!("toy-{}.tb", self.rule_set_name())
     }

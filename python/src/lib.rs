@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use nana_front::{solve_command, Game};
-use nana_probe::table::{Table, TableError, TableGame};
+use nana_probe::table::{Table, TableError, TableRules};
 use nana_probe::{ProbeError, ProbeRules};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;

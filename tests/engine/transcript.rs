@@ -254,7 +254,7 @@ fn a_damaged_block_is_an_error_with_the_command_that_regenerates_it() {
     let mut bytes = std::fs::read(nana_fixture::path(rules)).expect("the fixture's table");
     let block = nana_fixture::damage_block_of(&mut bytes, rules.index(&rules.start()));
     let dir = tempfile::tempdir().expect("a temporary folder");
-    std::fs::write(dir.path().join(nana_probe::table::TableGame::file_name(&rules)), &bytes)
+    std::fs::write(dir.path().join(nana_probe::table::TableRules::file_name(&rules)), &bytes)
         .expect("written");
     let mut engine = Engine::nana(dir.path());
     engine.send("uci");

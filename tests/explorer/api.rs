@@ -8,7 +8,7 @@ use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
 use nana_engine::EntryWidth;
 use nana_front::{Explorable, Game};
-use nana_probe::table::{Table, TableGame};
+use nana_probe::table::{Table, TableRules};
 use nana_probe::{ProbeError, ProbeRules};
 use nana_server::{add_game, Explorer, Missing, Registry, DRAW_LINE};
 use nana_shogi::{Nana, Rules};

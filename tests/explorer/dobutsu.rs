@@ -286,7 +286,7 @@ async fn a_damaged_block_is_an_error_every_time_and_other_positions_answer() {
     let mut bytes = std::fs::read(nana_fixture::path(rules)).unwrap();
     let block = nana_fixture::damage_block_of(&mut bytes, rules.index(&rules.start()));
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join(nana_probe::table::TableGame::file_name(&rules));
+    let path = dir.path().join(nana_probe::table::TableRules::file_name(&rules));
     std::fs::write(&path, &bytes).unwrap();
     drop(bytes);
     let mut r = Registry::new();

@@ -57,7 +57,7 @@ pub struct RuleOption {
 }
 
 /// The rules of a game as the front ends use them: a rule set whose table can be written, opened
-/// and solved ([`TableGame`]), shown by the explorer ([`Explorable`]), whose positions can be
+/// and solved ([`TableRules`]), shown by the explorer ([`Explorable`]), whose positions can be
 /// hashed (for repetitions in `play`) and shared between threads (for `perft` and the server).
 pub trait FrontRules:
     Explorable<Position: Copy + Eq + Hash + Send + Sync + Display, Move: Send + Sync>

@@ -362,7 +362,7 @@ struct Rated(EntryWidth);
 
 mod table {
     use super::*;
-    use nana_probe::table::{self, RulesError, Source, Table, TableError, TableGame};
+    use nana_probe::table::{self, RulesError, Source, Table, TableError, TableRules};
     use nana_tablebase::{Encoding, Expected, Header, TablebaseError};
 
     impl ProbeRules for Rated {
@@ -409,7 +409,7 @@ mod table {
         }
     }
 
-    impl TableGame for Rated {
+    impl TableRules for Rated {
         fn file_name(&self) -> String {
             format!("race-{}.tb", self.0.bytes())
         }

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use nana_engine::{Progress, Value};
 use nana_front::{solve_command, Dialect, Game, Mv, Perft, Pos, PositionForm, ProtocolNotation};
-use nana_probe::table::{Table, TableGame};
+use nana_probe::table::{Table, TableRules};
 use nana_probe::{ProbeRules, Ranked};
 
 use crate::error::EngineError;

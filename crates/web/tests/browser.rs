@@ -11,7 +11,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use nana_front::Game;
-use nana_probe::table::TableGame;
+use nana_probe::table::TableRules;
 use nana_probe::ProbeRules;
 use serde_json::{json, Value};
 

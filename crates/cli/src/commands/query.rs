@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use nana_engine::Value;
 use nana_probe::echo::cut;
-use nana_probe::table::TableGame;
+use nana_probe::table::TableRules;
 use nana_probe::{Probe, ProbeError, ProbeRules, Summary};
 use serde::Serialize;
 

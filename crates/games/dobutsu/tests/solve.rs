@@ -19,7 +19,7 @@ use dobutsu_shogi::index::{rank, unrank, SIZE};
 use dobutsu_shogi::probe::Probe;
 use dobutsu_shogi::{Position, Rules};
 use nana_engine::{Dtm, EntryWidth, Value};
-use nana_probe::table::{Source, TableGame};
+use nana_probe::table::{Source, TableRules};
 use rayon::prelude::*;
 
 /// The value of a position whose side to move can take the lion, by the rules: a win in 1.

@@ -9,7 +9,7 @@ use nana_engine::Value;
 use nana_front::{
     grouped, Claims, Dialect, Game, Load, Perft, PositionForm, ProtocolNotation, Report, ReportError, RuleSet,
 };
-use nana_probe::table::{Table, TableGame};
+use nana_probe::table::{Table, TableRules};
 use nana_probe::ProbeRules;
 
 use crate::claims::{CLAIMS, TANAKA_COUNTS};

@@ -128,7 +128,7 @@ fn hodges_line(pos: &Position, rules: &Rules, line: &[crate::Move]) -> String {
 /// Checks the published claims against `tables`, which must hold the table of every claimed
 /// rule set. Nothing is printed: the caller prints only once every table has loaded.
 fn report(tables: &[Table<Rules>]) -> Result<Report, ReportError> {
-    use nana_probe::table::TableGame;
+    use nana_probe::table::TableRules;
     let start = Position::start();
     let mut results = Vec::new();
     let mut table = String::from(
