@@ -56,9 +56,10 @@ pub struct RuleOption {
     pub default: bool,
 }
 
-/// The rules of a game as the front ends use them: a rule set whose table can be written, opened
-/// and solved ([`TableRules`]), shown by the explorer ([`Explorable`]), whose positions can be
-/// hashed (for repetitions in `play`) and shared between threads (for `perft` and the server).
+/// The rules of a game as the front ends use them: a rule set whose table can be written,
+/// opened and solved ([`TableRules`](nana_probe::table::TableRules)), shown by the explorer
+/// ([`Explorable`]), whose positions can be hashed (for repetitions in `play`) and shared
+/// between threads (for `perft` and the server).
 pub trait FrontRules:
     Explorable<Position: Copy + Eq + Hash + Send + Sync + Display, Move: Send + Sync>
     + Copy
