@@ -9,7 +9,9 @@
 //! - [`Claims`]: the published claims with their verdicts, the generated results document and
 //!   the reachable-state lines of `stats` (the command line);
 //! - [`ProtocolNotation`]: its name and its position and move forms in the engine protocol
-//!   (`nana engine`), with the protocol's [`Dialect`] and [`PositionForm`].
+//!   (`nana engine`), with the protocol's [`Dialect`] and [`PositionForm`];
+//! - [`DynGame`] on [`GameType`]: a game as a value whatever its type, the face of a game every
+//!   front end's list of games extends.
 //!
 //! The front ends (the command line, the explorer server, the engine protocol, the page) name
 //! no game: they see a game through these traits, each asking only for the roles it uses, and
@@ -24,6 +26,7 @@ pub mod view;
 
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
+use std::marker::PhantomData;
 
 use nana_engine::Value;
 use nana_probe::ProbeRules;
@@ -153,6 +156,41 @@ pub trait Perft: Game {
     fn perft(rules: &Self::Rules, pos: &Pos<Self>, depth: u32) -> u64;
     /// The positions after each move at the root of that tree, for splitting it across threads.
     fn perft_children(rules: &Self::Rules, pos: &Pos<Self>) -> Vec<Pos<Self>>;
+}
+
+/// A game as a value, whatever its type: the one object-safe face of a game every front end
+/// shares (its name and what it is). Each front end's own face of a game (the command line's
+/// registry, the engine's list of games) is a trait with this one as its supertrait,
+/// implemented on [`GameType`], so that one value per game ([`game_type`]) serves them all.
+pub trait DynGame: Debug + Sync {
+    /// Its name in `--game` and URLs ([`Game::NAME`]).
+    fn name(&self) -> &'static str;
+    /// In words, for `--game`'s help ([`Game::ABOUT`]).
+    fn about(&self) -> &'static str;
+}
+
+/// The type of a game held in a value: what each front end implements its face of a game on.
+pub struct GameType<G>(PhantomData<fn() -> G>);
+
+impl<G: Game> Debug for GameType<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("GameType").field(&G::NAME).finish()
+    }
+}
+
+/// The value of the game `G`, for a list of games of different types.
+pub const fn game_type<G: Game>() -> &'static GameType<G> {
+    &GameType(PhantomData)
+}
+
+impl<G: Game> DynGame for GameType<G> {
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn about(&self) -> &'static str {
+        G::ABOUT
+    }
 }
 
 /// The rule set named `name` of a game.

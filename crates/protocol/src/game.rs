@@ -4,14 +4,16 @@
 //! [`DynEngine`] are its object-safe faces, so that one engine lists games of different
 //! types.
 
-use std::marker::PhantomData;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use nana_engine::{Progress, Value};
-use nana_front::{solve_command, Dialect, Game, Mv, Perft, Pos, PositionForm, ProtocolNotation};
+use nana_front::{
+    game_type, solve_command, Dialect, DynGame, Game, GameType, Mv, Perft, Pos, PositionForm,
+    ProtocolNotation,
+};
 use nana_probe::table::{Table, TableRules};
 use nana_probe::{ProbeRules, Ranked};
 
@@ -25,26 +27,24 @@ const DRAW_PV: usize = 12;
 /// The deepest `go perft` answered (deeper trees take minutes and block the engine).
 pub const PERFT_MAX: u32 = 10;
 
-/// A game as the engine lists it, whatever its type.
-pub trait EngineGame: Sync + std::fmt::Debug {
+/// A game as the engine lists it, whatever its type: the engine's face of the front layer's
+/// [`DynGame`], implemented on its [`GameType`].
+pub trait EngineGame: DynGame {
     /// Its value of `UCI_Variant` ([`ProtocolNotation::PROTOCOL_NAME`]).
-    fn name(&self) -> &'static str;
+    fn protocol_name(&self) -> &'static str;
     /// Its rule options: the rule set and each rule switch.
     fn options(&self) -> Vec<EngineOption>;
     /// A fresh engine for the game: its default rules, its start position, no table open.
     fn engine(&self) -> Box<dyn DynEngine>;
 }
 
-/// The registration of `G` for [`crate::run`]'s list of games.
+/// The game `G` for [`crate::run`]'s list of games.
 pub const fn engine_game<G: Game + Perft + ProtocolNotation>() -> &'static dyn EngineGame {
-    &Registration::<G>(PhantomData)
+    game_type::<G>()
 }
 
-#[derive(Debug)]
-struct Registration<G>(PhantomData<fn() -> G>);
-
-impl<G: Game + Perft + ProtocolNotation> EngineGame for Registration<G> {
-    fn name(&self) -> &'static str {
+impl<G: Game + Perft + ProtocolNotation> EngineGame for GameType<G> {
+    fn protocol_name(&self) -> &'static str {
         G::PROTOCOL_NAME
     }
 

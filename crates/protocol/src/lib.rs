@@ -2,7 +2,8 @@
 //! USI to one that opens with `usi`, as Fairy-Stockfish does, and answers every `go` at once
 //! from the game's table (see `docs/ENGINE-PROTOCOL.md`).
 //!
-//! The crate names no game: a game is one [`engine_game::<G>()`](engine_game) over three roles
+//! The crate names no game: a game is one [`engine_game::<G>()`](engine_game) (the front layer's
+//! [`nana_front::GameType`] as an [`EngineGame`]) over three roles
 //! of the front layer: [`nana_front::Game`] (its rule sets and options, why the game is over),
 //! [`nana_front::ProtocolNotation`] (its protocol name, its position and move forms per
 //! dialect) and [`nana_front::Perft`] (`go perft`). [`run`] reads commands until `quit` or the end of the input.
@@ -131,7 +132,7 @@ macro_rules! say {
 /// Only a failure to write the answers ends it with an error; bad input gets an
 /// `info string error: ...` line.
 pub fn run(setup: &Setup<'_>, input: &mut dyn BufRead, out: &mut dyn Write) -> io::Result<()> {
-    let game = setup.games.iter().position(|g| g.name() == setup.default_game).unwrap_or(0);
+    let game = setup.games.iter().position(|g| g.protocol_name() == setup.default_game).unwrap_or(0);
     let mut dialogue = Dialogue {
         setup,
         dialect: Dialect::Uci,
@@ -220,10 +221,10 @@ impl Dialogue<'_> {
     }
 
     fn options(&self) -> Vec<EngineOption> {
-        let names: Vec<&'static str> = self.setup.games.iter().map(|v| v.name()).collect();
+        let names: Vec<&'static str> = self.setup.games.iter().map(|g| g.protocol_name()).collect();
         let mut options = vec![EngineOption {
             name: "UCI_Variant".into(),
-            kind: OptionKind::Combo { default: self.setup.games[self.game].name(), vars: names },
+            kind: OptionKind::Combo { default: self.setup.games[self.game].protocol_name(), vars: names },
         }];
         for v in self.setup.games {
             options.extend(v.options());
@@ -289,7 +290,7 @@ impl Dialogue<'_> {
         };
         let result = match uci.to_ascii_lowercase().as_str() {
             "uci_variant" => {
-                match self.setup.games.iter().position(|v| v.name().eq_ignore_ascii_case(&value)) {
+                match self.setup.games.iter().position(|g| g.protocol_name().eq_ignore_ascii_case(&value)) {
                     Some(i) => {
                         self.game = i;
                         self.engine().reset();
@@ -298,7 +299,7 @@ impl Dialogue<'_> {
                     None => Err(EngineError::UnknownGame {
                         option: name.clone(),
                         value: value.clone(),
-                        known: self.setup.games.iter().map(|v| v.name()).collect(),
+                        known: self.setup.games.iter().map(|g| g.protocol_name()).collect(),
                     }),
                 }
             }
