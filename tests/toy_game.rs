@@ -21,11 +21,11 @@ use axum::http::{Request, StatusCode};
 use nana_cli::games::{game, Registered, GAMES};
 use nana_engine::{CheckError, Dtm, EntryWidth, Node, Progress, Solution, SolveError, Value};
 use nana_front::{
-    Board, EndingWords, Explorable, Game, Hand, Load, MoveSquares, Palette, PieceView, Report, ReportError,
-    RuleSet, SquareView, Words,
+    Board, Claims, EndingWords, Explorable, Game, Hand, Load, MoveSquares, Palette, Perft, PieceView,
+    ProtocolNotation, Report, ReportError, RuleSet, SquareView, Words,
 };
-use nana_probe::table::{RulesError, Table, TableGame};
-use nana_probe::{Ending, InputError, ProbeGame, Terminal};
+use nana_probe::table::{RulesError, Table, TableRules};
+use nana_probe::{Ending, InputError, ProbeRules, Terminal};
 use nana_server::{Missing, Registry, Status};
 use nana_tablebase::{Encoding, Expected, Header};
 use tower::ServiceExt;
@@ -84,7 +84,7 @@ impl nana_engine::Game for Solver {
     }
 }
 
-impl ProbeGame for Toy {
+impl ProbeRules for Toy {
     type Position = Pile;
     type Move = u8;
     type ParseError = InputError;
@@ -141,7 +141,7 @@ impl ProbeGame for Toy {
     }
 }
 
-impl TableGame for Toy {
+impl TableRules for Toy {
     fn file_name(&self) -> String {
         format!("toy-{}.tb", self.rule_set_name())
     }
@@ -263,9 +263,6 @@ impl Game for TakeAway {
         RuleSet { name: "standard", help: "Take one or two stones.", rules: Toy::Standard },
         RuleSet { name: "gated", help: "The same, solved once the test lets it.", rules: Toy::Gated },
     ];
-    fn claimed_rule_sets() -> Vec<Toy> {
-        vec![Toy::Standard]
-    }
     const SIDES: [&'static str; 2] = PLAYERS;
     fn side_to_move(p: &Pile) -> usize {
         usize::from(p.side)
@@ -281,6 +278,9 @@ impl Game for TakeAway {
         format!("{}\n", "o".repeat(usize::from(p.stones)))
     }
     const EXAMPLE_POSITION: &'static str = "12 a";
+}
+
+impl Perft for TakeAway {
     fn perft(rules: &Toy, p: &Pile, depth: u32) -> u64 {
         if depth == 0 {
             return 1;
@@ -293,6 +293,12 @@ impl Game for TakeAway {
         let mut children = Vec::new();
         rules.for_each_move(p, |_, child| children.push(*child));
         children
+    }
+}
+
+impl Claims for TakeAway {
+    fn claimed_rule_sets() -> Vec<Toy> {
+        vec![Toy::Standard]
     }
     fn reachable_stats(_: &Toy, _: &(dyn Fn(u64) + Sync)) -> Vec<String> {
         vec![format!("index size: {}", Toy::Standard.size())]
@@ -313,6 +319,9 @@ impl Game for TakeAway {
         Ok(format!("longest loss: {} plies\n", table.stats().max_dtm))
     }
 }
+
+/// No other engine plays take-away: the protocol uses the game's own strings.
+impl ProtocolNotation for TakeAway {}
 
 /// The `nana` binary's games and take-away: the one registration.
 fn games() -> Vec<&'static dyn Registered> {

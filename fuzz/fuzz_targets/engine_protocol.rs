@@ -17,7 +17,7 @@ use std::rc::Rc;
 
 use dobutsu_shogi::Dobutsu;
 use libfuzzer_sys::fuzz_target;
-use nana_front::{Dialect, Game, PositionForm};
+use nana_front::{Dialect, PositionForm, ProtocolNotation};
 use nana_fuzz::{every_rule_set, tables};
 use nana_protocol::{engine_game, run, EngineGame, Setup};
 use nana_shogi::Nana;
@@ -27,7 +27,7 @@ const PERFT_DEPTH: u32 = 3;
 
 /// Whether `mv` is a legal move, in the dialect's form, of the position `fen` that `d` printed
 /// under some rule set of `G`. Panics where `d` printed a position the game does not read.
-fn legal<G: Game>(fen: &str, mv: &str, dialect: Dialect) -> bool {
+fn legal<G: ProtocolNotation>(fen: &str, mv: &str, dialect: Dialect) -> bool {
     let mut read = false;
     for rules in every_rule_set::<G>() {
         let Ok(pos) = G::parse_protocol_position(&rules, fen, PositionForm::Fen) else { continue };
@@ -115,7 +115,7 @@ fuzz_target!(|data: &[u8]| {
     let games: [&dyn EngineGame; 2] = [engine_game::<Nana>(), engine_game::<Dobutsu>()];
     let setup = Setup {
         games: &games,
-        default_game: Nana::VARIANT,
+        default_game: Nana::PROTOCOL_NAME,
         name: "nana".to_string(),
         author: "fuzz".to_string(),
         tablebase_dir: tables().clone(),

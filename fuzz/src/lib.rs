@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use dobutsu_shogi::Dobutsu;
 use nana_engine::NoProgress;
 use nana_front::Game;
-use nana_probe::table::{write, Table, TableGame};
+use nana_probe::table::{write, Table, TableRules};
 use nana_shogi::Nana;
 use nana_tablebase::{write_with, Counts, Encoding, Header, Layout, Tablebase};
 

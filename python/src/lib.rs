@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use nana_front::{solve_command, Game};
-use nana_probe::table::{Table, TableError, TableGame};
-use nana_probe::{ProbeError, ProbeGame};
+use nana_probe::table::{Table, TableError, TableRules};
+use nana_probe::{ProbeError, ProbeRules};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -227,16 +227,17 @@ trait Registered: Sync {
     fn rule_sets(&self) -> Vec<&'static str>;
 }
 
-struct Entry<G>(PhantomData<fn() -> G>);
+/// The registration of a game `G` in [`GAMES`].
+struct Registration<G>(PhantomData<fn() -> G>);
 
 const fn game<G: Game>() -> &'static dyn Registered {
-    &Entry::<G>(PhantomData)
+    &Registration::<G>(PhantomData)
 }
 
 /// Every game the package reads, as the command line lists them.
 const GAMES: &[&dyn Registered] = &[game::<nana_shogi::Nana>(), game::<dobutsu_shogi::Dobutsu>()];
 
-impl<G: Game> Registered for Entry<G> {
+impl<G: Game> Registered for Registration<G> {
     fn name(&self) -> &'static str {
         G::NAME
     }

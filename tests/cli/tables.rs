@@ -44,7 +44,7 @@ fn a_table_of_other_rules_is_refused() {
 
 /// The index entry of a position under the current rules.
 fn entry_of(position: &str) -> u64 {
-    use nana_probe::ProbeGame;
+    use nana_probe::ProbeRules;
     let rules = nana_shogi::Rules::CURRENT;
     rules.index(&rules.parse_position(position).expect("a position"))
 }

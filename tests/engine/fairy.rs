@@ -6,8 +6,8 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use dobutsu_shogi::{Dobutsu, Move, Position, Rules};
-use nana_front::Game;
-use nana_probe::ProbeGame;
+use nana_front::ProtocolNotation;
+use nana_probe::ProbeRules;
 use nana_protocol::{Dialect, PositionForm};
 
 use crate::{dobutsu_dir, Engine, Rng};

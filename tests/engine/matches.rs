@@ -7,8 +7,8 @@
 
 use dobutsu_shogi::{Dobutsu, Position, Rules};
 use nana_engine::Value;
-use nana_front::Game;
-use nana_probe::ProbeGame;
+use nana_front::{Game, ProtocolNotation};
+use nana_probe::ProbeRules;
 use nana_protocol::{Dialect, PositionForm};
 
 use crate::fairy::{fairy, nana};

@@ -4,9 +4,9 @@
 use std::path::Path;
 
 use nana_engine::Value;
-use nana_front::{Game, Pos};
+use nana_front::{Pos, ProtocolNotation};
 use nana_probe::table::Table;
-use nana_probe::ProbeGame;
+use nana_probe::ProbeRules;
 use nana_protocol::{score, Dialect};
 
 use crate::fairy::nana;
@@ -59,7 +59,7 @@ fn usi_transcript() {
 /// game ends by our rules or up to 40 plies), `go` answers with the table's value in the
 /// dialect's score and a best move: one that keeps that value; where the rules count the game
 /// as won before it is played out, the move that finishes it; where it is over, no move.
-fn perfect_play<G: Game>(
+fn perfect_play<G: ProtocolNotation>(
     engine: &mut Engine,
     table: &Table<G::Rules>,
     dialect: Dialect,
@@ -254,7 +254,7 @@ fn a_damaged_block_is_an_error_with_the_command_that_regenerates_it() {
     let mut bytes = std::fs::read(nana_fixture::path(rules)).expect("the fixture's table");
     let block = nana_fixture::damage_block_of(&mut bytes, rules.index(&rules.start()));
     let dir = tempfile::tempdir().expect("a temporary folder");
-    std::fs::write(dir.path().join(nana_probe::table::TableGame::file_name(&rules)), &bytes)
+    std::fs::write(dir.path().join(nana_probe::table::TableRules::file_name(&rules)), &bytes)
         .expect("written");
     let mut engine = Engine::nana(dir.path());
     engine.send("uci");

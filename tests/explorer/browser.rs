@@ -12,7 +12,7 @@ use std::process::Command;
 use std::sync::Arc;
 
 use nana_front::Explorable;
-use nana_probe::table::TableGame;
+use nana_probe::table::TableRules;
 use nana_server::{Registry, Status};
 
 use crate::common::{heavy, registry, tables, Server};

@@ -9,7 +9,7 @@ use axum::http::StatusCode;
 use dobutsu_shogi::Dobutsu;
 use dobutsu_shogi::Rules;
 use nana_front::Game;
-use nana_probe::ProbeGame;
+use nana_probe::ProbeRules;
 use nana_server::{add_game, Explorer, Missing, Registry, DRAW_LINE};
 use serde_json::{json, Value};
 
@@ -286,7 +286,7 @@ async fn a_damaged_block_is_an_error_every_time_and_other_positions_answer() {
     let mut bytes = std::fs::read(nana_fixture::path(rules)).unwrap();
     let block = nana_fixture::damage_block_of(&mut bytes, rules.index(&rules.start()));
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join(nana_probe::table::TableGame::file_name(&rules));
+    let path = dir.path().join(nana_probe::table::TableRules::file_name(&rules));
     std::fs::write(&path, &bytes).unwrap();
     drop(bytes);
     let mut r = Registry::new();

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 
-use nana_probe::ProbeGame;
+use nana_probe::ProbeRules;
 use nana_shogi::Rules;
 
 use crate::common::{heavy, registry, Server};

@@ -15,7 +15,7 @@ use nana_probe::echo::cut;
 use nana_probe::table::TableError;
 use nana_probe::ProbeError;
 
-/// A game's error about a position or a move it could not read ([`nana_probe::ProbeGame`]'s
+/// A game's error about a position or a move it could not read ([`nana_probe::ProbeRules`]'s
 /// `ParseError`, whose type differs from game to game).
 pub type ParseError = Box<dyn Error + Send + Sync>;
 

@@ -1,28 +1,28 @@
 //! The games the command line is built with: one registration line each in [`GAMES`].
 //!
-//! A game is registered as [`game::<G>()`](game), where `G` implements the front layer's
-//! [`Game`]: everything the commands and the explorer need comes from there. [`Registered`] is
-//! the object-safe face of a game, so that one list holds games of different types; each of its
-//! methods runs generic code for the game's own types.
+//! A game is registered as [`game::<G>()`](game), where `G` implements the front layer's roles
+//! of a game ([`Game`], [`Perft`], [`Claims`], [`ProtocolNotation`]): everything the commands,
+//! the explorer and the engine need comes from there. [`Registered`] is the command line's object-safe face of a
+//! game, so that one list holds games of different types; each of its methods runs generic code
+//! for the game's own types. It is implemented on the front layer's [`GameType`], with the front
+//! layer's [`DynGame`] (name, about) and the engine's [`EngineGame`] as supertraits: one value
+//! per game serves the command line, the engine and the explorer.
 
 use std::ffi::OsString;
 use std::io::Write;
-use std::marker::PhantomData;
 use std::path::Path;
 use std::process::ExitCode;
 
-use nana_front::Game;
+use nana_front::{game_type, Claims, DynGame, Game, GameType, Perft, ProtocolNotation};
+use nana_protocol::EngineGame;
 use nana_server::{Missing, Registry};
 
 /// Every game of the `nana` command line and explorer, the default (`--game` not given) first.
 pub const GAMES: &[&dyn Registered] = &[game::<nana_shogi::Nana>(), game::<dobutsu_shogi::Dobutsu>()];
 
-/// A game of the registry, whatever its type.
-pub trait Registered: Sync {
-    /// Its name in `--game` and URLs.
-    fn name(&self) -> &'static str;
-    /// In words, for `--game`'s help.
-    fn about(&self) -> &'static str;
+/// A game of the registry, whatever its type; its name and words come from [`DynGame`], its
+/// face in `nana engine` from [`EngineGame`].
+pub trait Registered: DynGame + EngineGame {
     /// Parses the arguments as this game's command line and runs the command; `games` is the
     /// whole registry (for `--game`'s values, `serve` and `verify --all-games`).
     fn run(&self, args: Vec<OsString>, games: &[&dyn Registered], out: &mut dyn Write) -> ExitCode;
@@ -33,32 +33,18 @@ pub trait Registered: Sync {
         steps: crate::commands::verify::Steps,
         out: &mut dyn Write,
     ) -> Result<(), crate::CliError>;
-    /// The game as `nana engine` lists it (a value of `UCI_Variant`).
-    fn engine_game(&self) -> &'static dyn nana_protocol::EngineGame;
     /// Adds the game's rule sets to the explorer's registry ([`nana_server::add_game`]): each
     /// table opened from `dir`, or queued for its solve or reported missing as `missing` says,
     /// or reported damaged; a line for the console about each table not opened.
     fn serve(&self, registry: &mut Registry, dir: &Path, missing: Missing) -> Vec<String>;
 }
 
-/// A game's registration.
-#[derive(Debug)]
-pub struct Registration<G>(PhantomData<fn() -> G>);
-
 /// The registration of `G`, for [`GAMES`].
-pub const fn game<G: Game>() -> &'static dyn Registered {
-    &Registration::<G>(PhantomData)
+pub const fn game<G: Game + Perft + Claims + ProtocolNotation>() -> &'static dyn Registered {
+    game_type::<G>()
 }
 
-impl<G: Game> Registered for Registration<G> {
-    fn name(&self) -> &'static str {
-        G::NAME
-    }
-
-    fn about(&self) -> &'static str {
-        G::ABOUT
-    }
-
+impl<G: Game + Perft + Claims + ProtocolNotation> Registered for GameType<G> {
     fn run(&self, args: Vec<OsString>, games: &[&dyn Registered], out: &mut dyn Write) -> ExitCode {
         crate::parse_and_run::<G>(args, games, out)
     }
@@ -70,10 +56,6 @@ impl<G: Game> Registered for Registration<G> {
         out: &mut dyn Write,
     ) -> Result<(), crate::CliError> {
         crate::commands::verify::run::<G>(dir, steps, out)
-    }
-
-    fn engine_game(&self) -> &'static dyn nana_protocol::EngineGame {
-        nana_protocol::engine_game::<G>()
     }
 
     fn serve(&self, registry: &mut Registry, dir: &Path, missing: Missing) -> Vec<String> {

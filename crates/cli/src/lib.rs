@@ -1,7 +1,9 @@
 //! `nana`: solve small shogi variants and use the solutions. Thin glue over the games, the
 //! engine, the tablebase files and the explorer; see `nana --help`.
 //!
-//! The command line names no game: it is generic over the front layer's [`Game`], and the games
+//! The command line names no game: it is generic over the roles of a game in the front layer
+//! ([`Game`], [`Perft`], [`Claims`], [`ProtocolNotation`]; each command asks for those it uses),
+//! and the games
 //! it is built with are one list, [`games::GAMES`]. [`main`] picks the game from `--game` before
 //! the arguments are parsed, so that each game parses its own rule flags.
 
@@ -21,7 +23,7 @@ use std::process::ExitCode;
 
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
-use nana_front::Game;
+use nana_front::{Claims, Game, Perft, ProtocolNotation};
 
 pub use error::CliError;
 use flags::{RuleFlags, SolveFlags};
@@ -146,7 +148,11 @@ enum Command<G: Game> {
     Engine,
 }
 
-fn run<G: Game>(cli: Cli<G>, games: &[&dyn Registered], out: &mut dyn Write) -> Result<(), CliError> {
+fn run<G: Game + Perft + Claims + ProtocolNotation>(
+    cli: Cli<G>,
+    games: &[&dyn Registered],
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
     // The pool itself is started by the work that uses it (`pool::start`).
     pool::set_threads(cli.threads);
     let tb_dir = cli.tablebase_dir.unwrap_or_else(|| table::DEFAULT_DIR.into());
@@ -187,14 +193,14 @@ fn run<G: Game>(cli: Cli<G>, games: &[&dyn Registered], out: &mut dyn Write) -> 
         Command::Engine => {
             pool::start()?;
             let stdin = std::io::BufReader::new(std::io::stdin());
-            commands::engine::run(games, G::VARIANT, &tb_dir, stdin, out)
+            commands::engine::run(games, G::PROTOCOL_NAME, &tb_dir, stdin, out)
         }
     }
 }
 
 /// Parses the arguments as the command line of `G` (one of `games`) and runs the command,
 /// writing its output to `out`.
-pub fn parse_and_run<G: Game>(
+pub fn parse_and_run<G: Game + Perft + Claims + ProtocolNotation>(
     args: Vec<OsString>,
     games: &[&dyn Registered],
     out: &mut dyn Write,

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use nana_engine::Solution;
 use nana_front::{solve_command, Game};
 pub use nana_probe::table::Table;
-use nana_probe::table::{TableError, TableGame};
+use nana_probe::table::{TableError, TableRules};
 use nana_probe::ProbeError;
 
 use crate::error::CliError;
@@ -29,7 +29,7 @@ pub fn probe_error<G: Game>(table: &Table<G::Rules>, e: ProbeError) -> CliError 
 }
 
 /// Solves one rule set with progress bars; also returns how long each phase took.
-pub fn solve<G: TableGame>(game: &G) -> Result<(Solution, Vec<(String, Duration)>), CliError> {
+pub fn solve<G: TableRules>(game: &G) -> Result<(Solution, Vec<(String, Duration)>), CliError> {
     crate::pool::start()?;
     let bars = Bars::new(game.rule_set_name());
     let solution = game.solve(&bars)?;

@@ -4,8 +4,8 @@
 //! solution rather than one position at a time.
 //!
 //! A row is a position whose value the table stores: a legal position that its index entry
-//! stands for ([`ProbeGame::unindex`]), whose value the rules do not decide before a lookup
-//! ([`ProbeGame::value_by_rules`]) and whose entry is not unused. So the rows of a table are as
+//! stands for ([`ProbeRules::unindex`]), whose value the rules do not decide before a lookup
+//! ([`ProbeRules::value_by_rules`]) and whose entry is not unused. So the rows of a table are as
 //! many as its wins, losses and draws (`nana stats`). Its columns ([`COLUMNS`]):
 //!
 //! | column | type | what |

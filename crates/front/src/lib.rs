@@ -1,25 +1,38 @@
-//! What every front end shows of a game, supplied by the game itself: the board view, the
-//! editor's palette and the words of the explorer page ([`Explorable`]), and everything the
-//! command line prints or checks beyond the probe layer ([`Game`]): its name, its rule sets and
-//! options, the board diagram, perft as the game's published figures count it, the published
-//! claims with their verdicts and the generated results document.
+//! What every front end shows of a game, supplied by the game itself, in one trait a role:
 //!
-//! The front ends (the command line, the explorer server) name no game: they see a game through
-//! these traits, and the binary lists the games it is built with in one registry. The crate
-//! graph is game → front → probe → engine.
+//! - [`Game`]: what the game is called and how it is shown (its name, rule sets and options,
+//!   sides, the board diagram, why the game is over); every front end asks for it;
+//! - [`Explorable`] (on the rule-set type): the board view, the editor's palette and the words
+//!   of the explorer page;
+//! - [`Perft`]: the move tree as the game's published figures count it (the command line's
+//!   `perft`, the engine's `go perft`);
+//! - [`Claims`]: the published claims with their verdicts, the generated results document and
+//!   the reachable-state lines of `stats` (the command line);
+//! - [`ProtocolNotation`]: its name and its position and move forms in the engine protocol
+//!   (`nana engine`), with the protocol's [`Dialect`] and [`PositionForm`];
+//! - [`DynGame`] on [`GameType`]: a game as a value whatever its type, the face of a game every
+//!   front end's list of games extends.
+//!
+//! The front ends (the command line, the explorer server, the engine protocol, the page) name
+//! no game: they see a game through these traits, each asking only for the roles it uses, and
+//! the binary lists the games it is built with in one registry. The crate graph is game → front
+//! → probe → engine.
 
+pub mod claims;
+pub mod protocol;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod view;
 
-use std::error::Error;
-use std::fmt::{self, Debug, Display};
+use std::fmt::{Debug, Display};
 use std::hash::Hash;
+use std::marker::PhantomData;
 
 use nana_engine::Value;
-use nana_probe::table::{Table, TableError};
-use nana_probe::{ProbeError, ProbeGame};
+use nana_probe::ProbeRules;
 
+pub use claims::{Claims, Load, Report, ReportError};
+pub use protocol::{Dialect, PositionForm, ProtocolNotation};
 pub use view::{
     Board, EndingWords, Explorable, Hand, HandPiece, MoveSquares, Palette, PieceView, SquareView, Words,
 };
@@ -46,9 +59,10 @@ pub struct RuleOption {
     pub default: bool,
 }
 
-/// The rules of a game as the front ends use them: a rule set whose table can be written, opened
-/// and solved ([`TableGame`]), shown by the explorer ([`Explorable`]), whose positions can be
-/// hashed (for repetitions in `play`) and shared between threads (for `perft` and the server).
+/// The rules of a game as the front ends use them: a rule set whose table can be written,
+/// opened and solved ([`TableRules`](nana_probe::table::TableRules)), shown by the explorer
+/// ([`Explorable`]), whose positions can be hashed (for repetitions in `play`) and shared
+/// between threads (for `perft` and the server).
 pub trait FrontRules:
     Explorable<Position: Copy + Eq + Hash + Send + Sync + Display, Move: Send + Sync>
     + Copy
@@ -72,94 +86,18 @@ impl<R> FrontRules for R where
 }
 
 /// A position of a game.
-pub type Pos<G> = <<G as Game>::Rules as ProbeGame>::Position;
+pub type Pos<G> = <<G as Game>::Rules as ProbeRules>::Position;
 
 /// A move of a game.
-pub type Mv<G> = <<G as Game>::Rules as ProbeGame>::Move;
-
-/// The engine protocol a GUI speaks (`nana engine`): the one it opens with, `uci` or `usi`.
-/// They differ in how moves, mate distances and some option names are written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Dialect {
-    Uci,
-    Usi,
-}
-
-/// How a `position` command gives a position: after `fen` or after `sfen` (in either dialect,
-/// as Fairy-Stockfish reads them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum PositionForm {
-    Fen,
-    Sfen,
-}
-
-/// What `verify` prints, in two parts so that `nana results` can set the second in a code block.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Report {
-    /// The Markdown table of the published figures against the solution's.
-    pub table: String,
-    /// The CONFIRMED / NOT CONFIRMED lines.
-    pub summary: String,
-    /// How many claims the solution contradicts.
-    pub failed: usize,
-    /// How many claims there are.
-    pub claims: usize,
-}
-
-/// How a game asks its front end for the table of a rule set (opened from the tablebase folder,
-/// or solved in memory); the error is the front end's own, `E`.
-pub type Load<'a, R, E> = &'a mut dyn FnMut(R) -> Result<Table<R>, E>;
-
-/// Why a game could not check its published claims against its tables, or make its results
-/// document from them.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum ReportError {
-    /// The table of a claimed rule set was not among those given: the rule set in words.
-    Missing { rules: String },
-    /// A lookup in a table failed.
-    Probe(ProbeError),
-    /// A table's entries could not be read (boxed: a table's error is large).
-    Table(Box<TableError>),
-}
-
-impl Display for ReportError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ReportError::Missing { rules } => write!(f, "no table for {rules} was loaded"),
-            ReportError::Probe(e) => write!(f, "{e}"),
-            ReportError::Table(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-impl Error for ReportError {
-    fn source(&self) -> Option<&(dyn Error + 'static)> {
-        match self {
-            ReportError::Missing { .. } => None,
-            ReportError::Probe(e) => Some(e),
-            ReportError::Table(e) => Some(e.as_ref()),
-        }
-    }
-}
-
-impl From<ProbeError> for ReportError {
-    fn from(e: ProbeError) -> ReportError {
-        ReportError::Probe(e)
-    }
-}
-
-impl From<TableError> for ReportError {
-    fn from(e: TableError) -> ReportError {
-        ReportError::Table(Box::new(e))
-    }
-}
+pub type Mv<G> = <<G as Game>::Rules as ProbeRules>::Move;
 
 /// A game's error about a position or a move it cannot read.
-pub type ParseError<G> = <<G as Game>::Rules as ProbeGame>::ParseError;
+pub type ParseError<G> = <<G as Game>::Rules as ProbeRules>::ParseError;
 
-/// A game as the front ends see it. The command line's `--game NAME`, the explorer's URLs and
-/// `verify --all-games` are built from this alone.
+/// A game as every front end sees it: what it is called and how it is shown. The command
+/// line's `--game NAME`, the explorer's URLs and the engine's rule options are built from this;
+/// the other roles of a game are traits of their own ([`Perft`], [`Claims`],
+/// [`ProtocolNotation`]), each asked for by the front ends that use it.
 pub trait Game: Debug + Send + Sync + 'static {
     /// A rule set with its options.
     type Rules: FrontRules;
@@ -182,9 +120,6 @@ pub trait Game: Debug + Send + Sync + 'static {
         let _ = options;
         rules
     }
-
-    /// The rule sets of the published claims: what `verify --solve` makes and `verify` reads.
-    fn claimed_rule_sets() -> Vec<Self::Rules>;
 
     /// The names of the two sides, the one that moves first first (`--side` of `play`).
     const SIDES: [&'static str; 2];
@@ -211,63 +146,50 @@ pub trait Game: Debug + Send + Sync + 'static {
     fn diagram(pos: &Pos<Self>) -> String;
     /// An example position string for `query`'s help.
     const EXAMPLE_POSITION: &'static str;
+}
 
-    /// The leaf nodes of the move tree of depth `depth`, as the game's published perft figures
-    /// count them (which may generate moves where the solver sees the game as decided).
+/// The move tree as a game's published perft figures count it (which may generate moves where
+/// the solver sees the game as decided): the command line's `perft` and the engine's `go
+/// perft`.
+pub trait Perft: Game {
+    /// The leaf nodes of the move tree of depth `depth`.
     fn perft(rules: &Self::Rules, pos: &Pos<Self>, depth: u32) -> u64;
     /// The positions after each move at the root of that tree, for splitting it across threads.
     fn perft_children(rules: &Self::Rules, pos: &Pos<Self>) -> Vec<Pos<Self>>;
+}
 
-    /// The lines `stats` prints about the index and the states reachable from the start
-    /// (`progress` is called with units of work as they are found and done).
-    fn reachable_stats(rules: &Self::Rules, progress: &(dyn Fn(u64) + Sync)) -> Vec<String>;
+/// A game as a value, whatever its type: the one object-safe face of a game every front end
+/// shares (its name and what it is). Each front end's own face of a game (the command line's
+/// registry, the engine's list of games) is a trait with this one as its supertrait,
+/// implemented on [`GameType`], so that one value per game ([`game_type`]) serves them all.
+pub trait DynGame: Debug + Sync {
+    /// Its name in `--game` and URLs ([`Game::NAME`]).
+    fn name(&self) -> &'static str;
+    /// In words, for `--game`'s help ([`Game::ABOUT`]).
+    fn about(&self) -> &'static str;
+}
 
-    /// The published claims checked against the tables of [`Game::claimed_rule_sets`] (all of
-    /// them given, in any order).
-    fn verify(tables: &[Table<Self::Rules>]) -> Result<Report, ReportError>;
+/// The type of a game held in a value: what each front end implements its face of a game on.
+pub struct GameType<G>(PhantomData<fn() -> G>);
 
-    /// The generated part of the game's results document (Markdown), from the tables `load`
-    /// gives; an error of `load` is returned as it is.
-    fn results<E: From<ReportError>>(load: Load<'_, Self::Rules, E>) -> Result<String, E>;
+impl<G: Game> Debug for GameType<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("GameType").field(&G::NAME).finish()
+    }
+}
 
-    /// Its value of `UCI_Variant` / `USI_Variant` in the engine protocol: Fairy-Stockfish's
-    /// name for the game where it has one, by default [`Game::NAME`].
-    const VARIANT: &'static str = Self::NAME;
+/// The value of the game `G`, for a list of games of different types.
+pub const fn game_type<G: Game>() -> &'static GameType<G> {
+    &GameType(PhantomData)
+}
 
-    /// Reads a position of a `position fen|sfen` command; by default the game's own string
-    /// form after either keyword (a game no other engine plays).
-    fn parse_protocol_position(
-        rules: &Self::Rules,
-        input: &str,
-        form: PositionForm,
-    ) -> Result<Pos<Self>, ParseError<Self>> {
-        let _ = form;
-        rules.parse_position(input)
+impl<G: Game> DynGame for GameType<G> {
+    fn name(&self) -> &'static str {
+        G::NAME
     }
 
-    /// A position as `form` writes it; by default the game's own string form.
-    fn protocol_position(rules: &Self::Rules, pos: &Pos<Self>, form: PositionForm) -> String {
-        let _ = form;
-        rules.position_string(pos)
-    }
-
-    /// A legal move as the dialect writes it (`bestmove`, `pv`, `go perft`); by default the
-    /// game's machine notation.
-    fn protocol_move(rules: &Self::Rules, pos: &Pos<Self>, mv: Mv<Self>, dialect: Dialect) -> String {
-        let _ = dialect;
-        rules.machine_notation(pos, mv)
-    }
-
-    /// Reads a legal move of `pos` as the dialect writes it; by default in any notation the
-    /// game reads.
-    fn parse_protocol_move(
-        rules: &Self::Rules,
-        pos: &Pos<Self>,
-        input: &str,
-        dialect: Dialect,
-    ) -> Result<Mv<Self>, ParseError<Self>> {
-        let _ = dialect;
-        rules.parse_move(pos, input)
+    fn about(&self) -> &'static str {
+        G::ABOUT
     }
 }
 

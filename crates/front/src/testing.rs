@@ -1,21 +1,22 @@
 //! Test helpers for a game's presentation (they panic where a check fails): the board view and
 //! the squares of moves checked against the game's own rules.
 
-use nana_probe::ProbeGame;
+use nana_probe::ProbeRules;
 
 use crate::view::{Board, Explorable};
 
-/// Test helper: positions spread over a game's whole index (every `step`th entry's position,
-/// the side that moves first to move), their children (the other side to move), and the start.
-pub fn sample_positions<G: ProbeGame>(game: &G, step: usize) -> Vec<G::Position>
+/// Test helper: positions spread over the whole index of a game's rule set `rules` (every
+/// `step`th entry's position, the side that moves first to move), their children (the other
+/// side to move), and the start.
+pub fn sample_positions<R: ProbeRules>(rules: &R, step: usize) -> Vec<R::Position>
 where
-    G::Position: Copy,
+    R::Position: Copy,
 {
-    let mut out = vec![game.start()];
-    for i in (0..game.size()).step_by(step) {
-        if let Some(pos) = game.unindex(i) {
+    let mut out = vec![rules.start()];
+    for i in (0..rules.size()).step_by(step) {
+        if let Some(pos) = rules.unindex(i) {
             out.push(pos);
-            game.for_each_move(&pos, |_, child| out.push(*child));
+            rules.for_each_move(&pos, |_, child| out.push(*child));
         }
     }
     out
@@ -30,8 +31,8 @@ pub struct Explored {
     pub drops: usize,
 }
 
-/// Test helper: checks a game's [`Explorable`] over `positions`, and its moves over the first
-/// `moved` of them.
+/// Test helper: checks a rule set's [`Explorable`] over `positions`, and its moves over the
+/// first `moved` of them.
 ///
 /// - The board view is the position: a board has `columns * rows` squares, the editor's string
 ///   of it ([`Board::position_string`]) reads back as the same position, and the palette holds
@@ -40,19 +41,19 @@ pub struct Explored {
 ///   piece it drops (held by the side to move, onto an empty square), and an empty square or
 ///   one of the opponent's; they are the move's own squares as its machine notation writes
 ///   them (`from` first, `to` last but for a promotion's `+`).
-pub fn assert_explorable<G>(game: &G, positions: &[G::Position], moved: usize) -> Explored
+pub fn assert_explorable<R>(rules: &R, positions: &[R::Position], moved: usize) -> Explored
 where
-    G: Explorable,
-    G::Position: PartialEq + std::fmt::Debug,
-    G::Move: std::fmt::Debug,
+    R: Explorable,
+    R::Position: PartialEq + std::fmt::Debug,
+    R::Move: std::fmt::Debug,
 {
-    let palette = game.palette();
+    let palette = rules.palette();
     let mut boards = Vec::with_capacity(positions.len());
     for pos in positions {
-        let board = game.board(pos);
+        let board = rules.board(pos);
         assert_eq!(board.squares.len(), board.columns * board.rows);
         let text = board.position_string(&palette);
-        assert_eq!(game.parse_position(&text).ok().as_ref(), Some(pos), "{text}");
+        assert_eq!(rules.parse_position(&text).ok().as_ref(), Some(pos), "{text}");
         for piece in board.squares.iter().filter_map(|s| s.piece.as_ref()) {
             assert!(palette.pieces.contains(piece), "{piece:?}");
         }
@@ -64,8 +65,8 @@ where
         let at = |name: &str| {
             board.squares.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("no square {name}"))
         };
-        game.for_each_move(pos, |mv, _| {
-            let sq = game.move_squares(pos, mv);
+        rules.for_each_move(pos, |mv, _| {
+            let sq = rules.move_squares(pos, mv);
             match (&sq.from, sq.drop) {
                 (Some(from), None) => {
                     assert_eq!(at(from).piece.as_ref().map(|p| p.owner), Some(side), "{mv:?}")
@@ -79,7 +80,7 @@ where
                 _ => panic!("{mv:?}: {sq:?}"),
             }
             assert!(at(&sq.to).piece.as_ref().is_none_or(|p| p.owner != side), "{mv:?}");
-            let text = game.machine_notation(pos, mv);
+            let text = rules.machine_notation(pos, mv);
             assert!(text.trim_end_matches('+').ends_with(&sq.to), "{text} {sq:?}");
             assert!(sq.from.as_ref().is_none_or(|f| text.starts_with(f.as_str())), "{text} {sq:?}");
         });

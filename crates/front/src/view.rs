@@ -3,11 +3,11 @@
 //! board editor offers. A game supplies these through [`Explorable`]; the JSON types here are
 //! the same for every game, so the page needs no game-specific code.
 
-use nana_probe::table::TableGame;
+use nana_probe::table::TableRules;
 use serde::Serialize;
 
 /// The game-specific part of the explorer: how a position looks and how a move is clicked.
-pub trait Explorable: TableGame {
+pub trait Explorable: TableRules {
     /// The board, both hands and the side to move of a position.
     fn board(&self, pos: &Self::Position) -> Board;
 

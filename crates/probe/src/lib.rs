@@ -2,11 +2,12 @@
 //! move, the mainline, the consistency check of a table against the rules, and the JSON answer
 //! that every front end (the command line's JSON output, an HTTP API) returns.
 //!
-//! A game plugs in through [`ProbeGame`]: the index of a position, its legal moves with the
-//! positions they lead to, the notations of a move, the string form of a position, and why a
-//! position is terminal ([`Terminal`], with an [`Ending`] such as "checkmate" or "lion
-//! captured"). The entries are the solver's bytes (`&[u8]`) in one of the engine's encodings
-//! ([`EntryWidth`]). This crate names no game: the crate graph is game → probe → engine.
+//! A game plugs in through its rule-set type, which implements [`ProbeRules`] (a value of it is
+//! one rule set of the game): the index of a position, its legal moves with the positions they
+//! lead to, the notations of a move, the string form of a position, and why a position is
+//! terminal ([`Terminal`], with an [`Ending`] such as "checkmate" or "lion captured"). The
+//! entries are the solver's bytes (`&[u8]`) in one of the engine's encodings ([`EntryWidth`]).
+//! This crate names no game: the crate graph is game → probe → engine.
 //!
 //! # The JSON answer
 //!
@@ -14,27 +15,27 @@
 //! batch line gives it) are serialised with serde. Their keys are those the Nana front end has
 //! always written, kept so that its output stays byte for byte the same:
 //!
-//! - `fen`: the game's string form of the position ([`ProbeGame::position_string`]);
+//! - `fen`: the game's string form of the position ([`ProbeRules::position_string`]);
 //! - `uci` and `san` of a move, as the Lichess API names them: the game's machine notation
-//!   ([`ProbeGame::machine_notation`], also used by `best_move` and `mainline`) and its human
-//!   notation ([`ProbeGame::human_notation`]), whatever the game calls them (Nana: USI-like and
+//!   ([`ProbeRules::machine_notation`], also used by `best_move` and `mainline`) and its human
+//!   notation ([`ProbeRules::human_notation`]), whatever the game calls them (Nana: USI-like and
 //!   Hodges style; Dobutsu: Fairy-Stockfish's and a SAN-like notation);
 //! - `category` and `dtm`: `"win"`, `"loss"` or `"draw"` and the distance to mate in plies, for
 //!   the side to move at the position — for a move, *after* the move, as in the Lichess
 //!   tablebase API;
 //! - one boolean per ending of the game, keyed by [`Ending::name`] (snake_case) in the order of
-//!   [`ProbeGame::ENDINGS`] (`checkmate` and `stalemate` for Nana): for a position, whether the
+//!   [`ProbeRules::ENDINGS`] (`checkmate` and `stalemate` for Nana): for a position, whether the
 //!   game is over there for that reason; for a move, whether the move ends the game so.
 //!
 //! ```
 //! use nana_engine::{Dtm, EntryWidth, Value};
-//! use nana_probe::{Ending, InputError, Probe, ProbeGame, Terminal};
+//! use nana_probe::{Ending, InputError, Probe, ProbeRules, Terminal};
 //!
 //! /// Take-away: take one or two of `n` stones; who cannot move has lost.
 //! struct TakeAway;
 //! const EMPTY: Ending = Ending::new("empty");
 //!
-//! impl ProbeGame for TakeAway {
+//! impl ProbeRules for TakeAway {
 //!     type Position = u64;
 //!     type Move = u64;
 //!     type ParseError = InputError;
@@ -126,7 +127,7 @@ pub struct Terminal {
     pub ending: Ending,
 }
 
-/// An input error in words: the [`ProbeGame::ParseError`] of a game whose errors are sentences
+/// An input error in words: the [`ProbeRules::ParseError`] of a game whose errors are sentences
 /// (a test double, a toy game).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InputError(pub String);
@@ -139,11 +140,12 @@ impl fmt::Display for InputError {
 
 impl std::error::Error for InputError {}
 
-/// What the probe needs to know of a game's rules.
-pub trait ProbeGame {
+/// What the probe needs to know of a game's rules, implemented on the game's rule-set type (a
+/// value is one rule set: Nana's `Rules`, Dobutsu's `Rules`), not on a type for the game.
+pub trait ProbeRules {
     /// A position, with the side to move.
     type Position: Clone;
-    /// A move, as [`ProbeGame::for_each_move`] gives it.
+    /// A move, as [`ProbeRules::for_each_move`] gives it.
     type Move: Copy;
     /// Why a position or move string could not be read: one line that names the input and the
     /// problem.
@@ -156,15 +158,15 @@ pub trait ProbeGame {
 
     /// Every value a terminal position can have (Nana: a loss in 0; a game where the side to
     /// move can win at once: a win in 1 too). A speed-up: the probe asks
-    /// [`ProbeGame::terminal`] of the position a move leads to only when that position holds
+    /// [`ProbeRules::terminal`] of the position a move leads to only when that position holds
     /// one of these values.
     const TERMINAL_VALUES: &'static [Value];
 
     /// The number of entries of the game's index.
     fn size(&self) -> u64;
 
-    /// The index entry of a legal position (below [`ProbeGame::size`]) whose value the rules do
-    /// not decide ([`ProbeGame::value_by_rules`]).
+    /// The index entry of a legal position (below [`ProbeRules::size`]) whose value the rules do
+    /// not decide ([`ProbeRules::value_by_rules`]).
     fn index(&self, pos: &Self::Position) -> u64;
 
     /// Calls `f` with every legal move of a position that is not terminal and the position it
@@ -194,7 +196,7 @@ pub trait ProbeGame {
     /// The position the game starts from.
     fn start(&self) -> Self::Position;
 
-    /// Reads a position in the game's string form ([`ProbeGame::position_string`], and any
+    /// Reads a position in the game's string form ([`ProbeRules::position_string`], and any
     /// other form the game accepts).
     fn parse_position(&self, input: &str) -> Result<Self::Position, Self::ParseError>;
 
@@ -230,7 +232,7 @@ pub enum ProbeError {
     /// The solution's bytes are not a whole number of entries of this width.
     PartEntry { bytes: u64, width: EntryWidth },
     /// The entry of a legal position is marked unused; `meaning` is what that means for the
-    /// game ([`ProbeGame::unused_entry`]): the table does not fit these rules, or it holds no
+    /// game ([`ProbeRules::unused_entry`]): the table does not fit these rules, or it holds no
     /// such positions.
     Unused { index: u64, meaning: &'static str },
     /// A position's stored value disagrees with the values of its moves, or with the value the
@@ -304,7 +306,7 @@ impl<P, M> RankedMove<P, M> {
 }
 
 /// The ranked moves of a game's position.
-pub type Ranked<G> = RankedMove<<G as ProbeGame>::Position, <G as ProbeGame>::Move>;
+pub type Ranked<G> = RankedMove<<G as ProbeRules>::Position, <G as ProbeRules>::Move>;
 
 /// A move of a line: the position it is played from (which its notation may need) and the move
 /// with the value it leads to.
@@ -315,7 +317,7 @@ pub struct Ply<P, M> {
 }
 
 /// A ply of a game's line.
-pub type LinePly<G> = Ply<<G as ProbeGame>::Position, <G as ProbeGame>::Move>;
+pub type LinePly<G> = Ply<<G as ProbeRules>::Position, <G as ProbeRules>::Move>;
 
 /// Everything the answer about a position is made of: its value, its moves ranked best first
 /// and its mainline.
@@ -330,7 +332,7 @@ pub struct Analysis<P, M> {
 }
 
 /// The analysis of a game's position.
-pub type GameAnalysis<G> = Analysis<<G as ProbeGame>::Position, <G as ProbeGame>::Move>;
+pub type GameAnalysis<G> = Analysis<<G as ProbeRules>::Position, <G as ProbeRules>::Move>;
 
 /// A solution of one game, ready for lookups.
 #[derive(Debug, Clone, Copy)]
@@ -340,7 +342,7 @@ pub struct Probe<'a, G> {
     width: EntryWidth,
 }
 
-impl<'a, G: ProbeGame> Probe<'a, G> {
+impl<'a, G: ProbeRules> Probe<'a, G> {
     /// A solution in one-byte entries.
     pub fn new(game: G, entries: &'a [u8]) -> Result<Probe<'a, G>, ProbeError> {
         Probe::with_width(game, entries, EntryWidth::One)
@@ -405,7 +407,7 @@ impl<'a, G: ProbeGame> Probe<'a, G> {
     }
 
     /// The value of a legal position for its side to move: as the rules decide it
-    /// ([`ProbeGame::value_by_rules`]), else from the table; [`ProbeError::Damaged`] where the
+    /// ([`ProbeRules::value_by_rules`]), else from the table; [`ProbeError::Damaged`] where the
     /// table file's block that holds it is damaged, never a value.
     #[inline]
     pub fn value(&self, pos: &G::Position) -> Result<Value, ProbeError> {
@@ -422,12 +424,12 @@ impl<'a, G: ProbeGame> Probe<'a, G> {
 
     /// Every legal move, best first for the side to move: fastest win, draws, slowest loss.
     /// Among moves of equal value, one that ends the game comes before one that does not, and
-    /// one that ends it by an earlier ending of [`ProbeGame::ENDINGS`] before a later one;
+    /// one that ends it by an earlier ending of [`ProbeRules::ENDINGS`] before a later one;
     /// otherwise the machine notation's order decides. A terminal position has none.
     ///
     /// Checks the position's own value: the best move's value where the game goes on, the
     /// rules' value where it is over (the same for a position a move leads to that holds one
-    /// of [`ProbeGame::TERMINAL_VALUES`]).
+    /// of [`ProbeRules::TERMINAL_VALUES`]).
     pub fn ranked_moves(&self, pos: &G::Position) -> Result<Vec<Ranked<G>>, ProbeError> {
         let own = self.value(pos)?;
         let inconsistent =
@@ -580,7 +582,7 @@ impl<'a, G: ProbeGame> Probe<'a, G> {
 /// flattened part of [`Summary`] and [`MoveAnswer`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Endings {
-    /// The game's endings, in the order of [`ProbeGame::ENDINGS`].
+    /// The game's endings, in the order of [`ProbeRules::ENDINGS`].
     pub all: &'static [Ending],
     /// The ending that applies, if any.
     pub ending: Option<Ending>,

@@ -1,7 +1,7 @@
 //! A game's solution on disk or in memory: writing a table, opening one (memory-mapped) and
 //! checking that it is the table asked for, and solving one when no file is found.
 //!
-//! A rule set of a game plugs in through [`TableGame`]: the name of its file, the identity it
+//! A rule set of a game plugs in through [`TableRules`]: the name of its file, the identity it
 //! writes in a header and expects there, and its solve. The tablebase crate stores and compares
 //! the identity without knowing what it means; the game gives it meaning. Errors name the
 //! problem; what the user should do about it (for example, regenerate a corrupted file with the
@@ -23,7 +23,7 @@ use nana_engine::{
 };
 use nana_tablebase::{Counts, Expected, Header, Layout, Tablebase, TablebaseError};
 
-use crate::{Probe, ProbeGame};
+use crate::{Probe, ProbeRules};
 
 #[cfg(feature = "files")]
 mod file;
@@ -31,7 +31,7 @@ mod file;
 pub use file::write;
 
 /// A rule set of a game whose solution can be written, opened and solved.
-pub trait TableGame: ProbeGame + Sized {
+pub trait TableRules: ProbeRules + Sized {
     /// The file name of its table in a tablebase folder, e.g. `nana-current.tb`.
     fn file_name(&self) -> String;
 
@@ -59,7 +59,7 @@ pub trait TableGame: ProbeGame + Sized {
     /// another game is refused before: [`TableError::OtherGame`].)
     fn from_header(header: &Header) -> Result<Self, RulesError>;
 
-    /// Solves the rule set in memory, in entries of the width that [`TableGame::expected`]
+    /// Solves the rule set in memory, in entries of the width that [`TableRules::expected`]
     /// names.
     fn solve(&self, progress: &dyn Progress) -> Result<Solution, SolveError>;
 
@@ -77,16 +77,16 @@ pub trait TableGame: ProbeGame + Sized {
     /// them as whatever compresses best ([`Header::dont_care`]), so that a stored entry of an
     /// unused position holds some other entry's value. A game says so only where its probe
     /// provably never reads such an entry (it reads the entries of legal positions whose value
-    /// the rules do not decide, [`ProbeGame::value_by_rules`]), and where
-    /// [`TableGame::mark_unused`] finds every one of them again. By default, none.
+    /// the rules do not decide, [`ProbeRules::value_by_rules`]), and where
+    /// [`TableRules::mark_unused`] finds every one of them again. By default, none.
     fn dont_care(&self) -> bool {
         false
     }
 
-    /// Marks unused, in entries of the width [`TableGame::expected`] names, every entry that its
+    /// Marks unused, in entries of the width [`TableRules::expected`] names, every entry that its
     /// solve marks unused, from the rules alone: what a table whose unused entries are
     /// don't-care needs before it is read as a whole (its statistics, its check against the
-    /// rules). Called only where [`TableGame::dont_care`] holds; by default nothing.
+    /// rules). Called only where [`TableRules::dont_care`] holds; by default nothing.
     fn mark_unused(&self, _entries: &mut [u8]) {}
 
     /// The header of its table: the identity a reader expects, with the solution's counts.
@@ -306,7 +306,7 @@ fn path_of(tb: &Tablebase) -> PathBuf {
     tb.path().map_or_else(|| PathBuf::from("(in memory)"), Path::to_path_buf)
 }
 
-impl<G: TableGame> Table<G> {
+impl<G: TableRules> Table<G> {
     /// A table whose file is already open (read from memory or a range at a time,
     /// [`Tablebase::from_reader`]), with the checks of [`Table::open`].
     pub fn from_tablebase(game: G, tb: Tablebase) -> Result<Table<G>, TableError> {
@@ -385,7 +385,7 @@ impl<G: TableGame> Table<G> {
     /// The entries, in the engine's encoding, as the solve gave them. A compressed file's are
     /// decoded, all of them, the first time they are asked for, each block checked against its
     /// checksum first and the whole against the header's checksum of the entries (as stored),
-    /// its don't-care entries marked unused again ([`TableGame::mark_unused`]), and kept:
+    /// its don't-care entries marked unused again ([`TableRules::mark_unused`]), and kept:
     /// lookups do not need them ([`Table::probe`] reads the file an entry at a time), passes
     /// over the whole table do. An error (the first damaged block) is not kept: asked again,
     /// the blocks are read again.

@@ -5,7 +5,7 @@
 //! Over 500 lines: every test shares the test double and its solved tables.
 
 use nana_engine::{check_with, solve_with, Dtm, EntryWidth, Game, NoProgress, Node, Value};
-use nana_probe::{Ending, InputError, Probe, ProbeError, ProbeGame, Terminal};
+use nana_probe::{Ending, InputError, Probe, ProbeError, ProbeRules, Terminal};
 
 use Value::{Draw, Loss, Win};
 
@@ -38,7 +38,7 @@ impl Race {
     }
 }
 
-impl ProbeGame for Race {
+impl ProbeRules for Race {
     type Position = u64;
     type Move = &'static str;
     type ParseError = InputError;
@@ -102,7 +102,7 @@ impl Game for Race {
         if c == 11 {
             return Node::Illegal;
         }
-        if let Some(t) = ProbeGame::terminal(self, &c) {
+        if let Some(t) = ProbeRules::terminal(self, &c) {
             return Node::Terminal(t.value);
         }
         out.extend(self.moves(c).into_iter().map(|(_, child)| child));
@@ -362,17 +362,17 @@ struct Rated(EntryWidth);
 
 mod table {
     use super::*;
-    use nana_probe::table::{self, RulesError, Source, Table, TableError, TableGame};
+    use nana_probe::table::{self, RulesError, Source, Table, TableError, TableRules};
     use nana_tablebase::{Encoding, Expected, Header, TablebaseError};
 
-    impl ProbeGame for Rated {
+    impl ProbeRules for Rated {
         type Position = u64;
         type Move = &'static str;
         type ParseError = InputError;
         const ENDINGS: &'static [Ending] = Race::ENDINGS;
         const TERMINAL_VALUES: &'static [Value] = Race::TERMINAL_VALUES;
         fn size(&self) -> u64 {
-            ProbeGame::size(&Race)
+            ProbeRules::size(&Race)
         }
         fn index(&self, c: &u64) -> u64 {
             *c
@@ -381,7 +381,7 @@ mod table {
             Race.for_each_move(c, f)
         }
         fn terminal(&self, c: &u64) -> Option<Terminal> {
-            ProbeGame::terminal(&Race, c)
+            ProbeRules::terminal(&Race, c)
         }
         fn machine_notation(&self, c: &u64, mv: &'static str) -> String {
             Race.machine_notation(c, mv)
@@ -409,7 +409,7 @@ mod table {
         }
     }
 
-    impl TableGame for Rated {
+    impl TableRules for Rated {
         fn file_name(&self) -> String {
             format!("race-{}.tb", self.0.bytes())
         }
@@ -484,7 +484,7 @@ mod table {
             };
             assert!(matches!(file.storage().layout, nana_tablebase::Layout::Lz4Blocks { .. }));
             let in_memory = Probe::of_solution(game, &solution).unwrap();
-            for pos in 0..ProbeGame::size(&game) {
+            for pos in 0..ProbeRules::size(&game) {
                 let (read, solved) = (opened.probe().value(&pos), in_memory.value(&pos));
                 assert_eq!(read.map_err(|e| e.to_string()), solved.map_err(|e| e.to_string()), "{pos}");
             }

@@ -12,7 +12,7 @@ use nana_probe::ProbeError;
 use crate::game::PERFT_MAX;
 
 /// A game's error about a position or a move it cannot read (its
-/// [`nana_probe::ProbeGame::ParseError`], whose type differs from game to game).
+/// [`nana_probe::ProbeRules::ParseError`], whose type differs from game to game).
 pub type ParseError = Box<dyn Error + Send + Sync>;
 
 /// Why the engine refused a command.
@@ -32,7 +32,7 @@ pub enum EngineError {
     /// `setoption` of a check option: `value` is neither true nor false.
     NotBoolean { option: String, value: String },
     /// `setoption name UCI_Variant`: no game is called `value`.
-    UnknownVariant { option: String, value: String, known: Vec<&'static str> },
+    UnknownGame { option: String, value: String, known: Vec<&'static str> },
     /// `setoption` of a game's rule set: the game has no rule set `value`.
     UnknownRuleSet { option: String, value: String, known: Vec<&'static str> },
     /// `setoption` of an option no game has.
@@ -92,7 +92,7 @@ impl fmt::Display for EngineError {
             EngineError::NotBoolean { option, value } => {
                 write!(f, "{option}: {} is not true or false", echo(value))
             }
-            EngineError::UnknownVariant { option, value, known } => {
+            EngineError::UnknownGame { option, value, known } => {
                 write!(f, "{option}: no variant {} (known: {})", echo(value), known.join(", "))
             }
             EngineError::UnknownRuleSet { option, value, known } => {
@@ -136,7 +136,7 @@ impl Error for EngineError {
             | EngineError::PerftUsage
             | EngineError::NotInRange { .. }
             | EngineError::NotBoolean { .. }
-            | EngineError::UnknownVariant { .. }
+            | EngineError::UnknownGame { .. }
             | EngineError::UnknownRuleSet { .. }
             | EngineError::UnknownOption { .. }
             | EngineError::SolvePanicked

@@ -1,18 +1,21 @@
 //! One game behind the protocol: its rule options, its tables, the position a GUI set and the
-//! answers to `go` and `go perft`, generic over the front layer's [`Game`]. [`EngineGame`] and
+//! answers to `go` and `go perft`, generic over the roles of a game the engine uses: the front
+//! layer's [`Game`], [`Perft`] and [`ProtocolNotation`]. [`EngineGame`] and
 //! [`DynEngine`] are its object-safe faces, so that one engine lists games of different
 //! types.
 
-use std::marker::PhantomData;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use nana_engine::{Progress, Value};
-use nana_front::{solve_command, Dialect, Game, Mv, Pos, PositionForm};
-use nana_probe::table::{Table, TableGame};
-use nana_probe::{ProbeGame, Ranked};
+use nana_front::{
+    game_type, solve_command, Dialect, DynGame, Game, GameType, Mv, Perft, Pos, PositionForm,
+    ProtocolNotation,
+};
+use nana_probe::table::{Table, TableRules};
+use nana_probe::{ProbeRules, Ranked};
 
 use crate::error::EngineError;
 use crate::options::{EngineOption, OptionKind};
@@ -24,27 +27,25 @@ const DRAW_PV: usize = 12;
 /// The deepest `go perft` answered (deeper trees take minutes and block the engine).
 pub const PERFT_MAX: u32 = 10;
 
-/// A game as the engine lists it, whatever its type.
-pub trait EngineGame: Sync + std::fmt::Debug {
-    /// Its value of `UCI_Variant` ([`Game::VARIANT`]).
-    fn name(&self) -> &'static str;
+/// A game as the engine lists it, whatever its type: the engine's face of the front layer's
+/// [`DynGame`], implemented on its [`GameType`].
+pub trait EngineGame: DynGame {
+    /// Its value of `UCI_Variant` ([`ProtocolNotation::PROTOCOL_NAME`]).
+    fn protocol_name(&self) -> &'static str;
     /// Its rule options: the rule set and each rule switch.
     fn options(&self) -> Vec<EngineOption>;
     /// A fresh engine for the game: its default rules, its start position, no table open.
     fn engine(&self) -> Box<dyn DynEngine>;
 }
 
-/// The registration of `G` for [`crate::run`]'s list of games.
-pub const fn engine_game<G: Game>() -> &'static dyn EngineGame {
-    &Registration::<G>(PhantomData)
+/// The game `G` for [`crate::run`]'s list of games.
+pub const fn engine_game<G: Game + Perft + ProtocolNotation>() -> &'static dyn EngineGame {
+    game_type::<G>()
 }
 
-#[derive(Debug)]
-struct Registration<G>(PhantomData<fn() -> G>);
-
-impl<G: Game> EngineGame for Registration<G> {
-    fn name(&self) -> &'static str {
-        G::VARIANT
+impl<G: Game + Perft + ProtocolNotation> EngineGame for GameType<G> {
+    fn protocol_name(&self) -> &'static str {
+        G::PROTOCOL_NAME
     }
 
     fn options(&self) -> Vec<EngineOption> {
@@ -74,14 +75,14 @@ fn capitalised(name: &str) -> String {
 }
 
 /// The name of a game's rule-set option: `DobutsuRules`.
-pub fn rules_option<G: Game>() -> String {
-    format!("{}Rules", capitalised(G::VARIANT))
+pub fn rules_option<G: ProtocolNotation>() -> String {
+    format!("{}Rules", capitalised(G::PROTOCOL_NAME))
 }
 
 /// The name of a rule switch's option: `NanaDropStalemate` for Nana's `drop-stalemate`.
-pub fn switch_option<G: Game>(flag: &str) -> String {
+pub fn switch_option<G: ProtocolNotation>(flag: &str) -> String {
     let words: String = flag.split('-').map(capitalised).collect();
-    format!("{}{words}", capitalised(G::VARIANT))
+    format!("{}{words}", capitalised(G::PROTOCOL_NAME))
 }
 
 /// What `go` answers: the `info` lines and the move (`None`: no move, the game is over).
@@ -141,14 +142,14 @@ pub trait DynEngine {
 }
 
 /// The state of one game.
-pub struct GameEngine<G: Game> {
+pub struct GameEngine<G: Game + Perft + ProtocolNotation> {
     rule_set: usize,
     switches: Vec<bool>,
     tables: Vec<Table<G::Rules>>,
     position: Option<Pos<G>>,
 }
 
-impl<G: Game> GameEngine<G> {
+impl<G: Game + Perft + ProtocolNotation> GameEngine<G> {
     /// A lookup's error, with the command that makes the table again where it is damaged.
     fn probe_error(&self, e: nana_probe::ProbeError) -> EngineError {
         EngineError::probe(e, || solve_command::<G>(&self.rules()))
@@ -203,7 +204,7 @@ impl<G: Game> GameEngine<G> {
     }
 }
 
-impl<G: Game> std::fmt::Debug for GameEngine<G> {
+impl<G: Game + Perft + ProtocolNotation> std::fmt::Debug for GameEngine<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GameEngine")
             .field("rules", &self.rules())
@@ -213,7 +214,7 @@ impl<G: Game> std::fmt::Debug for GameEngine<G> {
     }
 }
 
-impl<G: Game> Default for GameEngine<G> {
+impl<G: Game + Perft + ProtocolNotation> Default for GameEngine<G> {
     fn default() -> Self {
         GameEngine::new()
     }
@@ -239,7 +240,7 @@ impl Progress for Shared {
     fn end(&self) {}
 }
 
-impl<G: Game> DynEngine for GameEngine<G> {
+impl<G: Game + Perft + ProtocolNotation> DynEngine for GameEngine<G> {
     fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), EngineError>> {
         if name.eq_ignore_ascii_case(&rules_option::<G>()) {
             return Some(match G::RULE_SETS.iter().position(|r| r.name.eq_ignore_ascii_case(value)) {
@@ -272,7 +273,7 @@ impl<G: Game> DynEngine for GameEngine<G> {
     }
 
     fn describe(&self) -> String {
-        format!("{} rules \"{}\"", G::VARIANT, self.rules().describe())
+        format!("{} rules \"{}\"", G::PROTOCOL_NAME, self.rules().describe())
     }
 
     fn load(

@@ -2,11 +2,13 @@
 //! USI to one that opens with `usi`, as Fairy-Stockfish does, and answers every `go` at once
 //! from the game's table (see `docs/ENGINE-PROTOCOL.md`).
 //!
-//! The crate names no game: a game is one [`engine_game::<G>()`](engine_game) over the front layer's
-//! [`nana_front::Game`], which supplies its protocol name, its position and move forms per
-//! dialect and its rule options. [`run`] reads commands until `quit` or the end of the input;
-//! [`run_concurrent`] too, reading them on a thread of its own, so that a `quit` sent while a
-//! missing table is solved ends the engine at once.
+//! The crate names no game: a game is one [`engine_game::<G>()`](engine_game) (the front layer's
+//! [`nana_front::GameType`] as an [`EngineGame`]) over three roles of the front layer:
+//! [`nana_front::Game`] (its rule sets and options, why the game is over),
+//! [`nana_front::ProtocolNotation`] (its protocol name, its position and move forms per dialect)
+//! and [`nana_front::Perft`] (`go perft`). [`run`] reads commands until `quit` or the end of the
+//! input; [`run_concurrent`] too, reading them on a thread of its own, so that a `quit` sent
+//! while a missing table is solved ends the engine at once.
 //!
 //! What a score says: `score mate N` for a decided position, positive where the side to move
 //! wins, `N` counted in moves over UCI (a win in `d` plies is mate `(d + 1) / 2`, a loss in `d`
@@ -94,7 +96,7 @@ pub fn choose(count: usize, strength: i64, seed: u64, position: &str) -> usize {
 pub struct Setup<'a> {
     /// The games, each a value of `UCI_Variant`.
     pub games: &'a [&'a dyn EngineGame],
-    /// The variant until a GUI sets one.
+    /// The game until a GUI sets one (a value of `UCI_Variant`).
     pub default_game: &'a str,
     /// `id name`.
     pub name: String,
@@ -109,7 +111,8 @@ struct Dialogue<'a, 'i> {
     setup: &'a Setup<'a>,
     input: Input<'i>,
     dialect: Dialect,
-    variant: usize,
+    /// The game played: an index into `setup.games` and `engines`.
+    game: usize,
     engines: Vec<Box<dyn DynEngine>>,
     dir: PathBuf,
     multipv: usize,
@@ -119,7 +122,7 @@ struct Dialogue<'a, 'i> {
     pending: Option<String>,
     /// Whether the GUI has set up a game (an option, a new game or a position): from then on
     /// `isready` opens the table. The `isready` of a bare handshake answers at once, so that a
-    /// GUI that asks before it sets the variant does not wait for another game's table.
+    /// GUI that asks before it sets the game does not wait for another game's table.
     set_up: bool,
     /// Whether `quit` came while a table was being solved: the engine ends.
     quit: bool,
@@ -156,13 +159,13 @@ pub fn run_concurrent(
 
 impl<'a, 'i> Dialogue<'a, 'i> {
     fn new(setup: &'a Setup<'a>, input: Input<'i>) -> Dialogue<'a, 'i> {
-        let variant = setup.games.iter().position(|v| v.name() == setup.default_game).unwrap_or(0);
+        let game = setup.games.iter().position(|g| g.protocol_name() == setup.default_game).unwrap_or(0);
         Dialogue {
             setup,
             input,
             dialect: Dialect::Uci,
-            variant,
-            engines: setup.games.iter().map(|v| v.engine()).collect(),
+            game,
+            engines: setup.games.iter().map(|g| g.engine()).collect(),
             dir: setup.tablebase_dir.clone(),
             multipv: 1,
             strength: STRENGTH_MAX,
@@ -188,7 +191,7 @@ impl<'a, 'i> Dialogue<'a, 'i> {
     }
 
     fn engine(&mut self) -> &mut dyn DynEngine {
-        self.engines[self.variant].as_mut()
+        self.engines[self.game].as_mut()
     }
 
     fn error(&self, out: &mut dyn Write, message: impl std::fmt::Display) -> io::Result<()> {
@@ -248,10 +251,10 @@ impl<'a, 'i> Dialogue<'a, 'i> {
     }
 
     fn options(&self) -> Vec<EngineOption> {
-        let names: Vec<&'static str> = self.setup.games.iter().map(|v| v.name()).collect();
+        let names: Vec<&'static str> = self.setup.games.iter().map(|g| g.protocol_name()).collect();
         let mut options = vec![EngineOption {
             name: "UCI_Variant".into(),
-            kind: OptionKind::Combo { default: self.setup.games[self.variant].name(), vars: names },
+            kind: OptionKind::Combo { default: self.setup.games[self.game].protocol_name(), vars: names },
         }];
         for v in self.setup.games {
             options.extend(v.options());
@@ -296,7 +299,7 @@ impl<'a, 'i> Dialogue<'a, 'i> {
                 failed = writeln!(out, "info string {line}").and_then(|()| out.flush());
             }
         };
-        let result = self.engines[self.variant].load(&dir, say, &mut || input.quit_sent());
+        let result = self.engines[self.game].load(&dir, say, &mut || input.quit_sent());
         failed?;
         match result {
             Ok(()) => Ok(()),
@@ -323,16 +326,16 @@ impl<'a, 'i> Dialogue<'a, 'i> {
         };
         let result = match uci.to_ascii_lowercase().as_str() {
             "uci_variant" => {
-                match self.setup.games.iter().position(|v| v.name().eq_ignore_ascii_case(&value)) {
+                match self.setup.games.iter().position(|g| g.protocol_name().eq_ignore_ascii_case(&value)) {
                     Some(i) => {
-                        self.variant = i;
+                        self.game = i;
                         self.engine().reset();
                         Ok(())
                     }
-                    None => Err(EngineError::UnknownVariant {
+                    None => Err(EngineError::UnknownGame {
                         option: name.clone(),
                         value: value.clone(),
-                        known: self.setup.games.iter().map(|v| v.name()).collect(),
+                        known: self.setup.games.iter().map(|g| g.protocol_name()).collect(),
                     }),
                 }
             }
@@ -418,7 +421,7 @@ impl<'a, 'i> Dialogue<'a, 'i> {
             return Ok(());
         }
         let dialect = self.dialect;
-        let best = match self.engines[self.variant].go(dialect, &search) {
+        let best = match self.engines[self.game].go(dialect, &search) {
             Ok(answer) => {
                 for line in &answer.info {
                     say!(out, "{line}");

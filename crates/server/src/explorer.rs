@@ -6,7 +6,7 @@ use std::sync::Arc;
 use nana_engine::Value;
 use nana_front::{Explorable, Words};
 use nana_probe::table::{Source, Table, TableError};
-use nana_probe::{Answer, GameAnalysis, LinePly as Ply, Probe, ProbeGame};
+use nana_probe::{Answer, GameAnalysis, LinePly as Ply, Probe, ProbeRules};
 
 use crate::error::ApiError;
 use crate::request;
@@ -36,7 +36,7 @@ pub trait Explorer: Send + Sync {
 }
 
 /// The plies of a line in both notations, with the positions they lead to.
-fn line<G: ProbeGame>(game: &G, plies: &[Ply<G>]) -> Vec<LinePly> {
+fn line<G: ProbeRules>(game: &G, plies: &[Ply<G>]) -> Vec<LinePly> {
     plies
         .iter()
         .map(|ply| LinePly {

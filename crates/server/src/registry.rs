@@ -214,7 +214,7 @@ pub fn board_of<R: Explorable + Send + Sync + 'static>(rules: R) -> BoardFn {
     })
 }
 
-struct RuleSet {
+struct ServedRuleSet {
     name: String,
     description: String,
     slot: RwLock<Slot>,
@@ -222,7 +222,7 @@ struct RuleSet {
     board: Option<BoardFn>,
 }
 
-impl RuleSet {
+impl ServedRuleSet {
     fn status(&self) -> Status {
         match &*self.slot.read().unwrap_or_else(|e| e.into_inner()) {
             Slot::Ready(table) => Status::Ready { origin: table.origin() },
@@ -239,7 +239,7 @@ impl RuleSet {
 struct GameTables {
     name: String,
     words: Words,
-    rule_sets: Vec<RuleSet>,
+    rule_sets: Vec<ServedRuleSet>,
 }
 
 /// The tables a server serves: games by name (`nana`), each with its rule sets by name
@@ -270,7 +270,7 @@ impl Registry {
     /// Adds (or replaces) the rule set `rules` of `game` in the state `slot`; the game's words
     /// are those of its first rule set.
     fn put(&mut self, game: &str, rules: &str, description: String, words: Words, slot: Slot) {
-        let entry = RuleSet {
+        let rule_set = ServedRuleSet {
             name: rules.to_string(),
             description,
             slot: RwLock::new(slot),
@@ -279,10 +279,10 @@ impl Registry {
         };
         match self.games.iter_mut().find(|g| g.name == game) {
             Some(g) => match g.rule_sets.iter_mut().find(|r| r.name == rules) {
-                Some(r) => *r = entry,
-                None => g.rule_sets.push(entry),
+                Some(r) => *r = rule_set,
+                None => g.rule_sets.push(rule_set),
             },
-            None => self.games.push(GameTables { name: game.to_string(), words, rule_sets: vec![entry] }),
+            None => self.games.push(GameTables { name: game.to_string(), words, rule_sets: vec![rule_set] }),
         }
     }
 
@@ -394,7 +394,7 @@ impl Registry {
         })
     }
 
-    fn rule_set(&self, game: &str, rules: &str) -> Result<&RuleSet, ApiError> {
+    fn rule_set(&self, game: &str, rules: &str) -> Result<&ServedRuleSet, ApiError> {
         let Some(g) = self.games.iter().find(|g| g.name == game) else {
             return Err(ApiError::UnknownGame {
                 name: game.to_string(),

@@ -4,7 +4,7 @@
 use axum::extract::rejection::{PathRejection, QueryRejection};
 #[cfg(feature = "http")]
 use axum::extract::{Path, Query};
-use nana_probe::ProbeGame;
+use nana_probe::ProbeRules;
 
 use crate::error::ApiError;
 
@@ -80,7 +80,7 @@ pub fn names(path: Names) -> Result<(String, String), ApiError> {
 
 /// The position a request names in the game's string form, with `_` accepted for spaces; the
 /// start without one.
-pub fn position<G: ProbeGame>(game: &G, position: Option<&str>) -> Result<G::Position, ApiError> {
+pub fn position<G: ProbeRules>(game: &G, position: Option<&str>) -> Result<G::Position, ApiError> {
     let Some(input) = position else { return Ok(game.start()) };
     if input.len() > MAX_POSITION_LEN {
         return Err(ApiError::BadRequest(format!(

@@ -28,7 +28,7 @@ mod sizes;
 use std::sync::{Arc, OnceLock};
 
 use nana_front::{solve_command, Explorable, Game, Words};
-use nana_probe::table::{Table, TableGame};
+use nana_probe::table::{Table, TableRules};
 use nana_probe::Analysis;
 use nana_server::{ApiError, Explorer, Mainline, Registry, Status, TableStats, View, DRAW_LINE};
 use nana_tablebase::Tablebase;

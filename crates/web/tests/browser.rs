@@ -11,8 +11,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use nana_front::Game;
-use nana_probe::table::TableGame;
-use nana_probe::ProbeGame;
+use nana_probe::table::TableRules;
+use nana_probe::ProbeRules;
 use serde_json::{json, Value};
 
 const INSTALL: &str =
@@ -24,7 +24,7 @@ fn workspace() -> PathBuf {
 }
 
 /// Positions along random games from the start (fixed seed): `n` of them.
-fn walk<R: ProbeGame>(rules: &R, n: usize, seed: u64) -> Vec<R::Position>
+fn walk<R: ProbeRules>(rules: &R, n: usize, seed: u64) -> Vec<R::Position>
 where
     R::Position: Clone,
 {

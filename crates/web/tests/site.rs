@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use nana_front::Game;
-use nana_probe::ProbeGame;
+use nana_probe::ProbeRules;
 use nana_server::Explorer;
 use nana_web::{Outcome, Site, SiteTable, TAIL};
 
@@ -90,7 +90,7 @@ struct SoFar {
 
 /// Positions along random games from the start (a small linear congruential generator, fixed
 /// seed): `n` of them.
-fn walk<R: ProbeGame>(rules: &R, n: usize, seed: u64) -> Vec<String> {
+fn walk<R: ProbeRules>(rules: &R, n: usize, seed: u64) -> Vec<String> {
     let mut state = seed;
     let mut out = Vec::new();
     let mut pos = rules.start();

@@ -20,7 +20,7 @@ pub fn run(
     input: impl BufRead + Send + 'static,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let games: Vec<&dyn EngineGame> = games.iter().map(|g| g.engine_game()).collect();
+    let games: Vec<&dyn EngineGame> = games.iter().map(|&g| g as &dyn EngineGame).collect();
     let setup = Setup {
         games: &games,
         default_game: default,

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use nana_export::Format;
-use nana_probe::table::TableGame;
-use nana_probe::ProbeGame;
+use nana_probe::table::TableRules;
+use nana_probe::ProbeRules;
 
 use crate::error::CliError;
 use crate::flags::RuleFlags;

@@ -13,7 +13,7 @@ pub mod solve;
 pub mod stats;
 pub mod verify;
 
-use nana_probe::ProbeGame;
+use nana_probe::ProbeRules;
 
 use nana_front::Game;
 
@@ -23,7 +23,7 @@ use crate::error::CliError;
 pub fn position<G: Game>(
     rules: &G::Rules,
     input: Option<&str>,
-) -> Result<<G::Rules as ProbeGame>::Position, CliError> {
+) -> Result<<G::Rules as ProbeRules>::Position, CliError> {
     match input {
         None => Ok(rules.start()),
         Some(s) => rules

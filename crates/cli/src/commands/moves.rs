@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use nana_probe::ProbeGame;
+use nana_probe::ProbeRules;
 
 use nana_front::Game;
 

@@ -5,12 +5,12 @@ use std::io::Write;
 
 use rayon::prelude::*;
 
-use nana_front::Game;
+use nana_front::{Game, Perft};
 
 use crate::error::CliError;
 use crate::out::outln;
 
-pub fn run<G: Game>(
+pub fn run<G: Game + Perft>(
     rules: &G::Rules,
     position: Option<&str>,
     depth: u32,

@@ -5,8 +5,8 @@ use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use nana_probe::table::TableGame;
-use nana_probe::{ProbeGame, Ranked};
+use nana_probe::table::TableRules;
+use nana_probe::{ProbeRules, Ranked};
 
 use crate::error::CliError;
 use crate::flags::RuleFlags;

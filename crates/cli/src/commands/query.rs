@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use nana_engine::Value;
 use nana_probe::echo::cut;
-use nana_probe::table::TableGame;
-use nana_probe::{Probe, ProbeError, ProbeGame, Summary};
+use nana_probe::table::TableRules;
+use nana_probe::{Probe, ProbeError, ProbeRules, Summary};
 use serde::Serialize;
 
 use crate::error::CliError;
@@ -110,7 +110,7 @@ pub fn run<G: Game>(args: &QueryArgs<G>, dir: &Path, out: &mut dyn Write) -> Res
 
 /// Answers the positions of `source` a line each. A line's own error (a position that does not
 /// read, or has no value) is its answer; a damaged table ends the batch with `fatal`'s error.
-fn run_batch<R: ProbeGame>(
+fn run_batch<R: ProbeRules>(
     probe: &Probe<'_, R>,
     source: &str,
     fatal: &dyn Fn(ProbeError) -> CliError,
@@ -195,7 +195,7 @@ impl<E: std::error::Error + 'static> std::error::Error for LineError<E> {
 }
 
 /// A batch line's answer (`line` as read, untrimmed), or why it has none.
-fn batch_line<R: ProbeGame>(probe: &Probe<'_, R>, line: &[u8]) -> Result<Summary, LineError<R::ParseError>> {
+fn batch_line<R: ProbeRules>(probe: &Probe<'_, R>, line: &[u8]) -> Result<Summary, LineError<R::ParseError>> {
     // Bytes that are not UTF-8 spoil their line only, not the batch.
     let text = std::str::from_utf8(line).map_err(|e| LineError::NotUtf8 { byte: e.valid_up_to() + 1 })?;
     let pos = probe.game().parse_position(text.trim()).map_err(LineError::Position)?;
@@ -209,7 +209,7 @@ fn batch_line<R: ProbeGame>(probe: &Probe<'_, R>, line: &[u8]) -> Result<Summary
 }
 
 /// A line of moves in the game's human notation (Hodges style for Nana), numbered by ply.
-pub fn human_line<R: ProbeGame>(rules: &R, pos: &R::Position, line: &[R::Move]) -> String {
+pub fn human_line<R: ProbeRules>(rules: &R, pos: &R::Position, line: &[R::Move]) -> String {
     let mut pos = pos.clone();
     let mut out = Vec::new();
     for (i, &mv) in line.iter().enumerate() {

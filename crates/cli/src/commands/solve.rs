@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-use nana_probe::table::TableGame;
+use nana_probe::table::TableRules;
 
 use crate::error::CliError;
 use crate::out::outln;

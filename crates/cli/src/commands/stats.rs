@@ -4,16 +4,16 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-use nana_probe::table::TableGame;
-use nana_probe::ProbeGame;
+use nana_probe::table::TableRules;
+use nana_probe::ProbeRules;
 
 use crate::error::CliError;
 use crate::out::outln;
 use crate::progress::bar;
 use crate::table;
-use nana_front::Game;
+use nana_front::{Claims, Game};
 
-pub fn run<G: Game>(
+pub fn run<G: Game + Claims>(
     rules: &G::Rules,
     tablebase: Option<&Path>,
     dir: &Path,

@@ -3,8 +3,8 @@
 use std::io::Write;
 use std::path::Path;
 
-use nana_front::Game;
-use nana_probe::table::TableGame;
+use nana_front::{Claims, Game};
+use nana_probe::table::TableRules;
 
 use crate::error::CliError;
 use crate::games::Registered;
@@ -49,7 +49,7 @@ pub fn run_all(
 
 /// `verify` for one game (with `--solve`: its claimed rule sets solved and written first; with
 /// `--check`: their files re-checked entry by entry, as `check-table` does).
-pub fn run<G: Game>(dir: &Path, steps: Steps, out: &mut dyn Write) -> Result<(), CliError> {
+pub fn run<G: Game + Claims>(dir: &Path, steps: Steps, out: &mut dyn Write) -> Result<(), CliError> {
     if steps.solve {
         super::solve::run::<G>(&G::claimed_rule_sets(), dir, out)?;
         outln!(out);
@@ -63,7 +63,7 @@ pub fn run<G: Game>(dir: &Path, steps: Steps, out: &mut dyn Write) -> Result<(),
     check::<G>(dir, out)
 }
 
-fn check<G: Game>(dir: &Path, out: &mut dyn Write) -> Result<(), CliError> {
+fn check<G: Game + Claims>(dir: &Path, out: &mut dyn Write) -> Result<(), CliError> {
     // Load (and check, every block of it) every table before printing anything, so that a
     // damaged file gives the error alone, not half a report followed by it.
     let tables = G::claimed_rule_sets()

@@ -1,4 +1,4 @@
-//! Reading a solution: Dobutsu shogi as a [`ProbeGame`], so that the probe layer
+//! Reading a solution: Dobutsu shogi as a [`ProbeRules`], so that the probe layer
 //! ([`nana_probe`]) gives values, ranked moves, the mainline and the JSON answer. A rule set is
 //! the game: `Probe::new(rules, entries)`.
 //!
@@ -6,10 +6,10 @@
 //! won, or the side to move has no move. A position where the side to move can take the lion is not over: its moves are listed,
 //! the capture first, a win in 1 that ends the game. The tables do not hold such a position
 //! (nor one whose lion has been taken, which the index cannot rank): the rules decide its
-//! value ([`ProbeGame::value_by_rules`]).
+//! value ([`ProbeRules::value_by_rules`]).
 
 use nana_engine::{Dtm, Value};
-pub use nana_probe::{Answer, Ending, MoveAnswer, ProbeError, ProbeGame, Summary, Terminal};
+pub use nana_probe::{Answer, Ending, MoveAnswer, ProbeError, ProbeRules, Summary, Terminal};
 
 use crate::fen::{self, ParseError};
 use crate::index::{self, SIZE};
@@ -37,7 +37,7 @@ fn ending(end: End) -> Ending {
     }
 }
 
-impl ProbeGame for Rules {
+impl ProbeRules for Rules {
     type Position = Position;
     type Move = Move;
     type ParseError = ParseError;

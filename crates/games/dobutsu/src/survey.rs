@@ -5,7 +5,7 @@
 //! solved set): reachable from the start or not, so a position that arises after a player
 //! declines to take the lion has a value too. A position where the side to move can take the
 //! lion is a win in 1 that the probe decides from the rules
-//! ([`ProbeGame::value_by_rules`](nana_probe::ProbeGame::value_by_rules)); the solver never
+//! ([`ProbeRules::value_by_rules`](nana_probe::ProbeRules::value_by_rules)); the solver never
 //! needs its value either, since a move into one (a move that *loses at once*) gives the mover
 //! a loss in 2, the quickest loss there is, which decides a position only where every move
 //! loses at once.

@@ -3,7 +3,7 @@
 
 use nana_engine::par::prelude::*;
 use nana_engine::{CheckError, Entry, EntryWidth, Problem, Progress, Solution, SolveError};
-use nana_probe::table::{RulesError, TableGame};
+use nana_probe::table::{RulesError, TableRules};
 use nana_tablebase::{Encoding, Expected, Header};
 
 use crate::dense::Dense;
@@ -21,7 +21,7 @@ fn rule_set_id(rules: &Rules) -> u32 {
     }
 }
 
-impl TableGame for Rules {
+impl TableRules for Rules {
     /// `dobutsu-tanaka.tb`, `dobutsu-safe-try.tb`.
     fn file_name(&self) -> String {
         format!("dobutsu-{}.tb", self.name())

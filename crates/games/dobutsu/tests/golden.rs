@@ -22,7 +22,7 @@ use std::fmt::Write as _;
 use dobutsu_shogi::Rules;
 use nana_engine::Value;
 use nana_probe::table::Source;
-use nana_probe::ProbeGame;
+use nana_probe::ProbeRules;
 
 mod common;
 use common::XorShift;

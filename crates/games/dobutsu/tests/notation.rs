@@ -1,6 +1,6 @@
 //! Position and move strings: round trips, Fairy-Stockfish's forms, and bad input.
 
-use dobutsu_shogi::probe::ProbeGame;
+use dobutsu_shogi::probe::ProbeRules;
 use dobutsu_shogi::{fen, Position, Rules};
 
 mod common;

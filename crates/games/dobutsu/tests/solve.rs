@@ -19,7 +19,7 @@ use dobutsu_shogi::index::{rank, unrank, SIZE};
 use dobutsu_shogi::probe::Probe;
 use dobutsu_shogi::{Position, Rules};
 use nana_engine::{Dtm, EntryWidth, Value};
-use nana_probe::table::{Source, TableGame};
+use nana_probe::table::{Source, TableRules};
 use rayon::prelude::*;
 
 /// The value of a position whose side to move can take the lion, by the rules: a win in 1.
@@ -204,7 +204,7 @@ fn the_compressed_file_reads_as_its_entries_and_refuses_a_damaged_block() {
 /// through the file and an unused entry through the whole entries, and differ.
 #[test]
 fn the_probe_never_reads_a_dont_care_entry() {
-    use nana_probe::ProbeGame;
+    use nana_probe::ProbeRules;
     let rules = Rules::TANAKA;
     let table = nana_fixture::table(rules);
     let Source::File(file) = table.source() else { panic!("the fixture's table is a file") };

@@ -1,4 +1,4 @@
-//! Reading a solution: Nana shogi as a [`ProbeGame`], so that the probe layer ([`nana_probe`])
+//! Reading a solution: Nana shogi as a [`ProbeRules`], so that the probe layer ([`nana_probe`])
 //! gives the value of a position, its legal moves ranked by the values they lead to, the
 //! principal variation and the JSON answer. A rule set is the game: `Probe::new(rules, entries)`.
 
@@ -6,7 +6,7 @@ use std::fmt;
 use std::ops::ControlFlow;
 
 use nana_engine::{Dtm, Value};
-pub use nana_probe::{Answer, Ending, MoveAnswer, ProbeError, ProbeGame, Summary, Terminal};
+pub use nana_probe::{Answer, Ending, MoveAnswer, ProbeError, ProbeRules, Summary, Terminal};
 
 use crate::index::{self, SIZE};
 use crate::position::{Move, Position};
@@ -49,7 +49,7 @@ pub type Probe<'a> = nana_probe::Probe<'a, Rules>;
 /// A legal move with the value it leads to.
 pub type RankedMove = nana_probe::RankedMove<Position, Move>;
 
-impl ProbeGame for Rules {
+impl ProbeRules for Rules {
     type Position = Position;
     type Move = Move;
     type ParseError = InputError;

@@ -4,7 +4,7 @@
 
 use nana_engine::par::prelude::*;
 use nana_engine::{CheckError, Entry, EntryWidth, Progress, Solution, SolveError};
-use nana_probe::table::{RulesError, TableGame};
+use nana_probe::table::{RulesError, TableRules};
 use nana_tablebase::{Encoding, Expected, Header};
 
 use crate::index;
@@ -26,7 +26,7 @@ fn option_bits(rules: &Rules) -> u32 {
 }
 
 /// A rule set with its options is a table of its own.
-impl TableGame for Rules {
+impl TableRules for Rules {
     /// `nana-current.tb`, `nana-original-hand-stalemate-off.tb`, …
     fn file_name(&self) -> String {
         let mut name = format!("nana-{}", self.variant.name());
@@ -43,7 +43,7 @@ impl TableGame for Rules {
         self.variant.name().to_string()
     }
 
-    /// `drop-stalemate on, hand-stalemate on`, so that [`TableGame::describe`] gives e.g.
+    /// `drop-stalemate on, hand-stalemate on`, so that [`TableRules::describe`] gives e.g.
     /// `original, drop-stalemate on, hand-stalemate on`.
     fn options_text(&self) -> String {
         let sw = |b: bool| if b { "on" } else { "off" };

@@ -12,8 +12,8 @@
 //!   start and from random legal positions.
 
 use nana_engine::{Entry, NoProgress};
-use nana_probe::table::{Source, TableGame};
-use nana_probe::ProbeGame;
+use nana_probe::table::{Source, TableRules};
+use nana_probe::ProbeRules;
 use nana_shogi::index::SIZE;
 use nana_shogi::probe::Probe;
 use nana_shogi::Rules;

@@ -16,7 +16,7 @@
 use std::fmt::Write as _;
 
 use nana_engine::{Entry, Stats, Value};
-use nana_probe::table::{Source, Table, TableGame};
+use nana_probe::table::{Source, Table, TableRules};
 use nana_shogi::index::SIZE;
 use nana_shogi::probe::Probe;
 use nana_shogi::{fen, NanaGame, Position, Rules};

@@ -8,11 +8,11 @@ use std::path::{Path, PathBuf};
 use nana_engine::{Progress, Solution};
 use nana_tablebase::{Counts, Layout, Tablebase};
 
-use super::{Identity, Table, TableError, TableGame};
+use super::{Identity, Table, TableError, TableRules};
 
-/// Writes a solution atomically to `dir/`[`TableGame::file_name`], its entries in compressed
+/// Writes a solution atomically to `dir/`[`TableRules::file_name`], its entries in compressed
 /// blocks (the tablebase crate's default layout), and returns that path.
-pub fn write<G: TableGame>(game: &G, dir: &Path, solution: &Solution) -> Result<PathBuf, TableError> {
+pub fn write<G: TableRules>(game: &G, dir: &Path, solution: &Solution) -> Result<PathBuf, TableError> {
     let path = dir.join(game.file_name());
     let s = &solution.stats;
     let counts = Counts { wins: s.wins, losses: s.losses, draws: s.draws, illegal: s.illegal };
@@ -31,7 +31,7 @@ fn open_file(path: &Path) -> Result<Tablebase, TableError> {
     Tablebase::open(path).map_err(|error| TableError::File { path: path.to_path_buf(), error })
 }
 
-impl<G: TableGame> Table<G> {
+impl<G: TableRules> Table<G> {
     /// Opens a table and checks that it was built for `game`'s rule set, with the index layout,
     /// entry encoding and size this build reads.
     pub fn open(game: G, path: &Path) -> Result<Table<G>, TableError> {

@@ -6,8 +6,8 @@ use std::path::Path;
 
 use nana_engine::{Progress, SolveError};
 use nana_front::{solve_command, Explorable, Game};
-use nana_probe::table::{Table, TableGame};
-use nana_probe::ProbeGame;
+use nana_probe::table::{Table, TableRules};
+use nana_probe::ProbeRules;
 
 use super::{board_of, file_name, Missing, Registry, SolveJob, Solved, Status};
 

@@ -1,12 +1,16 @@
-//! Dobutsu shogi in the front ends: its name and rule sets, its board view in the explorer
-//! ([`view`]), Tanaka's published figures with their verdicts and the results section.
+//! Dobutsu shogi in the front ends: its name and rule sets ([`Game`]), its board view in the
+//! explorer ([`view`]), perft as Fairy-Stockfish counts it ([`Perft`]), Tanaka's published
+//! figures with their verdicts and the results section ([`Claims`]), Fairy-Stockfish's notation
+//! in the engine protocol ([`ProtocolNotation`]).
 
 mod view;
 
 use nana_engine::Value;
-use nana_front::{grouped, Dialect, Game, Load, PositionForm, Report, ReportError, RuleSet};
-use nana_probe::table::{Table, TableGame};
-use nana_probe::ProbeGame;
+use nana_front::{
+    grouped, Claims, Dialect, Game, Load, Perft, PositionForm, ProtocolNotation, Report, ReportError, RuleSet,
+};
+use nana_probe::table::{Table, TableRules};
+use nana_probe::ProbeRules;
 
 use crate::claims::{CLAIMS, TANAKA_COUNTS};
 use crate::fen::ParseError;
@@ -34,10 +38,6 @@ impl Game for Dobutsu {
         },
     ];
     const RULES_HELP: &'static str = "Rule set: how a try (the lion reaching the far rank) ends the game.";
-
-    fn claimed_rule_sets() -> Vec<Rules> {
-        CLAIMS.iter().map(|c| c.rules).collect()
-    }
 
     const SIDES: [&'static str; 2] = ["first", "second"];
 
@@ -72,7 +72,9 @@ impl Game for Dobutsu {
     fn diagram(pos: &Position) -> String {
         crate::diagram(pos)
     }
+}
 
+impl Perft for Dobutsu {
     /// Fairy-Stockfish's count: moves are generated until a lion is captured or a try has won.
     fn perft(rules: &Rules, pos: &Position, depth: u32) -> u64 {
         crate::perft(pos, rules, depth)
@@ -84,6 +86,12 @@ impl Game for Dobutsu {
             pos.for_each_move(|mv| children.push(pos.play_unchecked(mv)));
         }
         children
+    }
+}
+
+impl Claims for Dobutsu {
+    fn claimed_rule_sets() -> Vec<Rules> {
+        CLAIMS.iter().map(|c| c.rules).collect()
     }
 
     fn reachable_stats(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Vec<String> {
@@ -104,6 +112,18 @@ impl Game for Dobutsu {
         report(tables)
     }
 
+    fn results<E: From<ReportError>>(load: Load<'_, Rules, E>) -> Result<String, E> {
+        let tables = Self::claimed_rule_sets().into_iter().map(load).collect::<Result<Vec<_>, _>>()?;
+        let r = report(&tables)?;
+        Ok(format!(
+            "## Dobutsu shogi\n\n`nana verify --game dobutsu`:\n\n{}\n```text\n{}```\n",
+            r.table, r.summary
+        ))
+    }
+}
+
+/// Fairy-Stockfish's notation: a GUI drives `nana engine` as it drives Fairy-Stockfish.
+impl ProtocolNotation for Dobutsu {
     /// Fairy-Stockfish's FEN after `fen`, its SFEN after `sfen` (a captured lion refused, as
     /// the probe refuses it).
     fn parse_protocol_position(
@@ -148,15 +168,6 @@ impl Game for Dobutsu {
                 None => usi::parse_move(pos, rules, input),
             },
         }
-    }
-
-    fn results<E: From<ReportError>>(load: Load<'_, Rules, E>) -> Result<String, E> {
-        let tables = Self::claimed_rule_sets().into_iter().map(load).collect::<Result<Vec<_>, _>>()?;
-        let r = report(&tables)?;
-        Ok(format!(
-            "## Dobutsu shogi\n\n`nana verify --game dobutsu`:\n\n{}\n```text\n{}```\n",
-            r.table, r.summary
-        ))
     }
 }
 

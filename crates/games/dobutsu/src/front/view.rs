@@ -138,8 +138,8 @@ mod tests {
     use crate::front::Dobutsu;
     use nana_front::testing::{assert_explorable, sample_positions};
     use nana_front::{Game, RuleSet};
-    use nana_probe::table::TableGame;
-    use nana_probe::ProbeGame;
+    use nana_probe::table::TableRules;
+    use nana_probe::ProbeRules;
 
     #[test]
     fn the_names_are_the_rule_sets_own() {

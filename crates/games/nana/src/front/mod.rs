@@ -1,11 +1,12 @@
-//! Nana shogi in the front ends: its name and rule flags, its board view in the explorer
-//! ([`view`]), the published claims with their verdicts and the results document.
+//! Nana shogi in the front ends: its name and rule flags ([`Game`]), its board view in the
+//! explorer ([`view`]), perft ([`Perft`]), the published claims with their verdicts and the
+//! results document ([`Claims`]), its notation in the engine protocol ([`ProtocolNotation`]).
 
 mod results;
 mod view;
 
 use nana_engine::Value;
-use nana_front::{Game, Load, Report, ReportError, RuleOption, RuleSet};
+use nana_front::{Claims, Game, Load, Perft, ProtocolNotation, Report, ReportError, RuleOption, RuleSet};
 use nana_probe::table::Table;
 
 use crate::claims::CLAIMS;
@@ -38,10 +39,6 @@ impl Game for Nana {
         Rules { variant: rules.variant, drop_stalemate: options[0], hand_stalemate: options[1] }
     }
 
-    fn claimed_rule_sets() -> Vec<Rules> {
-        CLAIMS.iter().map(|c| c.rules).collect()
-    }
-
     const SIDES: [&'static str; 2] = ["black", "white"];
 
     fn side_to_move(pos: &Position) -> usize {
@@ -57,20 +54,28 @@ impl Game for Nana {
     const WIN_NAME: &'static str = "mate";
 
     fn game_over(rules: &Rules, pos: &Position) -> Option<String> {
-        let how = nana_probe::ProbeGame::terminal(rules, pos)?.ending.name;
+        let how = nana_probe::ProbeRules::terminal(rules, pos)?.ending.name;
         Some(format!("{} has no legal move ({how}) and has lost", pos.side_to_move().name()))
     }
 
     fn diagram(pos: &Position) -> String {
         crate::diagram(pos)
     }
+}
 
+impl Perft for Nana {
     fn perft(rules: &Rules, pos: &Position, depth: u32) -> u64 {
         crate::perft(pos, rules, depth)
     }
 
     fn perft_children(rules: &Rules, pos: &Position) -> Vec<Position> {
         pos.legal_moves(rules).into_iter().map(|mv| pos.play_unchecked(mv)).collect()
+    }
+}
+
+impl Claims for Nana {
+    fn claimed_rule_sets() -> Vec<Rules> {
+        CLAIMS.iter().map(|c| c.rules).collect()
     }
 
     fn reachable_stats(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Vec<String> {
@@ -96,6 +101,9 @@ impl Game for Nana {
     }
 }
 
+/// No other engine plays Nana shogi: the protocol reads and writes its own strings.
+impl ProtocolNotation for Nana {}
+
 /// Black's value, with the ply of the mate counted from the start (`plies_before` plies have
 /// been played to reach the position whose distance `v` holds).
 fn show(v: Value, plies_before: u16) -> String {
@@ -120,7 +128,7 @@ fn hodges_line(pos: &Position, rules: &Rules, line: &[crate::Move]) -> String {
 /// Checks the published claims against `tables`, which must hold the table of every claimed
 /// rule set. Nothing is printed: the caller prints only once every table has loaded.
 fn report(tables: &[Table<Rules>]) -> Result<Report, ReportError> {
-    use nana_probe::table::TableGame;
+    use nana_probe::table::TableRules;
     let start = Position::start();
     let mut results = Vec::new();
     let mut table = String::from(
