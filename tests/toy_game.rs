@@ -418,7 +418,7 @@ fn a_registered_game_is_solved_queried_verified_served_and_listed() {
     // Served: listed by the API and answered, from the file; the rule set without a file is
     // reported missing (solving is turned off), its routes a 503 naming the command.
     let mut registry = Registry::new();
-    let notes = game::<TakeAway>().serve(&mut registry, dir.path(), Missing::Refuse);
+    let notes = game::<TakeAway>().add_to(&mut registry, dir.path(), Missing::Refuse);
     assert!(notes.len() == 1 && notes[0].contains("`nana --game toy solve --rules gated`"), "{notes:?}");
     let router = nana_server::router(Arc::new(registry));
     let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
@@ -467,7 +467,7 @@ fn every_listed_game_is_wired_in() {
         let (ok, text) = nana(&["--game", g.name(), "moves"]);
         assert!(ok && !text.is_empty(), "{}: {text}", g.name());
         let mut registry = Registry::new();
-        let notes = g.serve(&mut registry, empty.path(), Missing::Refuse);
+        let notes = g.add_to(&mut registry, empty.path(), Missing::Refuse);
         let health = registry.health();
         assert!(!notes.is_empty() && notes.len() == health.rule_sets.len(), "{}: {notes:?}", g.name());
         for state in health.rule_sets {
@@ -494,7 +494,7 @@ fn http_get(addr: std::net::SocketAddr, target: &str) -> (u16, String, String) {
 /// served on a loopback port from a thread of its own (stopped when the test ends).
 fn serve(dir: &Path, missing: Missing) -> (std::net::SocketAddr, Arc<Registry>, Vec<String>) {
     let mut registry = Registry::new();
-    let notes = game::<TakeAway>().serve(&mut registry, dir, missing);
+    let notes = game::<TakeAway>().add_to(&mut registry, dir, missing);
     let registry = Arc::new(registry);
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();

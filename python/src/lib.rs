@@ -9,11 +9,10 @@
 //! `nana._errors`).
 
 use std::fmt;
-use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use nana_front::{solve_command, Game};
+use nana_front::{game_type, solve_command, DynGame, Game, GameType};
 use nana_probe::table::{Table, TableError, TableRules};
 use nana_probe::{ProbeError, ProbeRules};
 use pyo3::exceptions::PyValueError;
@@ -218,30 +217,19 @@ struct Slot {
     command: String,
 }
 
-/// A game of the package, whatever its type: the command line's registry, seen from Python.
-trait Registered: Sync {
-    fn name(&self) -> &'static str;
+/// A game of the package, whatever its type: the package's face of the front layer's
+/// [`DynGame`] (its name), implemented on its [`GameType`], as the command line's registry is.
+trait PyGame: DynGame {
     /// Every named rule set whose table is in `dir`, opened or refused.
     fn open(&self, dir: &Path) -> Vec<Slot>;
     /// The names of its rule sets.
     fn rule_sets(&self) -> Vec<&'static str>;
 }
 
-/// The registration of a game `G` in [`GAMES`].
-struct Registration<G>(PhantomData<fn() -> G>);
-
-const fn game<G: Game>() -> &'static dyn Registered {
-    &Registration::<G>(PhantomData)
-}
-
 /// Every game the package reads, as the command line lists them.
-const GAMES: &[&dyn Registered] = &[game::<nana_shogi::Nana>(), game::<dobutsu_shogi::Dobutsu>()];
+const GAMES: &[&dyn PyGame] = &[game_type::<nana_shogi::Nana>(), game_type::<dobutsu_shogi::Dobutsu>()];
 
-impl<G: Game> Registered for Registration<G> {
-    fn name(&self) -> &'static str {
-        G::NAME
-    }
-
+impl<G: Game> PyGame for GameType<G> {
     fn open(&self, dir: &Path) -> Vec<Slot> {
         G::RULE_SETS
             .iter()

@@ -2,11 +2,12 @@
 //!
 //! A game is registered as [`game::<G>()`](game), where `G` implements the front layer's roles
 //! of a game ([`Game`], [`Perft`], [`Claims`], [`ProtocolNotation`]): everything the commands,
-//! the explorer and the engine need comes from there. [`Registered`] is the command line's object-safe face of a
-//! game, so that one list holds games of different types; each of its methods runs generic code
-//! for the game's own types. It is implemented on the front layer's [`GameType`], with the front
-//! layer's [`DynGame`] (name, about) and the engine's [`EngineGame`] as supertraits: one value
-//! per game serves the command line, the engine and the explorer.
+//! the explorer and the engine need comes from there. [`Registered`] is the command line's
+//! object-safe face of a game, so that one list holds games of different types; each of its
+//! methods runs generic code for the game's own types. It is implemented on the front layer's
+//! [`GameType`], with the front layer's [`DynGame`] (name, about), the engine's [`EngineGame`]
+//! and the explorer's [`ServedGame`] as supertraits: one value per game serves the command
+//! line, the engine and the explorer.
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -15,14 +16,14 @@ use std::process::ExitCode;
 
 use nana_front::{game_type, Claims, DynGame, Game, GameType, Perft, ProtocolNotation};
 use nana_protocol::EngineGame;
-use nana_server::{Missing, Registry};
+use nana_server::ServedGame;
 
 /// Every game of the `nana` command line and explorer, the default (`--game` not given) first.
 pub const GAMES: &[&dyn Registered] = &[game::<nana_shogi::Nana>(), game::<dobutsu_shogi::Dobutsu>()];
 
 /// A game of the registry, whatever its type; its name and words come from [`DynGame`], its
-/// face in `nana engine` from [`EngineGame`].
-pub trait Registered: DynGame + EngineGame {
+/// face in `nana engine` from [`EngineGame`], its rule sets in `nana serve` from [`ServedGame`].
+pub trait Registered: DynGame + EngineGame + ServedGame {
     /// Parses the arguments as this game's command line and runs the command; `games` is the
     /// whole registry (for `--game`'s values, `serve` and `verify --all-games`).
     fn run(&self, args: Vec<OsString>, games: &[&dyn Registered], out: &mut dyn Write) -> ExitCode;
@@ -33,10 +34,6 @@ pub trait Registered: DynGame + EngineGame {
         steps: crate::commands::verify::Steps,
         out: &mut dyn Write,
     ) -> Result<(), crate::CliError>;
-    /// Adds the game's rule sets to the explorer's registry ([`nana_server::add_game`]): each
-    /// table opened from `dir`, or queued for its solve or reported missing as `missing` says,
-    /// or reported damaged; a line for the console about each table not opened.
-    fn serve(&self, registry: &mut Registry, dir: &Path, missing: Missing) -> Vec<String>;
 }
 
 /// The registration of `G`, for [`GAMES`].
@@ -56,10 +53,6 @@ impl<G: Game + Perft + Claims + ProtocolNotation> Registered for GameType<G> {
         out: &mut dyn Write,
     ) -> Result<(), crate::CliError> {
         crate::commands::verify::run::<G>(dir, steps, out)
-    }
-
-    fn serve(&self, registry: &mut Registry, dir: &Path, missing: Missing) -> Vec<String> {
-        nana_server::add_game::<G>(registry, dir, missing)
     }
 }
 

@@ -160,8 +160,9 @@ pub trait Perft: Game {
 
 /// A game as a value, whatever its type: the one object-safe face of a game every front end
 /// shares (its name and what it is). Each front end's own face of a game (the command line's
-/// registry, the engine's list of games) is a trait with this one as its supertrait,
-/// implemented on [`GameType`], so that one value per game ([`game_type`]) serves them all.
+/// registry, the engine's list of games, the explorer's games, the Python package's games) is
+/// a trait with this one as its supertrait, implemented on [`GameType`], so that one value per
+/// game ([`game_type`]) serves them all.
 pub trait DynGame: Debug + Sync {
     /// Its name in `--game` and URLs ([`Game::NAME`]).
     fn name(&self) -> &'static str;

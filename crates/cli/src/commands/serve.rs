@@ -36,7 +36,7 @@ pub fn run(
     let missing = if no_solve { Missing::Refuse } else { Missing::Solve };
     let registry = || {
         let mut registry = Registry::new();
-        let notes: Vec<String> = games.iter().flat_map(|g| g.serve(&mut registry, dir, missing)).collect();
+        let notes: Vec<String> = games.iter().flat_map(|g| g.add_to(&mut registry, dir, missing)).collect();
         if !registry.serves_anything() {
             // Nothing to serve: every table named, missing or damaged, with its command.
             return Err(CliError::NothingToServe(notes));
