@@ -96,16 +96,7 @@ impl Claims for Dobutsu {
 
     fn reachable_stats(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Vec<String> {
         let reached = reach::reachable(rules, progress);
-        let c = reach::count(rules, &reached, None);
-        vec![
-            format!("index size: {}", index::SIZE),
-            format!(
-                "reachable positions: {} (first player to move {}, second player to move {})",
-                c.positions, c.first_to_move, c.second_to_move
-            ),
-            format!("terminal: {}, not terminal: {}", c.terminal, c.non_terminal),
-            format!("most legal moves in a reachable position: {}", c.max_moves),
-        ]
+        census_lines(&reach::count(rules, &reached, None))
     }
 
     fn verify(tables: &[Table<Rules>]) -> Result<Report, ReportError> {
@@ -120,6 +111,20 @@ impl Claims for Dobutsu {
             r.table, r.summary
         ))
     }
+}
+
+/// `nana stats`' lines about the reachable positions: the same census as `verify`'s table of
+/// Tanaka's figures ([`reach::count`]), worded for `stats`.
+fn census_lines(c: &reach::ReachCounts) -> Vec<String> {
+    vec![
+        format!("index size: {}", index::SIZE),
+        format!(
+            "reachable positions: {} (first player to move {}, second player to move {})",
+            c.positions, c.first_to_move, c.second_to_move
+        ),
+        format!("terminal: {}, not terminal: {}", c.terminal, c.non_terminal),
+        format!("most legal moves in a reachable position: {}", c.max_moves),
+    ]
 }
 
 /// Fairy-Stockfish's notation: a GUI drives `nana engine` as it drives Fairy-Stockfish.
@@ -229,4 +234,33 @@ fn report(tables: &[Table<Rules>]) -> Result<Report, ReportError> {
         rows - failed,
     );
     Ok(Report { table: out, summary, failed, claims: figures.len() + 1 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `stats`' wording of the census; its figures are the ones `verify` checks against
+    /// Tanaka's (`tests/results_doc.rs` and the main job run the census itself).
+    #[test]
+    fn census_lines_word_tanakas_figures() {
+        let c = reach::ReachCounts {
+            positions: 246_803_167,
+            first_to_move: 246_803_167,
+            second_to_move: 246_803_167,
+            terminal: 147_317_599,
+            non_terminal: 99_485_568,
+            max_moves: 38,
+            ..reach::ReachCounts::default()
+        };
+        assert_eq!(
+            census_lines(&c),
+            [
+                "index size: 855232344",
+                "reachable positions: 246803167 (first player to move 246803167, second player to move 246803167)",
+                "terminal: 147317599, not terminal: 99485568",
+                "most legal moves in a reachable position: 38",
+            ]
+        );
+    }
 }
