@@ -19,8 +19,9 @@ fn dobutsu_moves_and_perft_from_the_start() {
 
 /// `stats` for Dobutsu: the table's counts with the start's value. The census of reachable
 /// positions is left out (`--no-reachable`): `stats` prints it with the game's own wording
-/// (unit-tested in the game's crate), and its figures, Tanaka's, are what `nana --game dobutsu
-/// verify` checks (`tests/results_doc.rs`); the command's code for it is run with Nana
+/// (unit-tested in the game's crate), and its figures are what `nana --game dobutsu verify`
+/// checks against Tanaka's (`tests/results_doc.rs`; `reach::count` holds the counts by side to
+/// move to the total in test builds); the command's code for it is run with Nana
 /// (`stats::stats_counts_reachable_positions`).
 #[test]
 fn dobutsu_stats_counts_the_table() {
