@@ -10,8 +10,11 @@
 use nana_engine::par::prelude::*;
 use nana_engine::{Census, Dtm, Entry, Game, Node, Subset, Value};
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use crate::reach::Reachable;
 use crate::survey::{self, Survey};
+use crate::{index, wide};
 
 /// `inner` over a set of its entries.
 #[derive(Debug)]
@@ -21,12 +24,23 @@ pub struct Dense<G> {
 }
 
 impl<G: Game> Dense<G> {
-    /// `inner` over the entries of `reached` (either side to move).
+    /// `inner` over the tables' entries of the positions of `reached` (either side to move)
+    /// that the tables hold: those where the side to move cannot take the lion.
     pub fn new(inner: G, reached: &Reachable) -> Dense<G> {
-        let words: Vec<u64> = (0..reached.first.words())
-            .into_par_iter()
-            .map(|w| reached.first.word(w) | reached.second.word(w))
-            .collect();
+        let words: Vec<AtomicU64> = (0..inner.size().div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+        (0..reached.first.words()).into_par_iter().for_each(|w| {
+            let mut any = reached.first.word(w) | reached.second.word(w);
+            while any != 0 {
+                let i = w as u64 * 64 + u64::from(any.trailing_zeros());
+                any &= any - 1;
+                let pos = wide::unrank(i).expect("a reachable entry is used");
+                if pos.lion(pos.side_to_move()).is_some() && !pos.can_capture_lion() {
+                    let e = index::rank(&pos);
+                    words[(e / 64) as usize].fetch_or(1 << (e % 64), Ordering::Relaxed);
+                }
+            }
+        });
+        let words: Vec<u64> = words.into_iter().map(AtomicU64::into_inner).collect();
         Dense::from_words(inner, &words)
     }
 

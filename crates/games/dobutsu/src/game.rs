@@ -2,9 +2,9 @@
 //! index ([`crate::index`]), with the first player to move, their successors and their
 //! predecessors (retro-moves), under one rule set.
 
-use nana_engine::{Game, Node};
+use nana_engine::{Dtm, Game, Node, Value};
 
-use crate::index::{self, Frame, SIZE};
+use crate::index::{self, SIZE};
 use crate::position::{Position, FAR_RANK, ORIGINS};
 use crate::types::{Role, Rules};
 
@@ -25,29 +25,34 @@ impl Game for DobutsuGame {
         SIZE
     }
 
-    /// Terminal as [`Position::solver_end`] says (a lion the side to move can capture is
-    /// captured); otherwise every move's entry.
+    /// Terminal as [`Position::solver_end`] says; otherwise the entries of the moves that do
+    /// not lose at once. A move that does leads to a position where the opponent takes the
+    /// lion, which has no entry: a loss in 2 for the mover, the quickest loss there is, which
+    /// decides a position only where every move is one (then a terminal loss in 2).
     fn successors(&self, i: u64, out: &mut Vec<u64>) -> Node {
         let Some(pos) = index::unrank(i) else { return Node::Illegal };
         if let Some((value, _)) = pos.solver_end(&self.rules) {
             return Node::Terminal(value);
         }
-        pos.for_each_move(|mv| out.push(index::rank(&pos.play_unchecked(mv))));
+        let (start, exposure) = (out.len(), pos.exposure());
+        pos.for_each_move(|mv| {
+            if !exposure.loses_at_once(mv) {
+                out.push(index::rank(&pos.play_unchecked(mv)))
+            }
+        });
+        if out.len() == start {
+            return Node::Terminal(Value::Loss(Dtm(2)));
+        }
         Node::Inner
     }
 
-    /// The retro-moves of the lion ranked whole; the others from the frame of the position
-    /// with the turn passed (the lions stay, a square or two change).
+    /// The retro-moves into the entry's position from a position where the game goes on.
     fn predecessors(&self, i: u64, out: &mut Vec<u64>) {
         let Some(pos) = index::unrank(i) else { return };
-        let frame = Frame::new(&Position { turn: crate::Side::Second, ..pos });
         let ends = pos.retro_ends();
-        for_each_unmove(&pos, |prev, changed, unmove| {
+        for_each_unmove(&pos, |prev, _, unmove| {
             if ends.solver_end(prev, &self.rules, unmove.to, unmove.from, unmove.uncaptured).is_none() {
-                out.push(match changed {
-                    Some(changed) => frame.rank(prev, changed),
-                    None => index::rank(prev),
-                });
+                out.push(index::rank(prev));
             }
         });
     }

@@ -1,372 +1,173 @@
-//! The position index: a bijection between the positions with both lions on the board, up to
-//! the side to move and the mirror image, and `0..SIZE`.
+//! The position index: a bijection between the positions the tables value, up to the side to
+//! move and the mirror image, and `0..SIZE`.
 //!
-//! A position is first seen from the side to move (turned half a turn when the second player
-//! is to move, so that the side to move always plays up the board from rank 1), then mirrored
-//! if that brings its lions to a canonical pair. The index is
+//! The tables value every legal position where the side to move cannot take the lion
+//! ([`crate::survey`]). A position is first seen from the side to move (turned half a turn when
+//! the second player is to move, so that the side to move always plays up the board from rank
+//! 1), then mirrored if that brings its lions to a canonical pair. The index is
 //!
-//! `lion pair × REST + class offset + (((((subset × M + kinds) × 2^k + owners) × 2^c + hens) ×
-//! (3 − g) + giraffes in hand) × (3 − e) + elephants in hand) × (3 − c) + chicks in hand`
+//! `pair offset + Σ step(square i, state before it, its contents) + hand`
 //!
 //! | part | values | what |
 //! |---|---|---|
-//! | lion pair | 72 | the mover's and the opponent's lion squares, up to the mirror: 44 pairs with the mover's lion on file a, 16 on file b with the other on file a, 12 with both on file b |
-//! | class | 27 | `g`, `e`, `c`: how many giraffes, elephants and chicks (with hens) are on the board (0 to 2 each); `k = g + e + c` |
-//! | subset | C(10, k) | which of the 10 squares left by the lions hold them (combinatorial number system) |
-//! | kinds | M = k! / (g! e! c!) | which kind stands on each of them, in square order |
-//! | owners | 2^k | whose each one is |
-//! | hens | 2^c | which chicks are promoted |
-//! | hands | (3 − g)(3 − e)(3 − c) | how many of each kind off the board the mover holds; the opponent holds the rest |
+//! | lion pair | 40 | the mover's and the opponent's lion squares, a step apart at least, up to the mirror: 22 with the mover's lion on file a, 12 on file b with the other on file a, 6 with both on file b |
+//! | contents | 9 a square | each of the 10 squares left by the lions, in square order: empty, or a giraffe, elephant, chick or hen of either side, such that at most two pieces of a kind (a hen a chick) stand on the board and no piece of the mover attacks the opponent's lion |
+//! | hand | (3 − g)(3 − e)(3 − c) | how many of each kind off the board the mover holds (`g`, `e`, `c` on the board); the opponent holds the rest |
 //!
-//! `REST` = 11,878,227 and `SIZE` = 72 × `REST` = 855,232,344. Every entry is a position: only
-//! those with both lions on file b, 12 of the 72 lion pairs, also come in mirrored form; of
-//! such an entry and its mirror image, the smaller index is used and the other is unused
-//! ([`unrank`] gives `None`), so that an entry is exactly one position up to symmetry.
+//! The contents are ranked by counting: `count(pair, i, state)` is the number of entries below a
+//! prefix of `i` squares whose pieces, by kind, are `state`, and `step(i, state, d)` the sum of
+//! the counts of the contents below `d` that square `i` may hold. A position where the side to
+//! move can take the lion thus has no entry, and every entry but a mirror image's is a position
+//! of the solved set: only the 6 lion pairs with both lions on file b also come in mirrored
+//! form, where the smaller of an entry and its mirror image's is used and the other is unused
+//! ([`unrank`] gives `None`).
 //!
-//! Over 500 lines: the whole bijection (ranking, unranking, the tables and the enumeration they
-//! share) in one file, its tests a sixth of it.
+//! `SIZE` = 259,374,340 entries for 243,345,746 positions (1.066 entries a position).
 
+use std::ops::Range;
 use std::sync::OnceLock;
 
 use crate::position::{Position, ORIGINS};
-use crate::types::{Role, Side};
+use crate::types::Side;
 
 /// Bumped whenever the layout changes: tables record it in their header.
-pub const LAYOUT_VERSION: u32 = 1;
+pub const LAYOUT_VERSION: u32 = 2;
 
-/// The number of index entries for the part of a position beyond its lions.
-pub const REST: u64 = 11_878_227;
-
-/// The number of lion pairs up to the mirror image.
-pub const LION_PAIRS: u64 = 72;
+/// The number of lion pairs: a step apart at least, up to the mirror image.
+pub const LION_PAIRS: usize = 40;
 
 /// The number of index entries.
-pub const SIZE: u64 = LION_PAIRS * REST;
+pub const SIZE: u64 = 259_374_340;
 
-const fn binomials() -> [[u32; 11]; 11] {
-    let mut c = [[0; 11]; 11];
-    let mut n = 0;
-    while n < 11 {
-        c[n][0] = 1;
-        let mut k = 1;
-        while k <= n {
-            c[n][k] = c[n - 1][k - 1] + if k < n { c[n - 1][k] } else { 0 };
-            k += 1;
-        }
-        n += 1;
-    }
-    c
-}
+/// The free squares of a lion pair.
+const FREE: usize = 10;
 
-const BINOMIAL: [[u32; 11]; 11] = binomials();
+/// The kinds of the pieces on the board, `9g + 3e + c` (at most two of each): 27 states.
+const STATES: usize = 27;
+
+/// A square's contents as the side to move sees it: 0 empty, then the mover's giraffe, the
+/// opponent's giraffe, elephants, chicks and hens likewise (1 to 8).
+const CONTENTS: usize = 9;
+
+/// `CODE[d]`: the piece code of contents `d` on a board seen from the side to move (the first
+/// player's pieces are the mover's).
+const CODE: [u8; CONTENTS] = [0, 2, 10, 3, 11, 4, 12, 5, 13];
+
+/// `KIND[d]`: what contents `d` add to the state (a hen counts as a chick).
+const KIND: [usize; CONTENTS] = [0, 9, 9, 3, 3, 1, 1, 1, 1];
+
+/// A step of contents a square may not hold (a fourth piece of a kind, or a piece of the mover
+/// attacking the opponent's lion).
+const NONE: u32 = u32::MAX;
+
+/// A lion pair that is not one of the index's.
+const NO_PAIR: u8 = u8::MAX;
 
 /// Precomputed lookups.
 struct Tables {
-    /// `pair_of[mover][opponent]`: the lion pair's number, or `u8::MAX` if the pair is not
-    /// canonical (its mirror image is).
+    /// `pair_of[mover][opponent]`: the lion pair's number, or [`NO_PAIR`] if the lions stand a
+    /// step apart or the pair is not canonical (its mirror image is).
     pair_of: [[u8; 12]; 12],
     /// The lion squares of each pair.
-    pairs: Vec<(u8, u8)>,
-    /// The first entry (within `REST`) of each class `9g + 3e + c`, and one past the end.
-    class_offset: [u64; 28],
-    /// `kinds_rank[729 × class + code]`: the rank of a kind sequence (base 3, first square
-    /// least significant: giraffe 0, elephant 1, chick 2) among the sequences of its class.
-    kinds_rank: Vec<u16>,
-    /// `kinds_of[class]`: the sequences of a class, by rank.
-    kinds_of: Vec<Vec<u16>>,
-    /// `roles[code]`: the roles of a kind sequence (see `kinds_rank`), first square first.
-    roles: Vec<[u8; 6]>,
-    /// `subsets[k]`: the k-subsets of 10 squares, by rank.
-    subsets: Vec<Vec<u16>>,
-    /// `subset_rank[mask]`: the rank of a subset of the 10 free squares among those of its size.
-    subset_rank: Vec<u8>,
-    /// `reads[pair][orientation]`: the squares of the board as stored that the 10 free squares
-    /// of the pair show, for each orientation `2 × rotated + mirrored` (see [`SOURCES`]).
-    reads: Vec<[[u8; 10]; 4]>,
-    /// `weights[pair][orientation][sq]`: what one more in the digit of the stored square `sq`
-    /// adds to the two halves' numbers `lo + hi << 32` (0 for the lions' squares).
-    weights: Vec<[[u64; 12]; 4]>,
-    /// `free[pair]`: the 10 squares left by the pair's lions, in order.
-    free: Vec<[u8; 10]>,
-    /// `classes[class]`: how [`unrank`] splits a class's entries (see [`ClassSplit`]).
-    classes: [ClassSplit; 27],
-    /// `halves[h]`: what five free squares hold, for their contents `h` in base 9 (the first
-    /// square least significant; see [`digit`]).
-    halves: Vec<Half>,
-}
-
-/// The radices of a class's entries below its board part, with the reciprocals that divide by
-/// them without a division instruction ([`divide`]).
-#[derive(Debug, Clone, Copy, Default)]
-struct ClassSplit {
-    /// `(3 − g)(3 − e)(3 − c)`: the mover's hand counts, and their reciprocal.
-    hands: u64,
-    hands_inverse: u64,
-    /// The kind sequences of the class, and their reciprocal.
-    kinds: u64,
-    kinds_inverse: u64,
-    /// `hand_of[h]`: the mover's giraffes, elephants and chicks in hand for hand number `h`.
-    hand_of: [[u8; 3]; 27],
-}
-
-/// `floor(2^40 / d) + 1`: with it, [`divide`] is exact for every dividend below `2^24` and
-/// every divisor up to `2^16` (the error stays below `2^-16` of one).
-const fn inverse(d: u64) -> u64 {
-    (1 << 40) / d + 1
-}
-
-/// `r / d` and `r % d` for `r < 2^24`, by multiplying with `inverse(d)`.
-#[inline]
-fn divide(r: u64, d: u64, inverse: u64) -> (u64, u64) {
-    debug_assert!(r < 1 << 24);
-    let q = (r * inverse) >> 40;
-    (q, r - q * d)
-}
-
-/// The pieces on five consecutive free squares, as [`rank_oriented`] combines them.
-#[derive(Debug, Clone, Copy, Default)]
-struct Half {
-    /// Which of the five squares are occupied.
-    mask: u8,
-    /// How many giraffes, elephants and chicks (with hens) stand there.
-    g: u8,
-    e: u8,
-    c: u8,
-    /// Their kinds in square order, base 3 (giraffe 0, elephant 1, chick 2), first least
-    /// significant.
-    kinds: u8,
-    /// Whose each piece is (bit `j` for the `j`th piece: 1 for the opponent's).
-    owners: u8,
-    /// Which of the chicks are promoted.
-    hens: u8,
-}
-
-/// A square's contents as a base-9 digit: 0 empty, then the mover's giraffe, the opponent's
-/// giraffe, elephants, chicks and hens likewise (1 to 8), from a piece code as the side to move
-/// sees it.
-const fn digit(code: u8) -> u8 {
-    match code & 7 {
-        0 | 1 => 0,
-        role => 1 + 2 * (role - 2) + (code >> 3),
-    }
-}
-
-/// `DIGITS[flipped][code]`: [`digit`] of a stored piece code, the owners swapped if `flipped`.
-const DIGITS: [[u8; 16]; 2] = {
-    let mut t = [[0; 16]; 2];
-    let mut code = 0;
-    while code < 16 {
-        t[0][code] = digit(code as u8);
-        t[1][code] = if code == 0 { 0 } else { digit(code as u8 ^ 8) };
-        code += 1;
-    }
-    t
-};
-
-fn half(mut h: u32) -> Half {
-    let mut x = Half::default();
-    let mut pow3 = 1;
-    for i in 0..5 {
-        let d = (h % 9) as u8;
-        h /= 9;
-        if d == 0 {
-            continue;
-        }
-        let kind = (d - 1) / 2;
-        let kind = kind.min(2);
-        x.mask |= 1 << i;
-        x.owners |= ((d - 1) % 2) << (x.g + x.e + x.c);
-        if d >= 5 {
-            x.hens |= u8::from(d >= 7) << x.c;
-        }
-        x.kinds += kind * pow3;
-        pow3 *= 3;
-        match kind {
-            0 => x.g += 1,
-            1 => x.e += 1,
-            _ => x.c += 1,
-        }
-    }
-    x
-}
-
-fn class_of(g: usize, e: usize, c: usize) -> usize {
-    9 * g + 3 * e + c
+    pairs: [(u8, u8); LION_PAIRS],
+    /// Where each pair's entries begin, and [`SIZE`].
+    offsets: [u64; LION_PAIRS + 1],
+    /// `free[pair]`: the squares left by the pair's lions, in order.
+    free: [[u8; FREE]; LION_PAIRS],
+    /// `steps[pair][i][CONTENTS × state + d]`: what contents `d` on free square `i` add to the
+    /// index from `state`, or [`NONE`]; increasing in `d` where not `NONE`.
+    steps: Vec<[[u32; STATES * CONTENTS]; FREE]>,
+    /// `counts[pair][i][state]`: the entries below a prefix of `i` free squares ending in
+    /// `state`.
+    counts: Vec<[[u32; STATES]; FREE + 1]>,
 }
 
 fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| {
-        let (pair_of, pairs) = lion_pairs();
-        let (kinds_of, kinds_rank) = kinds();
-        let free = free_squares(&pairs);
-        let reads = reads(&free);
-        Tables {
-            pair_of,
-            pairs,
-            class_offset: class_offsets(&kinds_of),
-            kinds_rank,
-            roles: roles(),
-            subsets: subsets(),
-            subset_rank: (0..1u16 << 10).map(|m| subset_rank(m) as u8).collect(),
-            weights: weights(&reads),
-            reads,
-            free,
-            classes: class_splits(&kinds_of),
-            kinds_of,
-            halves: (0..9u32.pow(5)).map(half).collect(),
-        }
-    })
-}
-
-/// The canonical lion pairs ([`is_canonical_pair`]): each pair's number by its squares, and
-/// the pairs in order.
-fn lion_pairs() -> ([[u8; 12]; 12], Vec<(u8, u8)>) {
-    let mut pair_of = [[u8::MAX; 12]; 12];
-    let mut pairs = Vec::new();
-    for a in 0..12u8 {
-        for b in 0..12u8 {
-            if a != b && is_canonical_pair(a, b) {
-                pair_of[a as usize][b as usize] = pairs.len() as u8;
-                pairs.push((a, b));
+        let mut pair_of = [[NO_PAIR; 12]; 12];
+        let mut pairs = [(0, 0); LION_PAIRS];
+        let mut n = 0;
+        for a in 0..12u8 {
+            for b in 0..12u8 {
+                if a != b && !adjacent(a, b) && is_canonical_pair(a, b) {
+                    pair_of[a as usize][b as usize] = n as u8;
+                    pairs[n] = (a, b);
+                    n += 1;
+                }
             }
         }
-    }
-    assert_eq!(pairs.len() as u64, LION_PAIRS);
-    (pair_of, pairs)
-}
-
-/// The kind codes of each class (base 3, a digit per piece on the board: giraffe, elephant,
-/// chick), and each code's rank in its class, by `729 × class + code`.
-fn kinds() -> (Vec<Vec<u16>>, Vec<u16>) {
-    let mut kinds_of = vec![Vec::new(); 27];
-    let mut kinds_rank = vec![u16::MAX; 27 * 729];
-    for len in 0..=6u32 {
-        for code in 0..3u16.pow(len) {
-            let mut counts = [0usize; 3];
-            let mut x = code;
-            for _ in 0..len {
-                counts[(x % 3) as usize] += 1;
-                x /= 3;
-            }
-            if counts.iter().all(|&n| n <= 2) {
-                let class = class_of(counts[0], counts[1], counts[2]);
-                // Codes of different lengths can be equal (trailing giraffes are zeros):
-                // the class tells the length.
-                kinds_rank[729 * class + code as usize] = kinds_of[class].len() as u16;
-                kinds_of[class].push(code);
-            }
-        }
-    }
-    (kinds_of, kinds_rank)
-}
-
-/// Where each class's entries begin after the lion pairs, and the end.
-fn class_offsets(kinds_of: &[Vec<u16>]) -> [u64; 28] {
-    let mut class_offset = [0; 28];
-    for class in 0..27 {
-        let (g, e, c) = (class / 9, class / 3 % 3, class % 3);
-        let k = g + e + c;
-        let size = u64::from(BINOMIAL[10][k])
-            * kinds_of[class].len() as u64
-            * (1 << k)
-            * (1 << c)
-            * ((3 - g) * (3 - e) * (3 - c)) as u64;
-        class_offset[class + 1] = class_offset[class] + size;
-    }
-    assert_eq!(class_offset[27], REST);
-    class_offset
-}
-
-/// The subsets of the ten free squares by size, each in rank order.
-fn subsets() -> Vec<Vec<u16>> {
-    let mut subsets = vec![Vec::new(); 11];
-    for k in 0..=6 {
-        let mut all: Vec<u16> = (0..1u16 << 10).filter(|m| m.count_ones() == k).collect();
-        all.sort_by_key(|&m| subset_rank(m));
-        subsets[k as usize] = all;
-    }
-    subsets
-}
-
-/// The free squares of each lion pair, in order.
-fn free_squares(pairs: &[(u8, u8)]) -> Vec<[u8; 10]> {
-    pairs
-        .iter()
-        .map(|&(a, b)| {
-            let mut free = [0u8; 10];
+        assert_eq!(n, LION_PAIRS);
+        let free = pairs.map(|(a, b)| {
+            let mut free = [0u8; FREE];
             let squares = (0..12u8).filter(|&sq| sq != a && sq != b);
             free.iter_mut().zip(squares).for_each(|(f, sq)| *f = sq);
             free
-        })
-        .collect()
+        });
+        let mut offsets = [0; LION_PAIRS + 1];
+        let mut steps = Vec::with_capacity(LION_PAIRS);
+        let mut counts = Vec::with_capacity(LION_PAIRS);
+        for (p, &(_, b)) in pairs.iter().enumerate() {
+            let (s, c) = count(&free[p], b);
+            offsets[p + 1] = offsets[p] + u64::from(c[0][0]);
+            steps.push(s);
+            counts.push(c);
+        }
+        assert_eq!(offsets[LION_PAIRS], SIZE);
+        Tables { pair_of, pairs, offsets, free, steps, counts }
+    })
 }
 
-/// For each lion pair and each of the four orientations, the square each free square is read
-/// from.
-fn reads(free: &[[u8; 10]]) -> Vec<[[u8; 10]; 4]> {
-    free.iter()
-        .map(|free: &[u8; 10]| {
-            let mut reads = [[0u8; 10]; 4];
-            for (o, read) in reads.iter_mut().enumerate() {
-                let source = &SOURCES[o / 2][o % 2];
-                read.iter_mut().zip(free).for_each(|(r, &f)| *r = source[f as usize]);
-            }
-            reads
-        })
-        .collect()
+/// Whether two squares are a step apart (neighbours, diagonals included).
+fn adjacent(a: u8, b: u8) -> bool {
+    (a / 3).abs_diff(b / 3) <= 1 && (a % 3).abs_diff(b % 3) <= 1
 }
 
-/// For each lion pair and orientation, each square's weight in the two base-9 halves.
-fn weights(reads: &[[[u8; 10]; 4]]) -> Vec<[[u64; 12]; 4]> {
-    reads
-        .iter()
-        .map(|reads: &[[u8; 10]; 4]| {
-            let mut weights = [[0u64; 12]; 4];
-            for (weight, read) in weights.iter_mut().zip(reads) {
-                for (i, &sq) in read.iter().enumerate() {
-                    weight[sq as usize] = 9u64.pow(i as u32 % 5) << (32 * (i / 5));
+/// The hands a state leaves: `(3 − g)(3 − e)(3 − c)`.
+fn hands(state: usize) -> u32 {
+    ((3 - state / 9) * (3 - state / 3 % 3) * (3 - state % 3)) as u32
+}
+
+/// Whether `state` may take one more piece of the kind `KIND[d]`.
+fn fits(state: usize, d: usize) -> bool {
+    match KIND[d] {
+        0 => true,
+        9 => state / 9 < 2,
+        3 => state / 3 % 3 < 2,
+        _ => state % 3 < 2,
+    }
+}
+
+/// The steps and counts of a lion pair with these free squares, the opponent's lion on `b`.
+#[allow(clippy::type_complexity)]
+fn count(free: &[u8; FREE], b: u8) -> ([[u32; STATES * CONTENTS]; FREE], [[u32; STATES]; FREE + 1]) {
+    let mut counts = [[0u32; STATES]; FREE + 1];
+    let mut steps = [[NONE; STATES * CONTENTS]; FREE];
+    for (s, c) in counts[FREE].iter_mut().enumerate() {
+        *c = hands(s);
+    }
+    for i in (0..FREE).rev() {
+        let square = free[i];
+        for s in 0..STATES {
+            let mut below = 0u32;
+            for d in 0..CONTENTS {
+                // An odd `d` is a piece of the mover: ruled out where it attacks the lion.
+                let attacks =
+                    d % 2 == 1 && ORIGINS[0][usize::from(CODE[d])][usize::from(b)] & 1 << square != 0;
+                if fits(s, d) && !attacks {
+                    steps[i][CONTENTS * s + d] = below;
+                    below += counts[i + 1][s + KIND[d]];
                 }
             }
-            weights
-        })
-        .collect()
-}
-
-/// The roles of the six pieces a kind code names.
-fn roles() -> Vec<[u8; 6]> {
-    (0..729u16)
-        .map(|mut code| {
-            let mut roles = [0u8; 6];
-            for role in &mut roles {
-                *role = [Role::Giraffe, Role::Elephant, Role::Chick][usize::from(code % 3)] as u8;
-                code /= 3;
-            }
-            roles
-        })
-        .collect()
-}
-
-/// Each class's split into hands and kinds.
-fn class_splits(kinds_of: &[Vec<u16>]) -> [ClassSplit; 27] {
-    let mut classes = [ClassSplit::default(); 27];
-    for (class, split) in classes.iter_mut().enumerate() {
-        let (g, e, c) = (class / 9, class / 3 % 3, class % 3);
-        let (ng, ne, nc) = ((3 - g) as u8, (3 - e) as u8, (3 - c) as u8);
-        split.hands = u64::from(ng * ne * nc);
-        split.hands_inverse = inverse(split.hands);
-        split.kinds = kinds_of[class].len() as u64;
-        split.kinds_inverse = inverse(split.kinds);
-        for h in 0..ng * ne * nc {
-            split.hand_of[h as usize] = [h / nc / ne, h / nc % ne, h % nc];
+            counts[i][s] = below;
         }
     }
-    classes
+    (steps, counts)
 }
 
 /// Whether a pair of lion squares (mover, opponent) is its own mirror class's representative:
 /// the mover's lion on file a, or on file b with the opponent's on file a or b.
-fn is_canonical_pair(a: u8, b: u8) -> bool {
+pub(crate) fn is_canonical_pair(a: u8, b: u8) -> bool {
     match a % 3 {
         0 => true,
         1 => b % 3 != 2,
@@ -374,40 +175,14 @@ fn is_canonical_pair(a: u8, b: u8) -> bool {
     }
 }
 
-/// Whether an entry's lions stand a step apart (on neighbouring squares, diagonals included):
-/// then the side to move can take the lion in every position of the entry's lion pair.
-pub fn lions_adjacent(index: u64) -> bool {
-    let (a, b) = tables().pairs[(index / REST) as usize];
-    (a / 3).abs_diff(b / 3) <= 1 && (a % 3).abs_diff(b % 3) <= 1
-}
-
-/// Whether an entry's lions are both on file b, where the mirror image keeps the pair.
-pub fn is_self_mirror_pair(index: u64) -> bool {
-    let (a, b) = tables().pairs[(index / REST) as usize];
-    a % 3 == 1 && b % 3 == 1
-}
-
-/// The rank of a subset of the 10 free squares in the combinatorial number system.
-fn subset_rank(mut mask: u16) -> u32 {
-    let mut r = 0;
-    let mut i = 1;
-    while mask != 0 {
-        let p = mask.trailing_zeros() as usize;
-        mask &= mask - 1;
-        r += BINOMIAL[p][i];
-        i += 1;
-    }
-    r
-}
-
-const fn mirror_square(sq: usize) -> usize {
+pub(crate) const fn mirror_square(sq: usize) -> usize {
     sq - sq % 3 + 2 - sq % 3
 }
 
 /// `SOURCES[rotated][mirrored][sq]`: the square of the board as stored that square `sq` of the
 /// board seen from the side to move (turned half a turn if `rotated`, then mirrored if
 /// `mirrored`) shows.
-const SOURCES: [[[u8; 12]; 2]; 2] = {
+pub(crate) const SOURCES: [[[u8; 12]; 2]; 2] = {
     let mut t = [[[0; 12]; 2]; 2];
     let mut sq = 0;
     while sq < 12 {
@@ -421,53 +196,22 @@ const SOURCES: [[[u8; 12]; 2]; 2] = {
     t
 };
 
-/// The index of a position whose board is read in `orientation` (`2 × rotated + mirrored`, see
-/// [`SOURCES`]; the owners swapped if rotated), its mover's lion then on `a` and the opponent's
-/// on `b`: the free squares read as two halves of five, each looked up in [`Tables::halves`],
-/// then put together.
-#[inline]
-fn rank_oriented(
-    t: &Tables,
-    board: &[u8; 12],
-    hand: &[u8; 3],
-    orientation: usize,
-    a: usize,
-    b: usize,
-) -> u64 {
-    let pair = t.pair_of[a][b] as usize;
-    debug_assert!((pair as u64) < LION_PAIRS, "not a canonical lion pair");
-    let digits = &DIGITS[orientation / 2];
-    let read = &t.reads[pair][orientation];
-    let at = |i: usize| u32::from(digits[board[read[i] as usize] as usize]);
-    let lo = at(0) + 9 * (at(1) + 9 * (at(2) + 9 * (at(3) + 9 * at(4))));
-    let hi = at(5) + 9 * (at(6) + 9 * (at(7) + 9 * (at(8) + 9 * at(9))));
-    rank_halves(t, pair, lo, hi, hand)
-}
-
-/// The index of a position from its lion pair, the numbers of its two halves of free squares
-/// (see [`rank_oriented`]) and the mover's hand.
-#[inline]
-fn rank_halves(t: &Tables, pair: usize, lo: u32, hi: u32, hand: &[u8; 3]) -> u64 {
-    let (lo, hi) = (t.halves[lo as usize], t.halves[hi as usize]);
-    let (g, e, c) = (usize::from(lo.g + hi.g), usize::from(lo.e + hi.e), u32::from(lo.c + hi.c));
-    let k_lo = u32::from(lo.g + lo.e + lo.c);
-    let k = k_lo + u32::from(hi.g + hi.e + hi.c);
-    let mask = usize::from(lo.mask) | usize::from(hi.mask) << 5;
-    let kinds = usize::from(lo.kinds) + usize::from(hi.kinds) * POW3[k_lo as usize];
-    let owners = u32::from(lo.owners) | u32::from(hi.owners) << k_lo;
-    let hens = u32::from(lo.hens) | u32::from(hi.hens) << lo.c;
-    let cc = c as usize;
-    let class = class_of(g, e, cc);
-    let split = &t.classes[class];
-    // The mover's hand, a number below `split.hands`, apart from the board's chain.
-    let h = (u64::from(hand[0]) * (3 - e) as u64 + u64::from(hand[1])) * (3 - cc) as u64 + u64::from(hand[2]);
-    let mut r = u64::from(t.subset_rank[mask]);
-    r = r * split.kinds + u64::from(t.kinds_rank[729 * class + kinds]);
-    r = r << (k + c) | u64::from(owners << c | hens);
-    pair as u64 * REST + t.class_offset[class] + r * split.hands + h
-}
-
-const POW3: [usize; 6] = [1, 3, 9, 27, 81, 243];
+/// `DIGITS[rotated][code]`: the contents (see [`CONTENTS`]) of a stored piece code, the owners
+/// swapped if `rotated`; 0 for a lion.
+pub(crate) const DIGITS: [[u8; 16]; 2] = {
+    let mut t = [[0; 16]; 2];
+    let mut code = 0;
+    while code < 16 {
+        let role = code & 7;
+        if role >= 2 {
+            let owner = code >> 3;
+            t[0][code] = (1 + 2 * (role - 2) + owner) as u8;
+            t[1][code] = (1 + 2 * (role - 2) + (owner ^ 1)) as u8;
+        }
+        code += 1;
+    }
+    t
+};
 
 /// The square of the first byte of `board` equal to `code` (12 if none), eight at a time.
 #[inline]
@@ -484,7 +228,7 @@ fn find(board: &[u8; 12], code: u8) -> usize {
 /// player is to move, mirrored if that brings its lions to a canonical pair; and the lions'
 /// squares (the mover's, the opponent's) as read.
 #[inline]
-fn orient(pos: &Position) -> (bool, bool, usize, usize) {
+pub(crate) fn orient(pos: &Position) -> (bool, bool, usize, usize) {
     let rotated = pos.side_to_move() == Side::Second;
     let flip = if rotated { 8 } else { 0 };
     // The lions' squares as stored, then as the side to move sees them.
@@ -500,79 +244,54 @@ fn orient(pos: &Position) -> (bool, bool, usize, usize) {
     (rotated, mirrored, a, b)
 }
 
-/// The index of a position with both lions on the board.
+/// The index of a position read in `rotated` and `mirrored` (see [`SOURCES`]), its lions then a
+/// pair of the index.
+#[inline]
+fn rank_oriented(t: &Tables, pos: &Position, rotated: bool, mirrored: bool, pair: usize) -> u64 {
+    let (source, digits) =
+        (&SOURCES[usize::from(rotated)][usize::from(mirrored)], &DIGITS[usize::from(rotated)]);
+    let steps = &t.steps[pair];
+    let (mut r, mut state) = (0u32, 0usize);
+    for (i, &square) in t.free[pair].iter().enumerate() {
+        let d = usize::from(digits[usize::from(pos.board[usize::from(source[usize::from(square)])])]);
+        let step = steps[i][CONTENTS * state + d];
+        debug_assert!(step != NONE, "a piece of the mover attacks the lion, or too many of a kind: {pos:?}");
+        r = r.wrapping_add(step);
+        state += KIND[d];
+    }
+    let hand = &pos.hands[usize::from(rotated)];
+    let (e, c) = ((state / 3 % 3) as u32, (state % 3) as u32);
+    let h = (u32::from(hand[0]) * (3 - e) + u32::from(hand[1])) * (3 - c) + u32::from(hand[2]);
+    t.offsets[pair] + u64::from(r) + u64::from(h)
+}
+
+/// The index of a position of the solved set: both lions on the board, and the side to move
+/// unable to take the lion (where it can, the position has no entry: checked in debug builds).
 #[inline]
 pub fn rank(pos: &Position) -> u64 {
     let (rotated, mirrored, a, b) = orient(pos);
-    let hand = &pos.hands[usize::from(rotated)];
     let t = tables();
-    let turned = 2 * usize::from(rotated);
-    let i = rank_oriented(t, &pos.board, hand, turned + usize::from(mirrored), a, b);
+    let pair = t.pair_of[a][b];
+    debug_assert!(pair != NO_PAIR, "the lions stand a step apart: {pos:?}");
+    let pair = usize::from(pair);
+    let i = rank_oriented(t, pos, rotated, mirrored, pair);
     if a % 3 == 1 && b % 3 == 1 {
-        i.min(rank_oriented(t, &pos.board, hand, turned + 1, a, b))
+        i.min(rank_oriented(t, pos, rotated, true, pair))
     } else {
         i
     }
 }
 
-/// Ranks the positions that have the lions, the side to move and most of the board of a base
-/// position, without reading their whole board: the numbers of the base's two halves of free
-/// squares, adjusted for the squares that differ. The retro-moves of a position other than the
-/// lion's change one or two squares and perhaps a hand.
-#[derive(Debug, Clone, Copy)]
-pub struct Frame {
-    /// The base's board.
-    base: [u8; 12],
-    /// Whose hand is the mover's: the side to move's.
-    mover: usize,
-    pair: usize,
-    /// The orientations read, `2 × rotated + mirrored`: two where the lions are both on file b
-    /// (the smaller index is the position's), else the same one twice.
-    orientations: [usize; 2],
-    /// The base's halves, `lo + hi << 32`, for each orientation.
-    halves: [u64; 2],
+/// The lion pair of an entry below [`SIZE`].
+fn pair_of_entry(t: &Tables, index: u64) -> usize {
+    t.offsets[1..].partition_point(|&o| o <= index)
 }
 
-impl Frame {
-    /// The frame of `base`, a position with both lions on the board.
-    pub fn new(base: &Position) -> Frame {
-        let t = tables();
-        let (rotated, mirrored, a, b) = orient(base);
-        let pair = t.pair_of[a][b] as usize;
-        let turned = 2 * usize::from(rotated);
-        let first = turned + usize::from(mirrored);
-        let second = if a % 3 == 1 && b % 3 == 1 { turned + 1 } else { first };
-        let orientations = [first, second];
-        let halves = orientations.map(|o| {
-            let digits = &DIGITS[o / 2];
-            let weights = &t.weights[pair][o];
-            (0..12).map(|sq| u64::from(digits[base.board[sq] as usize]) * weights[sq]).sum()
-        });
-        Frame { base: base.board, mover: usize::from(rotated), pair, orientations, halves }
-    }
-
-    /// The index of `pos`, which has the base's lions and side to move and differs from its
-    /// board only on the squares `changed` (not the lions').
-    #[inline]
-    pub fn rank(&self, pos: &Position, changed: &[usize]) -> u64 {
-        let t = tables();
-        let hand = &pos.hands[self.mover];
-        let at = |k: usize| {
-            let o = self.orientations[k];
-            let (digits, weights) = (&DIGITS[o / 2], &t.weights[self.pair][o]);
-            let mut halves = self.halves[k];
-            for &sq in changed {
-                let delta =
-                    i64::from(digits[pos.board[sq] as usize]) - i64::from(digits[self.base[sq] as usize]);
-                halves = halves.wrapping_add((delta as u64).wrapping_mul(weights[sq]));
-            }
-            rank_halves(t, self.pair, halves as u32, (halves >> 32) as u32, hand)
-        };
-        let i = at(0);
-        let i = if self.orientations[1] != self.orientations[0] { i.min(at(1)) } else { i };
-        debug_assert_eq!(i, rank(pos), "{pos:?} changed on {changed:?}");
-        i
-    }
+/// Whether an entry's lions are both on file b, where the mirror image keeps the pair.
+pub fn is_self_mirror_pair(index: u64) -> bool {
+    let t = tables();
+    let (a, b) = t.pairs[pair_of_entry(t, index)];
+    a % 3 == 1 && b % 3 == 1
 }
 
 /// The position of an entry, with the first player to move; `None` for an unused entry (the
@@ -581,171 +300,104 @@ pub fn unrank(index: u64) -> Option<Position> {
     if index >= SIZE {
         return None;
     }
-    let pos = unrank_any(index);
-    if is_self_mirror_pair(index) && rank(&pos.mirror()) < index {
+    let t = tables();
+    let pair = pair_of_entry(t, index);
+    let (a, b) = t.pairs[pair];
+    let mut r = (index - t.offsets[pair]) as u32;
+    let mut pos = Position { board: [0; 12], hands: [[0; 3]; 2], turn: Side::First };
+    pos.board[usize::from(a)] = 1;
+    pos.board[usize::from(b)] = 9;
+    let mut state = 0;
+    for (i, &square) in t.free[pair].iter().enumerate() {
+        let row = &t.steps[pair][i][CONTENTS * state..CONTENTS * (state + 1)];
+        // The largest contents whose step is at most `r` (empty's is 0; `NONE` is never).
+        let d = (0..CONTENTS).rev().find(|&d| row[d] <= r).expect("an empty square's step is 0");
+        r -= row[d];
+        state += KIND[d];
+        pos.board[usize::from(square)] = CODE[d];
+    }
+    set_hands(&mut pos, state, r);
+    if a % 3 == 1 && b % 3 == 1 && rank(&pos) < index {
         return None;
     }
     Some(pos)
 }
 
-/// The position an index stands for, used or not.
-fn unrank_any(index: u64) -> Position {
-    let t = tables();
-    let (a, b) = t.pairs[(index / REST) as usize];
-    let mut r = index % REST;
-    // The class: how many classes start at or below `r`, counted without a branch.
-    let class = t.class_offset[1..27].iter().map(|&o| usize::from(o <= r)).sum::<usize>();
-    r -= t.class_offset[class];
-    let (g, e, cc) = (class / 9, class / 3 % 3, class % 3);
-    let k = g + e + cc;
-    let split = &t.classes[class];
-    let (q, h) = divide(r, split.hands, split.hands_inverse);
-    r = q;
-    let mine = split.hand_of[h as usize];
-    let hands = [mine, [2 - g as u8 - mine[0], 2 - e as u8 - mine[1], 2 - cc as u8 - mine[2]]];
-    let hens = r & ((1 << cc) - 1);
-    r >>= cc;
-    let owners = r & ((1 << k) - 1);
-    r >>= k;
-    let (subset, kinds) = divide(r, split.kinds, split.kinds_inverse);
-    let roles = &t.roles[usize::from(t.kinds_of[class][kinds as usize])];
-    let mut mask = t.subsets[k][subset as usize];
-    let mut board = [0u8; 12];
-    board[a as usize] = 1;
-    board[b as usize] = 9;
-    let free = &t.free[(index / REST) as usize];
-    let (mut j, mut ci) = (0, 0);
-    while mask != 0 {
-        let f = mask.trailing_zeros() as usize;
-        mask &= mask - 1;
-        // A chick takes the next hen bit: promoted if it is set.
-        let chick = u32::from(roles[j] == Role::Chick as u8);
-        let role = roles[j] + (chick & (hens >> ci) as u32) as u8;
-        ci += chick;
-        board[free[f] as usize] = role | ((owners >> j & 1) as u8) << 3;
-        j += 1;
-    }
-    Position { board, hands, turn: Side::First }
+/// Gives the mover the hand number `h` of those `state` leaves, the opponent the rest.
+#[inline]
+fn set_hands(pos: &mut Position, state: usize, h: u32) {
+    let (g, e, c) = ((state / 9) as u8, (state / 3 % 3) as u8, (state % 3) as u8);
+    let (ne, nc) = (u32::from(3 - e), u32::from(3 - c));
+    let mine = [(h / nc / ne) as u8, (h / nc % ne) as u8, (h % nc) as u8];
+    pos.hands = [mine, [2 - g - mine[0], 2 - e - mine[1], 2 - c - mine[2]]];
 }
 
 /// Calls `f` with every used entry of `range` (clipped to the index) and its position, in index
-/// order: what [`unrank`] gives for each, built faster for a run of entries. The entries of one
-/// *group* (a lion pair, a class, the pieces' squares and kinds) differ only in the pieces'
-/// owners, the chicks' promotions and the hands, so a group's squares are found once and each
-/// of its positions is written from them.
-pub fn for_each_position(range: std::ops::Range<u64>, f: impl FnMut(u64, &Position)) {
-    positions(range, false, f)
-}
-
-/// [`for_each_position`] for the positions where the side to move cannot take the lion alone.
-/// Whether it can is told for a whole group at once, from which of its pieces attack the
-/// opponent's lion from their squares (as a chick and as a hen), and for all hands of an
-/// assignment of owners and promotions at once; a lion pair whose lions stand a step apart is
-/// skipped whole.
-pub fn for_each_safe_position(range: std::ops::Range<u64>, f: impl FnMut(u64, &Position)) {
-    positions(range, true, f)
-}
-
-#[inline(always)]
-fn positions(range: std::ops::Range<u64>, safe: bool, mut f: impl FnMut(u64, &Position)) {
-    // Over 80 lines: the survey's innermost loop, inlined into it; its state (the group, the
-    // pieces' squares, their attacks on the lion) would otherwise go through a dozen
-    // parameters on every entry.
+/// order: what [`unrank`] gives for each, built by walking the squares' contents in index order,
+/// each square written once for all the entries below it.
+pub fn for_each_position(range: Range<u64>, mut f: impl FnMut(u64, &Position)) {
     let t = tables();
-    let (mut i, end) = (range.start, range.end.min(SIZE));
-    while i < end {
-        let pair = (i / REST) as usize;
+    let (mut start, end) = (range.start, range.end.min(SIZE));
+    while start < end {
+        let pair = pair_of_entry(t, start);
         let (a, b) = t.pairs[pair];
-        if safe && lions_adjacent(i) {
-            i = ((i / REST + 1) * REST).min(end);
-            continue;
-        }
-        let self_mirror = a % 3 == 1 && b % 3 == 1;
-        let r = i % REST;
-        let class = t.class_offset[1..27].iter().map(|&o| usize::from(o <= r)).sum::<usize>();
-        let (g, e, cc) = (class / 9, class / 3 % 3, class % 3);
-        let k = g + e + cc;
-        let split = &t.classes[class];
-        let spread = 1u64 << (k + cc);
-        let group_len = spread * split.hands;
-        let within = r - t.class_offset[class];
-        let (group, mut j) = (within / group_len, within % group_len);
-        let group_first = i - j;
-        let stop = (group_first + group_len).min(end);
-        let (subset, kinds) = divide(group, split.kinds, split.kinds_inverse);
-        let roles = &t.roles[usize::from(t.kinds_of[class][kinds as usize])];
-        let free = &t.free[pair];
-        // The pieces' squares and roles, and which of them are chicks.
-        let (mut squares, mut chick_bit) = ([0usize; 6], [0u32; 6]);
-        let mut mask = t.subsets[k][subset as usize];
-        let mut ci = 0;
-        // The pieces (bit `p` for the `p`th) that attack the opponent's lion as they stand, and
-        // the chicks that would as hens.
-        let (mut attack, mut attack_as_hen) = (0u32, 0u32);
-        let attacks_lion =
-            |role: u8, square: usize| ORIGINS[0][usize::from(role)][usize::from(b)] & 1 << square != 0;
-        for (p, square) in squares.iter_mut().enumerate().take(k) {
-            *square = usize::from(free[mask.trailing_zeros() as usize]);
-            mask &= mask - 1;
-            attack |= u32::from(attacks_lion(roles[p], *square)) << p;
-            if roles[p] == Role::Chick as u8 {
-                chick_bit[p] = 1 << ci;
-                ci += 1;
-                attack_as_hen |= u32::from(attacks_lion(Role::Hen as u8, *square)) << p;
-            }
-        }
-        let mut pos = Position { board: [0; 12], hands: [[0; 3]; 2], turn: Side::First };
-        pos.board[a as usize] = 1;
-        pos.board[b as usize] = 9;
-        // Where the lions are both on file b, the mirror image of a group's position is one of
-        // a group of the same pair and class: all of this group's entries are used if that
-        // group comes later, none if it comes first, and each is compared with its mirror
-        // image's entry only if it is this group.
-        let mirror_rank = |pos: &Position| rank_oriented(t, &pos.board, &pos.hands[0], 1, a.into(), b.into());
-        let mut mirror_in_group = false;
-        if self_mirror {
-            for (p, &square) in squares.iter().enumerate().take(k) {
-                pos.board[square] = roles[p];
-            }
-            let mirror_group = (mirror_rank(&pos) - (i - within)) / group_len;
-            if mirror_group < group {
-                i = stop;
-                continue;
-            }
-            mirror_in_group = mirror_group == group;
-        }
-        let (mut spread_at, mut h) = (j / split.hands, j % split.hands);
-        while group_first + j < stop {
-            let (owners, hens) = ((spread_at >> cc) as u32, (spread_at & ((1 << cc) - 1)) as u32);
-            let mut promoted = 0u32;
-            for p in 0..k {
-                let hen = u8::from(hens & chick_bit[p] != 0);
-                promoted |= u32::from(hen) << p;
-                pos.board[squares[p]] = (roles[p] + hen) | ((owners >> p & 1) as u8) << 3;
-            }
-            // The side to move owns the pieces whose owner bit is clear.
-            let attackers = (attack & !promoted | attack_as_hen & promoted) & !owners;
-            if safe && attackers & ((1 << k) - 1) != 0 {
-                // No hand makes a difference: the group's next assignment.
-                j = (spread_at + 1) * split.hands;
-                h = 0;
-                spread_at += 1;
-                continue;
-            }
-            while h < split.hands && group_first + j < stop {
-                let mine = split.hand_of[h as usize];
-                pos.hands = [mine, [2 - g as u8 - mine[0], 2 - e as u8 - mine[1], 2 - cc as u8 - mine[2]]];
-                let index = group_first + j;
-                if !mirror_in_group || mirror_rank(&pos) >= index {
-                    f(index, &pos);
+        let mut walk = Walk {
+            t,
+            pair,
+            range: start..end.min(t.offsets[pair + 1]),
+            self_mirror: a % 3 == 1 && b % 3 == 1,
+            pos: Position { board: [0; 12], hands: [[0; 3]; 2], turn: Side::First },
+        };
+        walk.pos.board[usize::from(a)] = 1;
+        walk.pos.board[usize::from(b)] = 9;
+        walk.square(0, 0, t.offsets[pair], &mut f);
+        start = walk.range.end;
+    }
+}
+
+/// The walk of [`for_each_position`] over one lion pair's entries in `range`.
+struct Walk<'a> {
+    t: &'a Tables,
+    pair: usize,
+    range: Range<u64>,
+    self_mirror: bool,
+    pos: Position,
+}
+
+impl Walk<'_> {
+    /// The entries from free square `i` on, below a prefix ending in `state` whose first entry
+    /// is `first`.
+    fn square(&mut self, i: usize, state: usize, first: u64, f: &mut impl FnMut(u64, &Position)) {
+        if i == FREE {
+            let n = u64::from(hands(state));
+            let from = self.range.start.max(first);
+            let to = self.range.end.min(first + n);
+            for index in from..to {
+                set_hands(&mut self.pos, state, (index - first) as u32);
+                if !self.self_mirror || rank(&self.pos) == index {
+                    f(index, &self.pos);
                 }
-                h += 1;
-                j += 1;
             }
-            h = 0;
-            spread_at += 1;
+            return;
         }
-        i = stop;
+        let square = usize::from(self.t.free[self.pair][i]);
+        for d in 0..CONTENTS {
+            let step = self.t.steps[self.pair][i][CONTENTS * state + d];
+            if step == NONE {
+                continue;
+            }
+            let lo = first + u64::from(step);
+            if lo >= self.range.end {
+                break;
+            }
+            let next = state + KIND[d];
+            if lo + u64::from(self.t.counts[self.pair][i + 1][next]) <= self.range.start {
+                continue;
+            }
+            self.pos.board[square] = CODE[d];
+            self.square(i + 1, next, lo, f);
+        }
+        self.pos.board[square] = 0;
     }
 }
 
@@ -753,96 +405,15 @@ fn positions(range: std::ops::Range<u64>, safe: bool, mut f: impl FnMut(u64, &Po
 mod tests {
     use super::*;
 
-    /// The index of a position seen from the side to move, with the board mirrored or not.
-    fn reference_rank_oriented(board: &[u8; 12], hands: &[[u8; 3]; 2], mirrored: bool) -> u64 {
-        let t = tables();
-        let at = |sq: usize| if mirrored { board[mirror_square(sq)] } else { board[sq] };
-        let (mut a, mut b) = (12, 12);
-        for sq in 0..12 {
-            match at(sq) {
-                1 => a = sq,
-                9 => b = sq,
-                _ => {}
-            }
-        }
-        let pair = t.pair_of[a][b] as u64;
-        debug_assert!(pair < LION_PAIRS, "not a canonical lion pair");
-        let (mut mask, mut kinds, mut owners, mut hens) = (0u16, 0u16, 0u32, 0u32);
-        let (mut counts, mut k, mut c, mut free, mut pow3) = ([0usize; 3], 0, 0, 0, 1u16);
-        for sq in 0..12 {
-            if sq == a || sq == b {
-                continue;
-            }
-            let code = at(sq);
-            if code != 0 {
-                let role = code & 7;
-                let kind = match role {
-                    2 => 0,
-                    3 => 1,
-                    _ => 2,
-                };
-                mask |= 1 << free;
-                kinds += kind as u16 * pow3;
-                pow3 *= 3;
-                counts[kind] += 1;
-                owners |= u32::from(code >> 3) << k;
-                k += 1;
-                if kind == 2 {
-                    hens |= u32::from(role == 5) << c;
-                    c += 1;
-                }
-            }
-            free += 1;
-        }
-        let (g, e, cc) = (counts[0], counts[1], counts[2]);
-        let class = class_of(g, e, cc);
-        let m = t.kinds_of[class].len() as u64;
-        let mut r = u64::from(subset_rank(mask));
-        r = r * m + u64::from(t.kinds_rank[729 * class + kinds as usize]);
-        r = (r << k) | u64::from(owners);
-        r = (r << c) | u64::from(hens);
-        let hand = &hands[0];
-        r = r * (3 - g) as u64 + u64::from(hand[0]);
-        r = r * (3 - e) as u64 + u64::from(hand[1]);
-        r = r * (3 - cc) as u64 + u64::from(hand[2]);
-        pair * REST + t.class_offset[class] + r
-    }
-
-    /// The index of a position with both lions on the board, as first written: the board turned
-    /// and mirrored square by square.
-    fn reference_rank(pos: &Position) -> u64 {
-        let p = if pos.side_to_move() == Side::Second { pos.rotate() } else { *pos };
-        let mut lions = (0, 0);
-        for (sq, &code) in p.board.iter().enumerate() {
-            match code {
-                1 => lions.0 = sq,
-                9 => lions.1 = sq,
-                _ => {}
-            }
-        }
-        let (a, b) = lions;
-        let mirrored = !is_canonical_pair(a as u8, b as u8);
-        let i = reference_rank_oriented(&p.board, &p.hands, mirrored);
-        if a % 3 == 1 && b % 3 == 1 {
-            i.min(reference_rank_oriented(&p.board, &p.hands, true))
-        } else {
-            i
-        }
-    }
-
-    /// [`for_each_position`] gives what [`unrank`] gives, entry by entry, and
-    /// [`for_each_safe_position`] those of its positions where the side to move cannot take the
-    /// lion, over whole lion pairs (the first, whose lions stand a step apart; one with its
-    /// mirror image in the same pair and one with none, their lions apart; the last) and over
-    /// ranges that start and end inside groups.
+    /// [`for_each_position`] gives what [`unrank`] gives, entry by entry: over whole lion pairs
+    /// (the first; one with its mirror image in the same pair; the last) and over ranges that
+    /// start and end anywhere.
     #[test]
     fn positions_of_a_range_are_those_unranked() {
-        let self_mirror =
-            (0..LION_PAIRS).find(|&p| is_self_mirror_pair(p * REST) && !lions_adjacent(p * REST));
-        let apart = (0..LION_PAIRS).find(|&p| !is_self_mirror_pair(p * REST) && !lions_adjacent(p * REST));
-        let pairs =
-            [0, self_mirror.expect("a self-mirror pair"), apart.expect("lions apart"), LION_PAIRS - 1];
-        let mut ranges: Vec<std::ops::Range<u64>> = pairs.iter().map(|p| p * REST..(p + 1) * REST).collect();
+        let t = tables();
+        let self_mirror = (0..LION_PAIRS).find(|&p| is_self_mirror_pair(t.offsets[p])).expect("one");
+        let mut ranges: Vec<Range<u64>> =
+            [0, self_mirror, LION_PAIRS - 1].iter().map(|&p| t.offsets[p]..t.offsets[p + 1]).collect();
         let mut state = 0x2545_f491_4f6c_dd1du64;
         for _ in 0..2000 {
             state ^= state << 13;
@@ -858,28 +429,18 @@ mod tests {
                 assert_eq!(expected.next(), Some((i, *pos)), "{range:?}")
             });
             assert_eq!(expected.next(), None, "{range:?}");
-            let mut expected = range
-                .clone()
-                .filter_map(|i| unrank(i).filter(|pos| !pos.can_capture_lion()).map(|pos| (i, pos)));
-            for_each_safe_position(range.clone(), |i, pos| {
-                assert_eq!(expected.next(), Some((i, *pos)), "{range:?}")
-            });
-            assert_eq!(expected.next(), None, "{range:?}");
         }
     }
 
-    /// The table-driven [`rank`] agrees with the first, plainer one on positions spread over the
-    /// index, either side to move, mirrored or not.
+    /// The lion pairs: 40, none with the lions a step apart, each of a mirror class once.
     #[test]
-    fn rank_agrees_with_the_plain_reference() {
-        let mut checked = 0;
-        for i in (0..SIZE).step_by(7_919) {
-            let pos = unrank_any(i);
-            for p in [pos, pos.rotate(), pos.mirror(), pos.rotate().mirror()] {
-                assert_eq!(rank(&p), reference_rank(&p), "{p:?}");
-                checked += 1;
-            }
+    fn lion_pairs_are_apart_and_canonical() {
+        let t = tables();
+        for (p, &(a, b)) in t.pairs.iter().enumerate() {
+            assert!(!adjacent(a, b));
+            let m = (mirror_square(a.into()), mirror_square(b.into()));
+            assert!(m == (a.into(), b.into()) || t.pair_of[m.0][m.1] == NO_PAIR, "pair {p}");
         }
-        assert!(checked > 400_000);
+        assert_eq!(t.pairs.iter().filter(|&&(a, b)| a % 3 == 1 && b % 3 == 1).count(), 6);
     }
 }

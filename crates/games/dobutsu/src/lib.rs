@@ -27,6 +27,7 @@ pub mod survey;
 pub mod tablebase;
 mod types;
 pub mod usi;
+pub mod wide;
 
 pub use front::Dobutsu;
 pub use game::DobutsuGame;

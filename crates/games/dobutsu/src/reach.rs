@@ -9,9 +9,10 @@ pub use nana_engine::reach::Bitmap;
 use nana_engine::reach::{self as closure, Expand};
 use nana_engine::{EntryWidth, Value};
 
-use crate::index::{self, SIZE};
+use crate::index;
 use crate::position::Position;
 use crate::types::Rules;
+use crate::wide::{self, SIZE};
 
 /// The reachable states of one rule set.
 #[derive(Debug)]
@@ -61,11 +62,11 @@ impl Expand for Enumeration {
     }
 
     fn start(&self) -> u64 {
-        index::rank(&Position::start())
+        wide::rank(&Position::start())
     }
 
     fn for_each_child(&self, entry: u64, mut f: impl FnMut(u64, bool, &mut dyn FnMut() -> bool)) {
-        let Some(pos) = index::unrank(entry) else { return };
+        let Some(pos) = wide::unrank(entry) else { return };
         if pos.solver_end(&self.rules).is_some() {
             return;
         }
@@ -73,7 +74,7 @@ impl Expand for Enumeration {
         // closure does not expand the child.
         let exposure = pos.exposure();
         pos.for_each_move(|mv| {
-            f(index::rank(&pos.play_unchecked(mv)), exposure.loses_at_once(mv), &mut || true)
+            f(wide::rank(&pos.play_unchecked(mv)), exposure.loses_at_once(mv), &mut || true)
         });
     }
 }
@@ -111,7 +112,7 @@ fn count_words(rules: &Rules, reached: &Reachable, solution: Option<(&[u8], Entr
                 let i = w as u64 * 64 + u64::from(any.trailing_zeros());
                 any &= any - 1;
                 c.positions += 1;
-                let pos = index::unrank(i).expect("a reachable entry is used");
+                let pos = wide::unrank(i).expect("a reachable entry is used");
                 if pos.solver_end(rules).is_some() {
                     c.terminal += 1;
                     continue;
@@ -120,7 +121,8 @@ fn count_words(rules: &Rules, reached: &Reachable, solution: Option<(&[u8], Entr
                 let mut moves = 0;
                 pos.for_each_move(|_| moves += 1);
                 c.max_moves = c.max_moves.max(moves);
-                match solution.and_then(|(entries, width)| width.value(entries, i)) {
+                // A position where the game goes on is one of the table's ([`index::rank`]).
+                match solution.and_then(|(entries, width)| width.value(entries, index::rank(&pos))) {
                     Some(Value::Win(_)) => c.wins += 1,
                     Some(Value::Draw) => c.draws += 1,
                     Some(Value::Loss(_)) => c.losses += 1,

@@ -23,9 +23,9 @@ use std::ops::Range;
 use nana_engine::par::prelude::*;
 use nana_engine::{Counted, Dtm, Node, Value};
 
-use crate::index::{self, Frame, SIZE};
+use crate::index::{self, SIZE};
 use crate::position::{Move, Position, FAR_RANK};
-use crate::types::{Role, Rules, Side};
+use crate::types::{Rules, Side};
 
 /// The entries of one run of the sweep: 1,024 words of the bitmap.
 pub const RUN: u64 = 64 * 1024;
@@ -86,9 +86,10 @@ pub fn in_set(entry: u64) -> bool {
 }
 
 /// Calls `f` with every entry of the solved set in `range` and its position, in index order:
-/// the entries where [`in_set`] holds ([`index::for_each_safe_position`]).
+/// the entries where [`in_set`] holds, every used entry of the index
+/// ([`index::for_each_position`]).
 pub fn for_each_in_set(range: Range<u64>, f: impl FnMut(u64, &Position)) {
-    index::for_each_safe_position(range, f)
+    index::for_each_position(range, f)
 }
 
 /// What tells, a move at a time, whether a move of the side to move may end the game at once
@@ -173,7 +174,6 @@ fn byte_of(pos: &Position, rules: &Rules) -> u8 {
     let them = pos.turn.other();
     let their_lion = pos.lion(them).map(|l| l.0);
     let rank_children = their_lion.is_some_and(|l| l % 3 == 1);
-    let frame = rank_children.then(|| Frame::new(&Position { turn: them, ..*pos }));
     let enders = Enders::new(pos, them, their_lion);
     let lost = |p: &Position| matches!(p.solver_end(rules), Some((Value::Loss(_), _)));
     pos.for_each_move(|mv| {
@@ -191,14 +191,8 @@ fn byte_of(pos: &Position, rules: &Rules) -> u8 {
                 try_wins = true;
                 return;
             }
-            if let Some(frame) = &frame {
-                children[n] = match mv {
-                    Move::Step { from, .. } if pos.board[from.index()] & 7 == Role::Lion as u8 => {
-                        index::rank(&after)
-                    }
-                    Move::Step { from, to, .. } => frame.rank(&after, &[from.index(), to.index()]),
-                    Move::Drop { to, .. } => frame.rank(&after, &[to.index()]),
-                };
+            if rank_children {
+                children[n] = index::rank(&after);
             }
         }
         n += 1;
