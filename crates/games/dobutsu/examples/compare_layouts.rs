@@ -30,7 +30,10 @@ fn main() {
         std::process::exit(1);
     }
     let used = (0..index::SIZE).into_par_iter().filter(|&i| index::unrank(i).is_some()).count();
-    let old_set = (0..wide::SIZE).into_par_iter().filter(|&i| wide::unrank(i).is_some_and(|p| !p.can_capture_lion())).count();
+    let old_set = (0..wide::SIZE)
+        .into_par_iter()
+        .filter(|&i| wide::unrank(i).is_some_and(|p| !p.can_capture_lion()))
+        .count();
     println!("{used} positions, the same value in both tables; the old table's set: {old_set}");
     assert_eq!(used, old_set);
 }

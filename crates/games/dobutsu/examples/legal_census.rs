@@ -1,23 +1,23 @@
-//! What the 855,232,344 entries of the index are, under Tanaka's rules: unused (the mirror
+//! What the 855,232,344 entries of the census index ([`dobutsu_shogi::wide`]) are, under Tanaka's rules: unused (the mirror
 //! images of self-mirrored lion pairs), a position where the side to move can take the lion (a
 //! win in 1 the probe decides from the rules), a terminal position of the solved set (a try,
 //! both tries or no move), or an inner one; the last two make the solved set (docs/DOBUTSU.md).
 //! The positions where the side to move has no move are printed too.
 //!
 //! `cargo run --release -p dobutsu-shogi --example legal_census`
-use dobutsu_shogi::{index, End, Rules};
+use dobutsu_shogi::{wide, End, Rules};
 use rayon::prelude::*;
 
 fn main() {
     let rules = Rules::TANAKA;
     let t = std::time::Instant::now();
-    let (counts, no_move) = (0..index::SIZE.div_ceil(4096))
+    let (counts, no_move) = (0..wide::SIZE.div_ceil(4096))
         .into_par_iter()
         .map(|b| {
             let mut c = [0u64; 4];
             let mut no_move = Vec::new();
-            for i in b * 4096..((b + 1) * 4096).min(index::SIZE) {
-                let k = match index::unrank(i) {
+            for i in b * 4096..((b + 1) * 4096).min(wide::SIZE) {
+                let k = match wide::unrank(i) {
                     None => 0,
                     Some(p) if p.can_capture_lion() => 1,
                     Some(p) => match p.solver_end(&rules) {

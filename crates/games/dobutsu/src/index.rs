@@ -56,8 +56,8 @@ const CODE: [u8; CONTENTS] = [0, 2, 10, 3, 11, 4, 12, 5, 13];
 /// `KIND[d]`: what contents `d` add to the state (a hen counts as a chick).
 const KIND: [usize; CONTENTS] = [0, 9, 9, 3, 3, 1, 1, 1, 1];
 
-/// A step of contents a square may not hold (a fourth piece of a kind, or a piece of the mover
-/// attacking the opponent's lion).
+/// The step of contents a square may not hold (a third piece of a kind, or a piece of the
+/// mover attacking the opponent's lion) where no contents after them are allowed either.
 const NONE: u32 = u32::MAX;
 
 /// A lion pair that is not one of the index's.
@@ -75,8 +75,12 @@ struct Tables {
     /// `free[pair]`: the squares left by the pair's lions, in order.
     free: [[u8; FREE]; LION_PAIRS],
     /// `steps[pair][i][CONTENTS × state + d]`: what contents `d` on free square `i` add to the
-    /// index from `state`, or [`NONE`]; increasing in `d` where not `NONE`.
+    /// index from `state`, where allowed; where not, the step of the next contents allowed (or
+    /// [`NONE`]), so that a row never decreases and the contents of an index part `r` are the
+    /// last of the steps at most `r`.
     steps: Vec<[[u32; STATES * CONTENTS]; FREE]>,
+    /// `allowed[pair][i][state]`: bit `d` set where free square `i` may hold contents `d`.
+    allowed: Vec<[[u16; STATES]; FREE]>,
     /// `counts[pair][i][state]`: the entries below a prefix of `i` free squares ending in
     /// `state`.
     counts: Vec<[[u32; STATES]; FREE + 1]>,
@@ -105,16 +109,16 @@ fn tables() -> &'static Tables {
             free
         });
         let mut offsets = [0; LION_PAIRS + 1];
-        let mut steps = Vec::with_capacity(LION_PAIRS);
-        let mut counts = Vec::with_capacity(LION_PAIRS);
+        let (mut steps, mut allowed, mut counts) = (Vec::new(), Vec::new(), Vec::new());
         for (p, &(_, b)) in pairs.iter().enumerate() {
-            let (s, c) = count(&free[p], b);
+            let (s, a, c) = count(&free[p], b);
             offsets[p + 1] = offsets[p] + u64::from(c[0][0]);
             steps.push(s);
+            allowed.push(a);
             counts.push(c);
         }
         assert_eq!(offsets[LION_PAIRS], SIZE);
-        Tables { pair_of, pairs, offsets, free, steps, counts }
+        Tables { pair_of, pairs, offsets, free, steps, allowed, counts }
     })
 }
 
@@ -138,11 +142,16 @@ fn fits(state: usize, d: usize) -> bool {
     }
 }
 
-/// The steps and counts of a lion pair with these free squares, the opponent's lion on `b`.
+/// The steps, allowed contents and counts of a lion pair with these free squares, the
+/// opponent's lion on `b`.
 #[allow(clippy::type_complexity)]
-fn count(free: &[u8; FREE], b: u8) -> ([[u32; STATES * CONTENTS]; FREE], [[u32; STATES]; FREE + 1]) {
+fn count(
+    free: &[u8; FREE],
+    b: u8,
+) -> ([[u32; STATES * CONTENTS]; FREE], [[u16; STATES]; FREE], [[u32; STATES]; FREE + 1]) {
     let mut counts = [[0u32; STATES]; FREE + 1];
     let mut steps = [[NONE; STATES * CONTENTS]; FREE];
+    let mut allowed = [[0u16; STATES]; FREE];
     for (s, c) in counts[FREE].iter_mut().enumerate() {
         *c = hands(s);
     }
@@ -156,13 +165,22 @@ fn count(free: &[u8; FREE], b: u8) -> ([[u32; STATES * CONTENTS]; FREE], [[u32; 
                     d % 2 == 1 && ORIGINS[0][usize::from(CODE[d])][usize::from(b)] & 1 << square != 0;
                 if fits(s, d) && !attacks {
                     steps[i][CONTENTS * s + d] = below;
+                    allowed[i][s] |= 1 << d;
                     below += counts[i + 1][s + KIND[d]];
                 }
             }
             counts[i][s] = below;
+            let mut next = NONE;
+            for d in (0..CONTENTS).rev() {
+                if allowed[i][s] & 1 << d != 0 {
+                    next = steps[i][CONTENTS * s + d];
+                } else {
+                    steps[i][CONTENTS * s + d] = next;
+                }
+            }
         }
     }
-    (steps, counts)
+    (steps, allowed, counts)
 }
 
 /// Whether a pair of lion squares (mover, opponent) is its own mirror class's representative:
@@ -254,9 +272,11 @@ fn rank_oriented(t: &Tables, pos: &Position, rotated: bool, mirrored: bool, pair
     let (mut r, mut state) = (0u32, 0usize);
     for (i, &square) in t.free[pair].iter().enumerate() {
         let d = usize::from(digits[usize::from(pos.board[usize::from(source[usize::from(square)])])]);
-        let step = steps[i][CONTENTS * state + d];
-        debug_assert!(step != NONE, "a piece of the mover attacks the lion, or too many of a kind: {pos:?}");
-        r = r.wrapping_add(step);
+        debug_assert!(
+            t.allowed[pair][i][state] & 1 << d != 0,
+            "a piece of the mover attacks the lion, or too many of a kind: {pos:?}"
+        );
+        r = r.wrapping_add(steps[i][CONTENTS * state + d]);
         state += KIND[d];
     }
     let hand = &pos.hands[usize::from(rotated)];
@@ -310,8 +330,11 @@ pub fn unrank(index: u64) -> Option<Position> {
     let mut state = 0;
     for (i, &square) in t.free[pair].iter().enumerate() {
         let row = &t.steps[pair][i][CONTENTS * state..CONTENTS * (state + 1)];
-        // The largest contents whose step is at most `r` (empty's is 0; `NONE` is never).
-        let d = (0..CONTENTS).rev().find(|&d| row[d] <= r).expect("an empty square's step is 0");
+        // The last contents whose step is at most `r` (empty's is 0).
+        let mut d = 0;
+        while d + 1 < CONTENTS && row[d + 1] <= r {
+            d += 1;
+        }
         r -= row[d];
         state += KIND[d];
         pos.board[usize::from(square)] = CODE[d];
@@ -381,11 +404,12 @@ impl Walk<'_> {
             return;
         }
         let square = usize::from(self.t.free[self.pair][i]);
+        let allowed = self.t.allowed[self.pair][i][state];
         for d in 0..CONTENTS {
-            let step = self.t.steps[self.pair][i][CONTENTS * state + d];
-            if step == NONE {
+            if allowed & 1 << d == 0 {
                 continue;
             }
+            let step = self.t.steps[self.pair][i][CONTENTS * state + d];
             let lo = first + u64::from(step);
             if lo >= self.range.end {
                 break;

@@ -10,9 +10,9 @@
 //! a loss in 2, the quickest loss there is, which decides a position only where every move
 //! loses at once.
 //!
-//! The sweep builds the position of every entry ([`index::for_each_position`], skipping the
-//! lion pairs whose lions stand a step apart) and records a byte for each one of the solved
-//! set: how the game is over there, or the number of distinct entries reached by its moves that
+//! The sweep builds the position of every used entry of the index ([`index::for_each_position`]:
+//! the index holds the solved set and nothing else, but for unused mirror images) and records a
+//! byte for each: how the game is over there, or the number of distinct entries reached by its moves that
 //! do not lose at once. It runs in runs of [`RUN`] entries, each writing its part of the set's bitmap and
 //! its bytes in entry order, so the bytes come out in the order of the set's dense numbers
 //! ([`crate::dense::Dense::surveyed`]) and nothing the size of the whole index takes memory but

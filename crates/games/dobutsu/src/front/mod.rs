@@ -256,7 +256,7 @@ mod tests {
         assert_eq!(
             census_lines(&c),
             [
-                "index size: 855232344",
+                "index size: 259374340",
                 "reachable positions: 246803167 (first player to move 246803167, second player to move 246803167)",
                 "terminal: 147317599, not terminal: 99485568",
                 "most legal moves in a reachable position: 38",
