@@ -7,7 +7,7 @@ use super::*;
 #[test]
 fn groups_of_blocks_decode_in_order() {
     let entries: Vec<u8> = (0..100_003u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 29) as u8).collect();
-    let shape = Shape::new(100_003, 1, 100).unwrap();
+    let shape = Shape::new(100_003, 1, 100, Codec::Lz4).unwrap();
     assert!(shape.blocks > 10 * GROUP_BLOCKS);
     let c = compress(&entries, &shape, false);
     assert_eq!(c.stored_crc, crc32fast::hash(&entries));
@@ -23,13 +23,13 @@ fn groups_of_blocks_decode_in_order() {
 
 #[test]
 fn shapes_cover_the_array_exactly() {
-    let shape = Shape::new(10_000, 2, 4096).unwrap();
+    let shape = Shape::new(10_000, 2, 4096, Codec::Lz4).unwrap();
     assert_eq!((shape.total, shape.block_bytes, shape.blocks), (20_000, 8192, 3));
     assert_eq!([shape.len_of(0), shape.len_of(1), shape.len_of(2)], [8192, 8192, 3616]);
-    assert_eq!(Shape::new(0, 1, 4096).unwrap().blocks, 0);
-    assert_eq!(Shape::new(4096, 1, 4096).unwrap().blocks, 1);
-    assert!(matches!(Shape::new(1, 2, 1 << 20), Err(TablebaseError::BadLayout(_))));
-    assert!(matches!(Shape::new(u64::MAX, 2, 4096), Err(TablebaseError::BadLayout(_))));
+    assert_eq!(Shape::new(0, 1, 4096, Codec::Lz4).unwrap().blocks, 0);
+    assert_eq!(Shape::new(4096, 1, 4096, Codec::Lz4).unwrap().blocks, 1);
+    assert!(matches!(Shape::new(1, 2, 1 << 20, Codec::Lz4), Err(TablebaseError::BadLayout(_))));
+    assert!(matches!(Shape::new(u64::MAX, 2, 4096, Codec::Lz4), Err(TablebaseError::BadLayout(_))));
 }
 
 /// The payload's checksum as the writer makes it: of the index, then the histogram.
@@ -41,7 +41,7 @@ fn payload_crc(c: &Compressed, payload: &[u8]) -> u32 {
 #[test]
 fn blocks_decode_to_what_was_compressed() {
     let entries: Vec<u8> = (0..20_000u32).map(|i| (i / 7 % 5) as u8).collect();
-    let shape = Shape::new(10_000, 2, 4096).unwrap();
+    let shape = Shape::new(10_000, 2, 4096, Codec::Lz4).unwrap();
     let c = compress(&entries, &shape, false);
     let blocks = Blocks::new(&c.payload, shape, c.histogram_records, payload_crc(&c, &c.payload)).unwrap();
     let mut all = Vec::new();
@@ -78,7 +78,7 @@ fn unused_entries_are_filled_within_their_block() {
     // Blocks of 4 entries: the second block starts with unused entries and takes its own
     // first used value, not the first block's last.
     let entries = [1, 0xFF, 2, 0xFF, 0xFF, 0xFF, 7, 0xFF, 0xFF, 0xFF];
-    let shape = Shape::new(10, 1, 4).unwrap();
+    let shape = Shape::new(10, 1, 4, Codec::Lz4).unwrap();
     let c = compress(&entries, &shape, true);
     let blocks = Blocks::new(&c.payload, shape, c.histogram_records, payload_crc(&c, &c.payload)).unwrap();
     let stored = [1, 1, 2, 2, 7, 7, 7, 7, 0xFF, 0xFF];
@@ -91,7 +91,7 @@ fn unused_entries_are_filled_within_their_block() {
 #[test]
 fn an_index_or_histogram_out_of_order_or_bounds_is_refused() {
     let entries: Vec<u8> = (0..10_000u32).map(|i| (i / 100 % 3) as u8).collect();
-    let shape = Shape::new(10_000, 1, 4096).unwrap();
+    let shape = Shape::new(10_000, 1, 4096, Codec::Lz4).unwrap();
     let c = compress(&entries, &shape, false);
     let n = c.histogram_records;
     assert_eq!(n, 3);
