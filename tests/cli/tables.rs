@@ -49,7 +49,7 @@ fn entry_of(position: &str) -> u64 {
     rules.index(&rules.parse_position(position).expect("a position"))
 }
 
-/// The entries per block of a table file in LZ4 blocks (header bytes 184..188).
+/// The entries per block of a table file in compressed blocks (header bytes 184..188).
 fn block_entries(bytes: &[u8]) -> u64 {
     u64::from(u32::from_le_bytes(bytes[184..188].try_into().unwrap()))
 }

@@ -13,7 +13,7 @@ use super::{Codec, Shape, RECORD_BYTES};
 
 /// The zstd level of [`Codec::Zstd`]'s blocks. Level 22 (`--ultra`) makes Nana's blocks
 /// 0.1 % smaller for more time to compress; `docs/FORMAT.md` gives the measurements.
-pub(crate) const ZSTD_LEVEL: i32 = 19;
+pub(crate) const ZSTD_LEVEL: i32 = 15;
 
 /// One block's compressor: LZ4's needs no state; zstd's context is made once per group of
 /// blocks, its tables being large at high levels.

@@ -146,3 +146,66 @@ fn an_index_or_histogram_out_of_order_or_bounds_is_refused() {
     ));
     assert!(matches!(Blocks::new(&payload[..20], shape, n, 0), Err(TablebaseError::BadLayout(_))));
 }
+
+/// A zstd frame of `blocks` (block type, declared size, content), one segment of `size` bytes
+/// as the descriptor `descriptor` (single segment, 1-byte content size) says.
+fn zstd_frame(descriptor: u8, size: u8, blocks: &[(u32, u32, &[u8])]) -> Vec<u8> {
+    let mut frame = vec![0x28, 0xB5, 0x2F, 0xFD, descriptor, size];
+    for (i, &(kind, len, content)) in blocks.iter().enumerate() {
+        let last = u32::from(i + 1 == blocks.len());
+        frame.extend_from_slice(&(len << 3 | kind << 1 | last).to_le_bytes()[..3]);
+        frame.extend_from_slice(content);
+    }
+    frame
+}
+
+/// Hand-made zstd frames: what this layout allows decodes; a frame that decodes to more or
+/// less than it states, states another length, has bytes after it, is not one segment or has a
+/// checksum or dictionary is an error, and one that would decode to far more stops early.
+#[test]
+fn zstd_frames_decode_to_exactly_their_length_or_are_refused() {
+    const RAW: u32 = 0;
+    const RLE: u32 = 1;
+    let decode = |frame: &[u8], len: usize| {
+        let mut out = Vec::new();
+        decode_block(Codec::Zstd, frame, 3, len, &mut out).map(|()| out)
+    };
+    let refused = |frame: &[u8], len: usize| match decode(frame, len) {
+        Err(TablebaseError::CorruptBlock { block: 3, reason }) => reason,
+        other => panic!("{frame:?}: {other:?}"),
+    };
+    // 4 raw bytes then 6 of an RLE block: 10 bytes.
+    let good = zstd_frame(0x20, 10, &[(RAW, 4, &[1, 2, 3, 4]), (RLE, 6, &[9])]);
+    assert_eq!(decode(&good, 10).unwrap(), [1, 2, 3, 4, 9, 9, 9, 9, 9, 9]);
+    refused(&good, 9);
+    refused(&good, 11);
+    refused(&[&good[..], &[0]].concat(), 10);
+    refused(&good[..good.len() - 1], 10);
+    // The frame states 10 bytes but holds 11, or 9.
+    refused(&zstd_frame(0x20, 10, &[(RAW, 4, &[1, 2, 3, 4]), (RLE, 7, &[9])]), 10);
+    refused(&zstd_frame(0x20, 10, &[(RAW, 4, &[1, 2, 3, 4]), (RLE, 5, &[9])]), 10);
+    // Not one segment (a window descriptor instead), a checksum, a dictionary, the reserved bit.
+    for descriptor in [0x00, 0x24, 0x21, 0x28] {
+        assert!(refused(&zstd_frame(descriptor, 10, &[(RLE, 10, &[9])]), 10).contains("segment"));
+    }
+    // 2000 RLE blocks of 100,000 bytes each, in a frame that states 10: refused after a block.
+    let huge: Vec<(u32, u32, &[u8])> = (0..2000).map(|_| (RLE, 100_000, &[7u8][..])).collect();
+    refused(&zstd_frame(0x20, 10, &huge), 10);
+    refused(&[0x28, 0xB5, 0x2F], 10);
+    refused(&[0x28, 0xB5, 0x2F, 0xFD, 0x20], 10);
+}
+
+/// Layout 3 round-trips as layout 2 does, and its stored blocks are smaller on runs.
+#[test]
+fn zstd_blocks_decode_to_what_was_compressed() {
+    let entries: Vec<u8> = (0..100_003u32).map(|i| (i / 97 % 7) as u8).collect();
+    for codec in [Codec::Lz4, Codec::Zstd] {
+        let shape = Shape::new(100_003, 1, 1000, codec).unwrap();
+        let c = compress(&entries, &shape, false);
+        let blocks =
+            Blocks::new(&c.payload, shape, c.histogram_records, payload_crc(&c, &c.payload)).unwrap();
+        let mut all = Vec::new();
+        blocks.for_each(crc32fast::hash(&entries), |b| all.extend_from_slice(b)).unwrap();
+        assert!(all == entries, "{codec:?}");
+    }
+}
