@@ -11,8 +11,9 @@ use zstd::zstd_safe::CParameter;
 
 use super::{Codec, Shape, RECORD_BYTES};
 
-/// The zstd level of [`Codec::Zstd`]'s blocks. Level 22 (`--ultra`) makes Nana's blocks
-/// 0.1 % smaller for more time to compress; `docs/FORMAT.md` gives the measurements.
+/// The zstd level of [`Codec::Zstd`]'s blocks. Levels 19 and 22 make Nana's blocks about 0.5 %
+/// smaller for three times the time to compress or more, which a solve's write pays;
+/// `docs/FORMAT.md` gives the measurements.
 pub(crate) const ZSTD_LEVEL: i32 = 15;
 
 /// One block's compressor: LZ4's needs no state; zstd's context is made once per group of
