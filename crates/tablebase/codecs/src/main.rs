@@ -1,7 +1,8 @@
 //! Compares candidate codecs on a tablebase's entries, cut into blocks as the file format cuts
-//! them: the compressed size, and the time to decode every block once (from LZ4 with
-//! `lz4_flex`, from zstd with the pure-Rust `ruzstd` and with the C library). Each decoded block
-//! is compared with the original. Prints one Markdown row per codec and block size.
+//! them: the compressed size, the time to compress every block on one thread, and the time to
+//! decode every block once (from LZ4 with `lz4_flex`, from zstd with the pure-Rust `ruzstd` and
+//! with the C library). Each decoded block is compared with the original. Prints one Markdown
+//! row per codec and block size.
 //!
 //! `cargo run --release --manifest-path crates/tablebase/codecs/Cargo.toml -- FILE.tb`, with
 //! `SIZES=4096,16384` (entries per block) and `LEVELS=3,19` (zstd levels, none if empty) to
