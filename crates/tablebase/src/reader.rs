@@ -350,7 +350,7 @@ impl Tablebase {
     /// Where the entry's block is damaged: [`TablebaseError::BlockChecksum`]
     /// if its bytes do not match their CRC-32, [`TablebaseError::CorruptBlock`]
     /// if they do but do not decode to its length (only a writer that stored
-    /// a block that is not LZ4 makes one). Never for a plain table, which is
+    /// a block not of its layout's codec makes one). Never for a plain table, which is
     /// checked whole when it is opened.
     pub fn entry(&self, index: u64) -> Result<Option<u16>, TablebaseError> {
         if index >= self.header.entries {
