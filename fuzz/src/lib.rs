@@ -44,15 +44,19 @@ fn entries(entries: u64, width: u32) -> Vec<u8> {
 
 /// The small tables the tablebase target knows whole: a plain payload, compressed blocks of
 /// one and two bytes per entry, a table with don't-care entries, blocks of a few entries (the
-/// last one short) and an empty table.
+/// last one short) and an empty table, in LZ4 blocks, and zstd blocks of one and two bytes per
+/// entry, with don't-care entries and a short last block.
 pub fn intact_tables() -> Vec<Intact> {
-    let tables: [(u64, u32, bool, Layout); 6] = [
+    let tables: [(u64, u32, bool, Layout); 9] = [
         (60, 1, false, Layout::Plain),
         (200, 1, false, Layout::Lz4Blocks { block_entries: 64 }),
         (90, 2, false, Layout::Lz4Blocks { block_entries: 16 }),
         (100, 1, true, Layout::Lz4Blocks { block_entries: 32 }),
         (50, 1, false, Layout::Lz4Blocks { block_entries: 7 }),
         (0, 1, false, Layout::Lz4Blocks { block_entries: 8 }),
+        (200, 1, false, Layout::ZstdBlocks { block_entries: 64 }),
+        (90, 2, false, Layout::ZstdBlocks { block_entries: 16 }),
+        (100, 1, true, Layout::ZstdBlocks { block_entries: 7 }),
     ];
     let dir = std::env::temp_dir().join(format!("nana-fuzz-tables-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary folder");

@@ -83,6 +83,14 @@ pub trait TableRules: ProbeRules + Sized {
         false
     }
 
+    /// How its table's file stores the entries: the tablebase crate's default, LZ4 blocks of 4096
+    /// entries ([`Layout::DEFAULT`]), fast to decode; a game whose tables must be small chooses
+    /// another (Nana: zstd blocks, `docs/FORMAT.md`). A reader needs nothing but the file: the
+    /// layout is in its header.
+    fn layout(&self) -> Layout {
+        Layout::DEFAULT
+    }
+
     /// Marks unused, in entries of the width [`TableRules::expected`] names, every entry that its
     /// solve marks unused, from the rules alone: what a table whose unused entries are
     /// don't-care needs before it is read as a whole (its statistics, its check against the

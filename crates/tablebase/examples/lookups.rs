@@ -33,8 +33,8 @@ fn main() {
     println!("{path}: every block checked in {:.3} s", start.elapsed().as_secs_f64());
     let entries = table.header().entries;
     let block = match table.storage().layout {
-        Layout::Lz4Blocks { block_entries } => u64::from(block_entries),
-        _ => entries,
+        Layout::Plain => entries,
+        blocks => u64::from(blocks.block_entries()),
     };
     let run = |label: &str, first: u64, span: u64| {
         let mut state = 0x9e37_79b9_7f4a_7c15;

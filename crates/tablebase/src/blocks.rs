@@ -1,7 +1,8 @@
-//! The [`Layout::Lz4Blocks`](crate::Layout::Lz4Blocks) payload: an index of
-//! the blocks, then the blocks, each an LZ4 block (no frame) of
-//! `block_entries` entries (the last one of the rest), then the histogram of
-//! the entries' values.
+//! The payload of compressed blocks ([`Layout::Lz4Blocks`](crate::Layout::Lz4Blocks),
+//! [`Layout::ZstdBlocks`](crate::Layout::ZstdBlocks)): an index of the blocks, then the
+//! blocks, each of `block_entries` entries (the last one of the rest) compressed on its own by
+//! the layout's [`Codec`] (an LZ4 block without a frame, or one zstd frame), then the histogram
+//! of the entries' values.
 //!
 //! ```text
 //! | index: blocks × (end u64, CRC-32 u32) | block 0 | block 1 | ... | histogram: n × (value u16, count u64) |
@@ -17,7 +18,7 @@
 //! header says that unused entries are don't-care, the blocks store them
 //! filled ([`fill_unused`]) and the histogram still counts them as unused.
 
-use crate::TablebaseError;
+use crate::{Layout, TablebaseError};
 
 /// The largest block, in decoded bytes, a reader accepts and a writer
 /// writes: it bounds what one block can make a reader allocate.
@@ -29,8 +30,40 @@ pub(crate) const RECORD_BYTES: usize = 12;
 /// Bytes of one record of the histogram: a value and how many entries hold it.
 pub(crate) const HISTOGRAM_RECORD_BYTES: usize = 10;
 
-/// The shape of a blocked entry array: how many bytes it decodes to and in
-/// which blocks.
+/// How each block of a blocked payload is compressed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Codec {
+    /// An LZ4 block (the raw block format, no frame, no size prefix): layout 2.
+    Lz4,
+    /// One zstd frame: single segment, its content size written, no checksum, no dictionary:
+    /// layout 3.
+    Zstd,
+}
+
+impl Codec {
+    /// The codec and block size of a blocked layout; `None` for a plain one.
+    pub fn of(layout: Layout) -> Option<(Codec, u32)> {
+        match layout {
+            Layout::Plain => None,
+            Layout::Lz4Blocks { block_entries } => Some((Codec::Lz4, block_entries)),
+            Layout::ZstdBlocks { block_entries } => Some((Codec::Zstd, block_entries)),
+        }
+    }
+
+    /// The most bytes a block of `len` decoded bytes can take stored, with margin: what a
+    /// hostile index record can make a reader fetch for one block.
+    pub fn max_stored(self, len: usize) -> u64 {
+        match self {
+            Codec::Lz4 => (len + len / 255 + 16) as u64,
+            // zstd's bound (`ZSTD_COMPRESSBOUND`) is `len + len / 256` and at most 64 bytes
+            // more for a short input; a frame header takes at most 18.
+            Codec::Zstd => (len + len / 256 + 128) as u64,
+        }
+    }
+}
+
+/// The shape of a blocked entry array: how many bytes it decodes to, in
+/// which blocks, and how they are compressed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Shape {
     /// Decoded bytes of the whole entry array.
@@ -41,17 +74,19 @@ pub(crate) struct Shape {
     pub blocks: u64,
     /// Bytes of an entry: 1 or 2.
     pub width: usize,
+    /// How each block is compressed.
+    pub codec: Codec,
 }
 
 impl Shape {
     /// The shape of `entries` entries of `width` bytes in blocks of
-    /// `block_entries` entries.
+    /// `block_entries` entries compressed by `codec`.
     ///
     /// # Errors
     ///
     /// [`TablebaseError::BadLayout`] when a block would exceed
     /// [`MAX_BLOCK_BYTES`] or the array's length overflows.
-    pub fn new(entries: u64, width: u32, block_entries: u32) -> Result<Shape, TablebaseError> {
+    pub fn new(entries: u64, width: u32, block_entries: u32, codec: Codec) -> Result<Shape, TablebaseError> {
         let block_bytes = u64::from(block_entries) * u64::from(width);
         if block_bytes == 0 || block_bytes > MAX_BLOCK_BYTES {
             return Err(TablebaseError::BadLayout("a block is empty or larger than 1 MiB"));
@@ -59,7 +94,8 @@ impl Shape {
         let total = entries
             .checked_mul(u64::from(width))
             .ok_or(TablebaseError::BadLayout("the entry array's length overflows"))?;
-        Ok(Shape { total, block_bytes, blocks: total.div_ceil(block_bytes), width: width as usize })
+        let blocks = total.div_ceil(block_bytes);
+        Ok(Shape { total, block_bytes, blocks, width: width as usize, codec })
     }
 
     /// Decoded bytes of block `k` (below [`Shape::blocks`]).
@@ -235,7 +271,7 @@ impl<'a> Blocks<'a> {
     /// decode to exactly the block's length.
     pub fn decode(&self, k: u64, out: &mut Vec<u8>) -> Result<(), TablebaseError> {
         let block = self.checked(k)?;
-        decode_block(block, k, self.shape.len_of(k), out)
+        decode_block(self.shape.codec, block, k, self.shape.len_of(k), out)
     }
 
     /// Checks and decodes every block in order ([`Blocks::decode`]),
@@ -300,6 +336,7 @@ pub(crate) fn check_histogram(histogram: &[u8], shape: &Shape) -> Result<(), Tab
 ///
 /// [`TablebaseError::CorruptBlock`] if they do not decode to exactly `len` bytes.
 pub(crate) fn decode_block(
+    codec: Codec,
     block: &[u8],
     k: u64,
     len: usize,
@@ -307,12 +344,17 @@ pub(crate) fn decode_block(
 ) -> Result<(), TablebaseError> {
     let corrupt = |reason| TablebaseError::CorruptBlock { block: k, reason };
     out.resize(len, 0);
-    match lz4_flex::block::decompress_into(block, out) {
-        Ok(n) if n == len => Ok(()),
-        Ok(_) => Err(corrupt("it decodes to the wrong length")),
-        Err(_) => Err(corrupt("it is not a valid LZ4 block, or decodes to more than its length")),
+    match codec {
+        Codec::Lz4 => match lz4_flex::block::decompress_into(block, out) {
+            Ok(n) if n == len => Ok(()),
+            Ok(_) => Err(corrupt("it decodes to the wrong length")),
+            Err(_) => Err(corrupt("it is not a valid LZ4 block, or decodes to more than its length")),
+        },
+        Codec::Zstd => zstd_frame::decode(block, out).map_err(corrupt),
     }
 }
+
+mod zstd_frame;
 
 #[cfg(test)]
 mod tests;

@@ -231,8 +231,8 @@ impl fmt::Display for TablebaseError {
             }
             Self::UnknownLayout(id) => write!(
                 f,
-                "unknown payload layout id {id} (this build reads id 1, a plain entry array, and id 2, \
-                 LZ4 blocks)"
+                "unknown payload layout id {id} (this build reads id 1, a plain entry array, id 2, \
+                 LZ4 blocks, and id 3, zstd blocks)"
             ),
             Self::BadLayout(reason) => {
                 write!(f, "the file is corrupted: its header's payload layout is invalid: {reason}")

@@ -23,7 +23,7 @@ impl Tablebase {
     /// of [`Header::decode`](crate::Header::decode), then the exact file length (header plus the
     /// payload length the header states, nothing more), then the payload's
     /// checksum: of the whole payload for [`Layout::Plain`](crate::Layout::Plain); for
-    /// [`Layout::Lz4Blocks`](crate::Layout::Lz4Blocks), of the block index and the histogram,
+    /// compressed blocks (layouts 2 and 3), of the block index and the histogram,
     /// then the histogram's counts and every block's bounds. A compressed table's
     /// blocks are checked against their own CRC-32 when they are read, not
     /// here: opening reads the header, the index and the histogram only.

@@ -136,6 +136,13 @@ pub enum Layout {
         /// Entries per block (at least 1).
         block_entries: u32,
     },
+    /// The entry array cut into blocks as [`Layout::Lz4Blocks`] cuts it, each
+    /// compressed on its own as one zstd frame (single segment, its content
+    /// size written, no checksum, no dictionary). Id `3`.
+    ZstdBlocks {
+        /// Entries per block (at least 1).
+        block_entries: u32,
+    },
 }
 
 impl Layout {
@@ -149,6 +156,7 @@ impl Layout {
         match self {
             Self::Plain => 1,
             Self::Lz4Blocks { .. } => 2,
+            Self::ZstdBlocks { .. } => 3,
         }
     }
 
@@ -157,7 +165,7 @@ impl Layout {
     pub const fn block_entries(self) -> u32 {
         match self {
             Self::Plain => 0,
-            Self::Lz4Blocks { block_entries } => block_entries,
+            Self::Lz4Blocks { block_entries } | Self::ZstdBlocks { block_entries } => block_entries,
         }
     }
 
@@ -172,8 +180,9 @@ impl Layout {
         match (id, block_entries) {
             (1, 0) => Ok(Self::Plain),
             (1, _) => Err(TablebaseError::BadLayout("a plain payload has a block size")),
-            (2, 0) => Err(TablebaseError::BadLayout("the block size is zero")),
+            (2 | 3, 0) => Err(TablebaseError::BadLayout("the block size is zero")),
             (2, block_entries) => Ok(Self::Lz4Blocks { block_entries }),
+            (3, block_entries) => Ok(Self::ZstdBlocks { block_entries }),
             (other, _) => Err(TablebaseError::UnknownLayout(other)),
         }
     }
@@ -184,6 +193,7 @@ impl fmt::Display for Layout {
         match self {
             Self::Plain => f.write_str("plain entry array"),
             Self::Lz4Blocks { block_entries } => write!(f, "LZ4 blocks of {block_entries} entries"),
+            Self::ZstdBlocks { block_entries } => write!(f, "zstd blocks of {block_entries} entries"),
         }
     }
 }
@@ -709,7 +719,9 @@ mod tests {
         assert_eq!(Layout::from_fields(2, 7).unwrap(), Layout::Lz4Blocks { block_entries: 7 });
         assert!(matches!(Layout::from_fields(1, 4096), Err(TablebaseError::BadLayout(_))));
         assert!(matches!(Layout::from_fields(2, 0), Err(TablebaseError::BadLayout(_))));
-        for id in [0, 3, u32::MAX] {
+        assert_eq!(Layout::from_fields(3, 7).unwrap(), Layout::ZstdBlocks { block_entries: 7 });
+        assert!(matches!(Layout::from_fields(3, 0), Err(TablebaseError::BadLayout(_))));
+        for id in [0, 4, u32::MAX] {
             assert!(matches!(Layout::from_fields(id, 1), Err(TablebaseError::UnknownLayout(i)) if i == id));
         }
         // A plain header whose payload length or second checksum disagrees.

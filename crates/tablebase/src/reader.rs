@@ -10,16 +10,16 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::blocks::{
-    check_histogram, decode_block, histogram_of, Blocks, Shape, HISTOGRAM_RECORD_BYTES, RECORD_BYTES,
+    check_histogram, decode_block, histogram_of, Blocks, Codec, Shape, HISTOGRAM_RECORD_BYTES, RECORD_BYTES,
 };
 use crate::source::ReadAt;
-use crate::{Expected, Header, Layout, Storage, TablebaseError, HEADER_SIZE};
+use crate::{Expected, Header, Storage, TablebaseError, HEADER_SIZE};
 
 /// Validates a complete tablebase file held in memory, every byte of it, and
 /// returns its header.
 ///
 /// Performs every check [`Tablebase::open`] performs (see there), then, for
-/// [`Layout::Lz4Blocks`], every block's CRC-32 over its stored bytes, in
+/// compressed blocks, every block's CRC-32 over its stored bytes, in
 /// order, as [`Tablebase::check_blocks`] does: every byte of the file is
 /// checked against a checksum, in one sequential read. Nothing is decoded: a
 /// compressed table's decoded entries are checked against their CRC-32 by
@@ -58,16 +58,16 @@ fn validate(bytes: &[u8]) -> Result<(Header, Storage, Option<Shape>), TablebaseE
     }
 
     let payload = payload_of(bytes);
-    let shape = match storage.layout {
-        Layout::Plain => {
+    let shape = match Codec::of(storage.layout) {
+        None => {
             let actual = crc32fast::hash(payload);
             if actual != storage.payload_crc {
                 return Err(TablebaseError::PayloadChecksum { expected: storage.payload_crc, actual });
             }
             None
         }
-        Layout::Lz4Blocks { block_entries } => {
-            let shape = Shape::new(header.entries, header.entry_width, block_entries)?;
+        Some((codec, block_entries)) => {
+            let shape = Shape::new(header.entries, header.entry_width, block_entries, codec)?;
             Blocks::new(payload, shape, storage.histogram_records, storage.payload_crc)?;
             Some(shape)
         }
@@ -106,12 +106,6 @@ impl Bytes {
             Self::Read { .. } => &[],
         }
     }
-}
-
-/// The most bytes an LZ4 block of `len` decoded bytes can take stored: what a hostile index
-/// record can make a reader fetch for one block.
-fn max_stored(len: usize) -> u64 {
-    (len + len / 255 + 16) as u64
 }
 
 /// Numbers the tables of a process, so that a cached block is never taken
@@ -177,7 +171,7 @@ impl Tablebase {
 
     /// Opens a table whose bytes come from `source` a range at a time: a file too large to
     /// hold, or fetched over a network. Reads and checks the header, the exact length and, for
-    /// [`Layout::Lz4Blocks`], the histogram (its order and that it counts every entry); then
+    /// compressed blocks, the histogram (its order and that it counts every entry); then
     /// each entry read reads its block's index record (that the block ends in order and in
     /// bounds is checked there) and its block, checked against its CRC-32 before it is decoded.
     /// The CRC-32 of the whole index cannot be checked without reading all of it: a damaged
@@ -202,12 +196,12 @@ impl Tablebase {
         if len > expected {
             return Err(TablebaseError::TrailingBytes { len, expected });
         }
-        let Layout::Lz4Blocks { block_entries } = storage.layout else {
+        let Some((codec, block_entries)) = Codec::of(storage.layout) else {
             let mut all = vec![0u8; len as usize];
             source.read_at(&mut all, 0).map_err(io_error)?;
             return Self::validated(Bytes::Owned(all), Some(path));
         };
-        let shape = Shape::new(header.entries, header.entry_width, block_entries)?;
+        let shape = Shape::new(header.entries, header.entry_width, block_entries, codec)?;
         let histogram_len = u64::from(storage.histogram_records) * HISTOGRAM_RECORD_BYTES as u64;
         if shape.index_len().is_none_or(|index| index.saturating_add(histogram_len) > storage.payload_len) {
             return Err(TablebaseError::BadLayout(
@@ -251,7 +245,7 @@ impl Tablebase {
         let end = field(record);
         let crc = u32::from_le_bytes(records[record + 8..record + 12].try_into().expect("4 bytes"));
         let len = shape.len_of(k);
-        if end < start || end > data_len || end - start > max_stored(len) {
+        if end < start || end > data_len || end - start > shape.codec.max_stored(len) {
             return Err(TablebaseError::CorruptBlock { block: k, reason: "it ends out of order or bounds" });
         }
         let mut stored = vec![0u8; (end - start) as usize];
@@ -260,7 +254,7 @@ impl Tablebase {
         if actual != crc {
             return Err(TablebaseError::BlockChecksum { block: k, expected: crc, actual });
         }
-        decode_block(&stored, k, len, out)
+        decode_block(shape.codec, &stored, k, len, out)
     }
 
     /// The one constructor behind both sources, so that they are validated
@@ -296,14 +290,14 @@ impl Tablebase {
     }
 
     /// The stored payload, everything after the header: for
-    /// [`Layout::Plain`] the entry array itself.
+    /// [`Layout::Plain`](crate::Layout::Plain) the entry array itself.
     #[must_use]
     pub fn payload(&self) -> &[u8] {
         payload_of(self.bytes.all())
     }
 
     /// The entry array, `entries × entry_width` bytes: borrowed from the
-    /// file for [`Layout::Plain`], decoded (all of it, into memory of that
+    /// file for [`Layout::Plain`](crate::Layout::Plain), decoded (all of it, into memory of that
     /// size) for a compressed table, each block checked against its CRC-32
     /// before it is decoded, and the decoded entries against theirs.
     /// Don't-care entries ([`Header::dont_care`]) are as stored: the game
@@ -356,7 +350,7 @@ impl Tablebase {
     /// Where the entry's block is damaged: [`TablebaseError::BlockChecksum`]
     /// if its bytes do not match their CRC-32, [`TablebaseError::CorruptBlock`]
     /// if they do but do not decode to its length (only a writer that stored
-    /// a block that is not LZ4 makes one). Never for a plain table, which is
+    /// a block not of its layout's codec makes one). Never for a plain table, which is
     /// checked whole when it is opened.
     pub fn entry(&self, index: u64) -> Result<Option<u16>, TablebaseError> {
         if index >= self.header.entries {
@@ -447,7 +441,7 @@ impl Tablebase {
     /// How many entries hold each value, value by value in increasing order,
     /// as the writer was given them (don't-care entries counted as unused);
     /// read from a compressed table's histogram without decoding any block.
-    /// `None` for [`Layout::Plain`], which has no histogram.
+    /// `None` for [`Layout::Plain`](crate::Layout::Plain), which has no histogram.
     #[must_use]
     pub fn histogram(&self) -> Option<Vec<(u16, u64)>> {
         if let Bytes::Read { histogram, .. } = &self.bytes {

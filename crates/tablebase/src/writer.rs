@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::blocks::{self, Shape};
+use crate::blocks::{self, Codec, Shape};
 use crate::{Header, Layout, Storage, TablebaseError};
 
 /// Distinguishes temporary files of concurrent writes within one process.
@@ -83,7 +83,7 @@ pub fn write_with(
             };
             write_parts(path, &header.encode_with(&storage)?, &[entries])
         }
-        Layout::Lz4Blocks { .. } => {
+        Layout::Lz4Blocks { .. } | Layout::ZstdBlocks { .. } => {
             let copy = |first: u64, out: &mut [u8]| {
                 let start = first as usize;
                 out.copy_from_slice(&entries[start..start + out.len()]);
@@ -110,16 +110,16 @@ pub fn write_from(
     header.check_fields()?;
     let total =
         header.payload_len().ok_or(TablebaseError::BadLayout("the entry array's length overflows"))?;
-    match layout {
-        Layout::Plain => {
+    match Codec::of(layout) {
+        None => {
             let len = usize::try_from(total)
                 .map_err(|_| TablebaseError::PayloadLength { len: total, expected: total })?;
             let mut entries = vec![0u8; len];
             fill(0, &mut entries);
             write_with(path, header, &entries, layout)
         }
-        Layout::Lz4Blocks { block_entries } => {
-            let shape = Shape::new(header.entries, header.entry_width, block_entries)?;
+        Some((codec, block_entries)) => {
+            let shape = Shape::new(header.entries, header.entry_width, block_entries, codec)?;
             let block_of = |k: u64, out: &mut [u8]| fill(k * shape.block_bytes, out);
             let c = blocks::compress_blocks(&shape, header.dont_care, &block_of);
             // The header's payload checksum is of the index and the histogram (every block has

@@ -22,7 +22,18 @@ const ENTRIES: u64 = 100;
 
 /// The layouts the round trips go through: plain, the default blocks, and
 /// blocks small enough that a small table has many, the last one short.
-const LAYOUTS: [Layout; 3] = [Layout::Plain, Layout::DEFAULT, Layout::Lz4Blocks { block_entries: 7 }];
+const LAYOUTS: [Layout; 4] = [
+    Layout::Plain,
+    Layout::DEFAULT,
+    Layout::Lz4Blocks { block_entries: 7 },
+    Layout::ZstdBlocks { block_entries: 7 },
+];
+
+/// The compressed layouts, by their block size: LZ4 blocks (layout 2) and zstd frames (3).
+const CODECS: [fn(u32) -> Layout; 2] = [
+    |block_entries| Layout::Lz4Blocks { block_entries },
+    |block_entries| Layout::ZstdBlocks { block_entries },
+];
 
 fn round_trip(entries: u64, width: u32) {
     for layout in LAYOUTS {
@@ -637,13 +648,18 @@ fn write_removes_temporary_files_of_dead_writers() {
 
 // ---- compressed payloads ----
 
-/// A compressed file of `entries` entries of `width` bytes, in blocks of
+/// A compressed file of `entries` entries of `width` bytes, in LZ4 blocks of
 /// `block_entries`, and its entries.
 fn compressed(entries: u64, width: u32, block_entries: u32) -> (Vec<u8>, Vec<u8>) {
+    compressed_as(Layout::Lz4Blocks { block_entries }, entries, width)
+}
+
+/// A file of `entries` entries of `width` bytes in `layout`, and its entries.
+fn compressed_as(layout: Layout, entries: u64, width: u32) -> (Vec<u8>, Vec<u8>) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("c.tb");
     let values = runs(entries, width);
-    write_with(&path, &header(entries, width), &values, Layout::Lz4Blocks { block_entries }).unwrap();
+    write_with(&path, &header(entries, width), &values, layout).unwrap();
     (fs::read(&path).unwrap(), values)
 }
 
@@ -685,21 +701,52 @@ fn compressed_fields_are_at_documented_offsets() {
     assert!(bytes.len() < HEADER_SIZE + values.len() / 2, "{} bytes for {}", bytes.len(), values.len());
 }
 
+/// Layout 3 stores each block as one zstd frame: a single segment whose header states the
+/// block's length, without checksum or dictionary, that any zstd decoder decodes.
+#[test]
+fn zstd_blocks_are_single_segment_frames() {
+    let (bytes, values) = compressed_as(Layout::ZstdBlocks { block_entries: 64 }, 1000, 2);
+    let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+    assert_eq!((u32_at(LAYOUT_AT), u32_at(BLOCK_ENTRIES_AT)), (3, 64));
+    let index_end = HEADER_SIZE + 16 * 12;
+    let mut start = index_end;
+    for k in 0..16 {
+        let end = index_end + u64_at(HEADER_SIZE + k * 12) as usize;
+        let frame = &bytes[start..end];
+        assert_eq!(u32_at(HEADER_SIZE + k * 12 + 8), crc32fast::hash(frame));
+        assert_eq!(frame[..4], [0x28, 0xB5, 0x2F, 0xFD], "block {k}: the zstd magic");
+        // Descriptor: single segment (0x20); no checksum, no dictionary, reserved bit clear.
+        assert_eq!((frame[4] & 0x20, frame[4] & 0x0F), (0x20, 0), "block {k}");
+        let len = if k < 15 { 128 } else { 2000 - 15 * 128 };
+        let mut decoder = ruzstd::decoding::FrameDecoder::new();
+        let mut out = vec![0u8; len + 1];
+        assert_eq!(decoder.decode_all(frame, &mut out).unwrap(), len, "block {k}");
+        assert_eq!(&out[..len], &values[k * 128..k * 128 + len], "block {k}");
+        start = end;
+    }
+    assert_eq!(start, histogram_at(&bytes));
+}
+
 #[test]
 fn the_same_entries_make_the_same_bytes() {
-    let (a, _) = compressed(5000, 1, 100);
-    let (b, _) = compressed(5000, 1, 100);
-    assert!(a == b);
+    for codec in CODECS {
+        let (a, _) = compressed_as(codec(100), 5000, 1);
+        let (b, _) = compressed_as(codec(100), 5000, 1);
+        assert!(a == b);
+    }
 }
 
 #[test]
 fn every_truncated_length_of_a_compressed_file_is_truncated() {
-    let (full, _) = compressed(300, 1, 16);
-    for len in HEADER_SIZE..full.len() {
-        assert!(
-            matches!(validate_bytes(&full[..len]), Err(TablebaseError::Truncated { len: l, expected }) if (l, expected) == (len as u64, full.len() as u64)),
-            "length {len}"
-        );
+    for codec in CODECS {
+        let (full, _) = compressed_as(codec(16), 300, 1);
+        for len in HEADER_SIZE..full.len() {
+            assert!(
+                matches!(validate_bytes(&full[..len]), Err(TablebaseError::Truncated { len: l, expected }) if (l, expected) == (len as u64, full.len() as u64)),
+                "length {len}"
+            );
+        }
     }
 }
 
@@ -735,10 +782,14 @@ fn histogram_at(bytes: &[u8]) -> usize {
 /// checksum, which names the block. The same file opens where the bit is in
 /// a block: that block is refused each time it is read, as an entry, with
 /// every block checked or as the whole array, and the entries of the other
-/// blocks read as written.
+/// blocks read as written. In either compressed layout.
 #[test]
 fn every_flipped_bit_of_a_compressed_file_is_detected() {
-    let (good, values) = compressed(300, 2, 16);
+    CODECS.iter().for_each(|codec| flipped_bits_are_detected(codec(16)));
+}
+
+fn flipped_bits_are_detected(layout: Layout) {
+    let (good, values) = compressed_as(layout, 300, 2);
     let blocks = 300usize.div_ceil(16);
     let index_end = HEADER_SIZE + blocks * 12;
     let block_of = |pos: usize| {
@@ -802,10 +853,16 @@ fn every_flipped_bit_of_a_compressed_file_is_detected() {
 /// decoding or by the decoded entries' checksum: the entries are refused,
 /// or, where the damage changes no entry (another match of the same bytes),
 /// they are exactly the same. One entry at a time, such a block is an error
-/// or, where the entries' checksum refuses the whole, another value.
+/// or, where the entries' checksum refuses the whole, another value. In either compressed
+/// layout: for zstd, a frame header that states another length or has a flag this layout does
+/// not allow is refused before `ruzstd` reads the frame.
 #[test]
 fn damage_behind_matching_checksums_never_changes_an_entry() {
-    let (good, values) = compressed(300, 2, 16);
+    CODECS.iter().for_each(|codec| damage_never_changes_an_entry(codec(16)));
+}
+
+fn damage_never_changes_an_entry(layout: Layout) {
+    let (good, values) = compressed_as(layout, 300, 2);
     let blocks = 300usize.div_ceil(16);
     let index_end = HEADER_SIZE + blocks * 12;
     let mut refused = 0;
@@ -819,8 +876,10 @@ fn damage_behind_matching_checksums_never_changes_an_entry() {
                 Err(TablebaseError::CorruptBlock { .. } | TablebaseError::EntriesChecksum { .. }) => {
                     refused += 1
                 }
-                Err(other) => panic!("byte {pos} ^ {flip:#x}: unexpected error {other:?}"),
-                Ok(entries) => assert_eq!(&entries[..], values.as_slice(), "byte {pos} ^ {flip:#x}"),
+                Err(other) => panic!("{layout}: byte {pos} ^ {flip:#x}: unexpected error {other:?}"),
+                Ok(entries) => {
+                    assert_eq!(&entries[..], values.as_slice(), "{layout}: byte {pos} ^ {flip:#x}")
+                }
             }
             for i in 0..300 {
                 let want = u16::from_le_bytes([values[2 * i], values[2 * i + 1]]);
@@ -833,12 +892,25 @@ fn damage_behind_matching_checksums_never_changes_an_entry() {
             }
         }
     }
-    assert!(refused > (histogram_at(&good) - index_end) * 3, "only {refused} refused");
+    assert!(refused > (histogram_at(&good) - index_end) * 3, "{layout}: only {refused} refused");
 }
 
 #[test]
 fn inconsistent_layout_fields_are_refused() {
-    let (good, _) = compressed(300, 1, 16);
+    CODECS.iter().for_each(|codec| inconsistent_fields_are_refused(codec(16)));
+    // LZ4 blocks read as zstd frames, and zstd frames as LZ4 blocks: refused when decoded.
+    for (written, read) in [(2u32, 3u32), (3, 2)] {
+        let (mut bad, _) = compressed_as(Layout::from_fields(written, 16).unwrap(), 300, 1);
+        bad[LAYOUT_AT..LAYOUT_AT + 4].copy_from_slice(&read.to_le_bytes());
+        fix_header_crc(&mut bad);
+        let table = Tablebase::from_bytes(bad).unwrap();
+        assert!(matches!(table.entry(0), Err(TablebaseError::CorruptBlock { block: 0, .. })), "{read}");
+        assert!(matches!(table.entries(), Err(TablebaseError::CorruptBlock { block: 0, .. })), "{read}");
+    }
+}
+
+fn inconsistent_fields_are_refused(layout: Layout) {
+    let (good, _) = compressed_as(layout, 300, 1);
     let edit = |at: usize, value: &[u8]| {
         let mut bad = good.clone();
         bad[at..at + value.len()].copy_from_slice(value);
@@ -846,7 +918,7 @@ fn inconsistent_layout_fields_are_refused() {
         Tablebase::from_bytes(bad)
     };
     assert!(matches!(edit(LAYOUT_AT, &0u32.to_le_bytes()), Err(TablebaseError::UnknownLayout(0))));
-    assert!(matches!(edit(LAYOUT_AT, &3u32.to_le_bytes()), Err(TablebaseError::UnknownLayout(3))));
+    assert!(matches!(edit(LAYOUT_AT, &4u32.to_le_bytes()), Err(TablebaseError::UnknownLayout(4))));
     assert!(matches!(edit(BLOCK_ENTRIES_AT, &0u32.to_le_bytes()), Err(TablebaseError::BadLayout(_))));
     // A block of more than 1 MiB could make a reader allocate at will.
     assert!(matches!(edit(BLOCK_ENTRIES_AT, &u32::MAX.to_le_bytes()), Err(TablebaseError::BadLayout(_))));
@@ -873,13 +945,11 @@ fn write_refuses_blocks_over_a_mebibyte_and_leaves_no_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.tb");
     for (width, block_entries) in [(1, 0), (1, (1 << 20) + 1), (2, 1 << 19 | 1)] {
-        let result = write_with(
-            &path,
-            &header(ENTRIES, width),
-            &payload(ENTRIES, width),
-            Layout::Lz4Blocks { block_entries },
-        );
-        assert!(matches!(result, Err(TablebaseError::BadLayout(_))), "{result:?}");
+        for codec in CODECS {
+            let result =
+                write_with(&path, &header(ENTRIES, width), &payload(ENTRIES, width), codec(block_entries));
+            assert!(matches!(result, Err(TablebaseError::BadLayout(_))), "{result:?}");
+        }
     }
     assert!(dir_entries(dir.path()).is_empty());
 }
@@ -914,12 +984,16 @@ fn entries_of_two_tables_read_in_turn_from_several_threads() {
 /// its histogram; a plain layout cannot hold such a table.
 #[test]
 fn dont_care_entries_are_stored_filled_and_counted_as_unused() {
+    CODECS.iter().for_each(|codec| dont_care_entries_are_stored_filled(codec(4)));
+}
+
+fn dont_care_entries_are_stored_filled(layout: Layout) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("filled.tb");
     // Blocks of 4: [5, -, -, 6] [-, 7, -, -] [-, -]
     let given = [5, 0xFF, 0xFF, 6, 0xFF, 7, 0xFF, 0xFF, 0xFF, 0xFF];
     let filled = Header { dont_care: true, ..header(10, 1) };
-    write_with(&path, &filled, &given, Layout::Lz4Blocks { block_entries: 4 }).unwrap();
+    write_with(&path, &filled, &given, layout).unwrap();
     let table = Tablebase::open(&path).unwrap();
     assert!(table.header().dont_care);
     let stored = [5, 5, 5, 6, 7, 7, 7, 7, 0xFF, 0xFF];
@@ -929,7 +1003,7 @@ fn dont_care_entries_are_stored_filled_and_counted_as_unused() {
     assert_eq!(table.histogram().unwrap(), [(5, 1), (6, 1), (7, 1), (0xFF, 7)]);
     // The same table without the flag stores the entries as given, with the same histogram.
     let plain_path = dir.path().join("marked.tb");
-    write_with(&plain_path, &header(10, 1), &given, Layout::Lz4Blocks { block_entries: 4 }).unwrap();
+    write_with(&plain_path, &header(10, 1), &given, layout).unwrap();
     let marked = Tablebase::open(&plain_path).unwrap();
     assert_eq!((&marked.entries().unwrap()[..], marked.histogram()), (&given[..], table.histogram()));
     let result = write_with(&dir.path().join("plain.tb"), &filled, &given, Layout::Plain);

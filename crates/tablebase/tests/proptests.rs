@@ -80,11 +80,13 @@ proptest! {
     }
 
     /// Random blocks behind an index and a header that match them (ends in
-    /// order, every checksum right), so that the LZ4 decoder meets arbitrary
-    /// bytes: the file opens, and reading its entries, all at once or one at
-    /// a time, never panics; what it reads matches the entries' checksum.
+    /// order, every checksum right), so that the LZ4 or zstd decoder meets
+    /// arbitrary bytes: the file opens, and reading its entries, all at once
+    /// or one at a time, never panics; what it reads matches the entries'
+    /// checksum.
     #[test]
     fn arbitrary_blocks_never_panic(
+        zstd in any::<bool>(),
         width in 1u32..3,
         block_entries in 1u32..40,
         entries in 0u64..300,
@@ -115,8 +117,9 @@ proptest! {
         payload.extend_from_slice(&histogram);
         let mut header = common::header(entries, width);
         header.counts = Counts::default();
+        let layout = if zstd { Layout::ZstdBlocks { block_entries } } else { Layout::Lz4Blocks { block_entries } };
         let storage = Storage {
-            layout: Layout::Lz4Blocks { block_entries },
+            layout,
             payload_len: payload.len() as u64,
             payload_crc,
             entries_crc: 0,
@@ -139,10 +142,12 @@ proptest! {
     fn compressed_files_round_trip(
         (header, entries) in arb_header(),
         block_entries in 1u32..300,
+        zstd in any::<bool>(),
     ) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.tb");
-        write_with(&path, &header, &entries, Layout::Lz4Blocks { block_entries }).unwrap();
+        let layout = if zstd { Layout::ZstdBlocks { block_entries } } else { Layout::Lz4Blocks { block_entries } };
+        write_with(&path, &header, &entries, layout).unwrap();
         let table = Tablebase::open(&path).unwrap();
         prop_assert_eq!(table.header(), &header);
         prop_assert_eq!(&table.entries().unwrap()[..], entries.as_slice());

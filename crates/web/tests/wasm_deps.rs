@@ -1,5 +1,5 @@
 //! The WebAssembly module's build: no thread pool (rayon and its crossbeam), no memory map
-//! (memmap2), no files (`std::fs`). The engine, the tablebase and the games enable rayon through
+//! (memmap2), no C library (zstd's), no files (`std::fs`). The engine, the tablebase and the games enable rayon through
 //! their default feature `parallel`; the tablebase, the probe and the server use files through
 //! their default feature `files`. This crate depends on them without those, and so must every
 //! crate between (docs/SITE.md). A crate that turns a feature back on for the module, adds one
@@ -10,8 +10,10 @@ use std::process::Command;
 
 const TARGET: &str = "wasm32-unknown-unknown";
 
-/// The crates the module must not depend on: a name, or a prefix ending in `-`.
-const FORBIDDEN: [&str; 4] = ["rayon", "rayon-", "crossbeam-", "memmap2"];
+/// The crates the module must not depend on: a name, or a prefix ending in `-`. zstd's C library
+/// (`zstd-sys`) compresses layout-3 blocks for the writer only; the module decodes them with the
+/// pure-Rust `ruzstd`.
+const FORBIDDEN: [&str; 6] = ["rayon", "rayon-", "crossbeam-", "memmap2", "zstd", "zstd-"];
 
 fn forbidden(name: &str) -> bool {
     FORBIDDEN.iter().any(|f| if f.ends_with('-') { name.starts_with(f) } else { name == *f })
@@ -58,7 +60,7 @@ fn the_module_has_no_thread_pool_and_no_memory_map() {
         found.is_empty(),
         "the WebAssembly module depends on {found:?}: a crate of its dependencies enables the \
          `parallel` feature of the engine, the tablebase or a game (or depends on rayon or memmap2 \
-         itself) for {TARGET}; see `cargo tree -p nana-web --target {TARGET} -e features -i rayon`"
+         itself, or turns on the tablebase's `files`, which brings zstd) for {TARGET}; see `cargo tree -p nana-web --target {TARGET} -e features -i rayon`"
     );
 }
 

@@ -5,11 +5,15 @@
 use nana_engine::par::prelude::*;
 use nana_engine::{CheckError, Entry, EntryWidth, Progress, Solution, SolveError};
 use nana_probe::table::{RulesError, TableRules};
-use nana_tablebase::{Encoding, Expected, Header};
+use nana_tablebase::{Encoding, Expected, Header, Layout};
 
 use crate::index;
 use crate::types::{Rules, Variant};
 use crate::NanaGame;
+
+/// Entries a block of its tables holds (zstd blocks, [`Layout::ZstdBlocks`]): measured against
+/// 16,384 and 65,536 in `docs/FORMAT.md` ("Choosing the codec").
+pub const BLOCK_ENTRIES: u32 = 32_768;
 
 /// The game name in the header.
 pub const GAME: &str = "nana-shogi";
@@ -81,6 +85,11 @@ impl TableRules for Rules {
     /// before any lookup), and a legal position's entry is never unused.
     fn dont_care(&self) -> bool {
         true
+    }
+
+    /// zstd blocks of [`BLOCK_ENTRIES`] entries: the files stay under 4 MB.
+    fn layout(&self) -> Layout {
+        Layout::ZstdBlocks { block_entries: BLOCK_ENTRIES }
     }
 
     /// Every entry without a legal position ([`NanaGame::position`]): an index entry of no

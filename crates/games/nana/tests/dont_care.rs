@@ -1,5 +1,5 @@
 //! Nana's tables leave unused entries don't-care: the file stores each one filled with the value
-//! of the used entry before it in its block of 4096 entries, and nothing reads it. Checked
+//! of the used entry before it in its block (of 32,768 entries), and nothing reads it. Checked
 //! against a solve in memory, which marks them unused:
 //!
 //! - the file's stored entries are the solve's with exactly its unused entries filled so;
@@ -47,7 +47,8 @@ fn unused_entries_are_filled_in_the_file_and_never_read() {
         let Source::File(file) = table.source() else { panic!("the fixture's table is a file") };
         assert!(file.header().dont_care);
         let stored = file.entries().unwrap();
-        assert_eq!(&stored[..], &filled(&solved, 4096)[..], "{}", rules.short_name());
+        let block = file.storage().layout.block_entries() as usize;
+        assert!(stored[..] == filled(&solved, block)[..], "{}: the stored entries", rules.short_name());
         assert!(table.entries() == &solved[..], "{}: the entries read whole", rules.short_name());
 
         let used_without_position = (0..SIZE)

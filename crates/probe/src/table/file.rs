@@ -6,12 +6,12 @@
 use std::path::{Path, PathBuf};
 
 use nana_engine::{Progress, Solution};
-use nana_tablebase::{Counts, Layout, Tablebase};
+use nana_tablebase::{Counts, Tablebase};
 
 use super::{Identity, Table, TableError, TableRules};
 
-/// Writes a solution atomically to `dir/`[`TableRules::file_name`], its entries in compressed
-/// blocks (the tablebase crate's default layout), and returns that path.
+/// Writes a solution atomically to `dir/`[`TableRules::file_name`], its entries in the game's
+/// layout ([`TableRules::layout`]), and returns that path.
 pub fn write<G: TableRules>(game: &G, dir: &Path, solution: &Solution) -> Result<PathBuf, TableError> {
     let path = dir.join(game.file_name());
     let s = &solution.stats;
@@ -19,7 +19,7 @@ pub fn write<G: TableRules>(game: &G, dir: &Path, solution: &Solution) -> Result
     let header = game.header(counts, u32::from(s.max_dtm));
     let width = solution.width.bytes() as u64;
     let fill = |first: u64, out: &mut [u8]| solution.fill(first / width, out);
-    nana_tablebase::write_from(&path, &header, Layout::DEFAULT, &fill)
+    nana_tablebase::write_from(&path, &header, game.layout(), &fill)
         .map_err(|error| TableError::File { path: path.clone(), error })?;
     Ok(path)
 }

@@ -1,7 +1,8 @@
 //! Compares candidate codecs on a tablebase's entries, cut into blocks as the file format cuts
-//! them: the compressed size, and the time to decode every block once (from LZ4 with
-//! `lz4_flex`, from zstd with the pure-Rust `ruzstd` and with the C library). Each decoded block
-//! is compared with the original. Prints one Markdown row per codec and block size.
+//! them: the compressed size, the time to compress every block on one thread, and the time to
+//! decode every block once (from LZ4 with `lz4_flex`, from zstd with the pure-Rust `ruzstd` and
+//! with the C library). Each decoded block is compared with the original. Prints one Markdown
+//! row per codec and block size.
 //!
 //! `cargo run --release --manifest-path crates/tablebase/codecs/Cargo.toml -- FILE.tb`, with
 //! `SIZES=4096,16384` (entries per block) and `LEVELS=3,19` (zstd levels, none if empty) to
@@ -45,16 +46,19 @@ fn main() {
     if std::env::var_os("ENTROPY").is_some() {
         entropy(&entries, sizes[0] * width);
     }
-    println!("| codec | entries per block | bytes | of the entries | µs to decode a block |");
-    println!("|---|---:|---:|---:|---:|");
-    let row = |codec: &str, block: usize, bytes: usize, seconds: f64, blocks: usize| {
+    println!("| codec | entries per block | bytes | of the entries | µs to decode a block | s to compress all (one thread) |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    let row = |codec: &str, block: usize, bytes: usize, seconds: f64, blocks: usize, compress: Option<f64>| {
         let share = 100.0 * bytes as f64 / entries.len() as f64;
         let per_block = seconds * 1e6 / blocks as f64;
-        println!("| {codec} | {block} | {bytes} | {share:.1} % | {per_block:.2} |");
+        let compress = compress.map_or(String::new(), |s| format!("{s:.2}"));
+        println!("| {codec} | {block} | {bytes} | {share:.1} % | {per_block:.2} | {compress} |");
     };
     for &block in &sizes {
         let chunks: Vec<&[u8]> = entries.chunks(block * width).collect();
+        let start = Instant::now();
         let lz4: Vec<Vec<u8>> = chunks.iter().map(|c| lz4_flex::block::compress(c)).collect();
+        let lz4_seconds = start.elapsed().as_secs_f64();
         let mut out = vec![0u8; block * width];
         let start = Instant::now();
         for (z, c) in lz4.iter().zip(&chunks) {
@@ -62,9 +66,12 @@ fn main() {
             assert_eq!(&out[..n], *c);
         }
         let seconds = start.elapsed().as_secs_f64();
-        row("LZ4 (`lz4_flex`)", block, lz4.iter().map(Vec::len).sum(), seconds, chunks.len());
+        row("LZ4 (`lz4_flex`)", block, lz4.iter().map(Vec::len).sum(), seconds, chunks.len(), Some(lz4_seconds));
         for &level in &levels {
-            let zs: Vec<Vec<u8>> = chunks.iter().map(|c| zstd::bulk::compress(c, level).unwrap()).collect();
+            let start = Instant::now();
+            let mut compressor = zstd::bulk::Compressor::new(level).unwrap();
+            let zs: Vec<Vec<u8>> = chunks.iter().map(|c| compressor.compress(c).unwrap()).collect();
+            let zstd_seconds = start.elapsed().as_secs_f64();
             let bytes = zs.iter().map(Vec::len).sum();
             let start = Instant::now();
             let mut decoder = ruzstd::decoding::FrameDecoder::new();
@@ -75,13 +82,13 @@ fn main() {
                 assert_eq!(&decoder.collect().unwrap()[..], *c);
             }
             let seconds = start.elapsed().as_secs_f64();
-            row(&format!("zstd {level} (`ruzstd`)"), block, bytes, seconds, chunks.len());
+            row(&format!("zstd {level} (`ruzstd`)"), block, bytes, seconds, chunks.len(), Some(zstd_seconds));
             let start = Instant::now();
             for (z, c) in zs.iter().zip(&chunks) {
                 assert_eq!(&zstd::bulk::decompress(z, block * width).unwrap()[..], *c);
             }
             let seconds = start.elapsed().as_secs_f64();
-            row(&format!("zstd {level} (C library)"), block, bytes, seconds, chunks.len());
+            row(&format!("zstd {level} (C library)"), block, bytes, seconds, chunks.len(), None);
         }
     }
 }

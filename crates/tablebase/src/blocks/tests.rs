@@ -7,7 +7,7 @@ use super::*;
 #[test]
 fn groups_of_blocks_decode_in_order() {
     let entries: Vec<u8> = (0..100_003u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 29) as u8).collect();
-    let shape = Shape::new(100_003, 1, 100).unwrap();
+    let shape = Shape::new(100_003, 1, 100, Codec::Lz4).unwrap();
     assert!(shape.blocks > 10 * GROUP_BLOCKS);
     let c = compress(&entries, &shape, false);
     assert_eq!(c.stored_crc, crc32fast::hash(&entries));
@@ -23,13 +23,13 @@ fn groups_of_blocks_decode_in_order() {
 
 #[test]
 fn shapes_cover_the_array_exactly() {
-    let shape = Shape::new(10_000, 2, 4096).unwrap();
+    let shape = Shape::new(10_000, 2, 4096, Codec::Lz4).unwrap();
     assert_eq!((shape.total, shape.block_bytes, shape.blocks), (20_000, 8192, 3));
     assert_eq!([shape.len_of(0), shape.len_of(1), shape.len_of(2)], [8192, 8192, 3616]);
-    assert_eq!(Shape::new(0, 1, 4096).unwrap().blocks, 0);
-    assert_eq!(Shape::new(4096, 1, 4096).unwrap().blocks, 1);
-    assert!(matches!(Shape::new(1, 2, 1 << 20), Err(TablebaseError::BadLayout(_))));
-    assert!(matches!(Shape::new(u64::MAX, 2, 4096), Err(TablebaseError::BadLayout(_))));
+    assert_eq!(Shape::new(0, 1, 4096, Codec::Lz4).unwrap().blocks, 0);
+    assert_eq!(Shape::new(4096, 1, 4096, Codec::Lz4).unwrap().blocks, 1);
+    assert!(matches!(Shape::new(1, 2, 1 << 20, Codec::Lz4), Err(TablebaseError::BadLayout(_))));
+    assert!(matches!(Shape::new(u64::MAX, 2, 4096, Codec::Lz4), Err(TablebaseError::BadLayout(_))));
 }
 
 /// The payload's checksum as the writer makes it: of the index, then the histogram.
@@ -41,7 +41,7 @@ fn payload_crc(c: &Compressed, payload: &[u8]) -> u32 {
 #[test]
 fn blocks_decode_to_what_was_compressed() {
     let entries: Vec<u8> = (0..20_000u32).map(|i| (i / 7 % 5) as u8).collect();
-    let shape = Shape::new(10_000, 2, 4096).unwrap();
+    let shape = Shape::new(10_000, 2, 4096, Codec::Lz4).unwrap();
     let c = compress(&entries, &shape, false);
     let blocks = Blocks::new(&c.payload, shape, c.histogram_records, payload_crc(&c, &c.payload)).unwrap();
     let mut all = Vec::new();
@@ -78,7 +78,7 @@ fn unused_entries_are_filled_within_their_block() {
     // Blocks of 4 entries: the second block starts with unused entries and takes its own
     // first used value, not the first block's last.
     let entries = [1, 0xFF, 2, 0xFF, 0xFF, 0xFF, 7, 0xFF, 0xFF, 0xFF];
-    let shape = Shape::new(10, 1, 4).unwrap();
+    let shape = Shape::new(10, 1, 4, Codec::Lz4).unwrap();
     let c = compress(&entries, &shape, true);
     let blocks = Blocks::new(&c.payload, shape, c.histogram_records, payload_crc(&c, &c.payload)).unwrap();
     let stored = [1, 1, 2, 2, 7, 7, 7, 7, 0xFF, 0xFF];
@@ -91,7 +91,7 @@ fn unused_entries_are_filled_within_their_block() {
 #[test]
 fn an_index_or_histogram_out_of_order_or_bounds_is_refused() {
     let entries: Vec<u8> = (0..10_000u32).map(|i| (i / 100 % 3) as u8).collect();
-    let shape = Shape::new(10_000, 1, 4096).unwrap();
+    let shape = Shape::new(10_000, 1, 4096, Codec::Lz4).unwrap();
     let c = compress(&entries, &shape, false);
     let n = c.histogram_records;
     assert_eq!(n, 3);
@@ -145,4 +145,67 @@ fn an_index_or_histogram_out_of_order_or_bounds_is_refused() {
         Err(TablebaseError::PayloadChecksum { .. })
     ));
     assert!(matches!(Blocks::new(&payload[..20], shape, n, 0), Err(TablebaseError::BadLayout(_))));
+}
+
+/// A zstd frame of `blocks` (block type, declared size, content), one segment of `size` bytes
+/// as the descriptor `descriptor` (single segment, 1-byte content size) says.
+fn zstd_frame(descriptor: u8, size: u8, blocks: &[(u32, u32, &[u8])]) -> Vec<u8> {
+    let mut frame = vec![0x28, 0xB5, 0x2F, 0xFD, descriptor, size];
+    for (i, &(kind, len, content)) in blocks.iter().enumerate() {
+        let last = u32::from(i + 1 == blocks.len());
+        frame.extend_from_slice(&(len << 3 | kind << 1 | last).to_le_bytes()[..3]);
+        frame.extend_from_slice(content);
+    }
+    frame
+}
+
+/// Hand-made zstd frames: what this layout allows decodes; a frame that decodes to more or
+/// less than it states, states another length, has bytes after it, is not one segment or has a
+/// checksum or dictionary is an error, and one that would decode to far more stops early.
+#[test]
+fn zstd_frames_decode_to_exactly_their_length_or_are_refused() {
+    const RAW: u32 = 0;
+    const RLE: u32 = 1;
+    let decode = |frame: &[u8], len: usize| {
+        let mut out = Vec::new();
+        decode_block(Codec::Zstd, frame, 3, len, &mut out).map(|()| out)
+    };
+    let refused = |frame: &[u8], len: usize| match decode(frame, len) {
+        Err(TablebaseError::CorruptBlock { block: 3, reason }) => reason,
+        other => panic!("{frame:?}: {other:?}"),
+    };
+    // 4 raw bytes then 6 of an RLE block: 10 bytes.
+    let good = zstd_frame(0x20, 10, &[(RAW, 4, &[1, 2, 3, 4]), (RLE, 6, &[9])]);
+    assert_eq!(decode(&good, 10).unwrap(), [1, 2, 3, 4, 9, 9, 9, 9, 9, 9]);
+    refused(&good, 9);
+    refused(&good, 11);
+    refused(&[&good[..], &[0]].concat(), 10);
+    refused(&good[..good.len() - 1], 10);
+    // The frame states 10 bytes but holds 11, or 9.
+    refused(&zstd_frame(0x20, 10, &[(RAW, 4, &[1, 2, 3, 4]), (RLE, 7, &[9])]), 10);
+    refused(&zstd_frame(0x20, 10, &[(RAW, 4, &[1, 2, 3, 4]), (RLE, 5, &[9])]), 10);
+    // Not one segment (a window descriptor instead), a checksum, a dictionary, the reserved bit.
+    for descriptor in [0x00, 0x24, 0x21, 0x28] {
+        assert!(refused(&zstd_frame(descriptor, 10, &[(RLE, 10, &[9])]), 10).contains("segment"));
+    }
+    // 2000 RLE blocks of 100,000 bytes each, in a frame that states 10: refused after a block.
+    let huge: Vec<(u32, u32, &[u8])> = (0..2000).map(|_| (RLE, 100_000, &[7u8][..])).collect();
+    refused(&zstd_frame(0x20, 10, &huge), 10);
+    refused(&[0x28, 0xB5, 0x2F], 10);
+    refused(&[0x28, 0xB5, 0x2F, 0xFD, 0x20], 10);
+}
+
+/// Layout 3 round-trips as layout 2 does, and its stored blocks are smaller on runs.
+#[test]
+fn zstd_blocks_decode_to_what_was_compressed() {
+    let entries: Vec<u8> = (0..100_003u32).map(|i| (i / 97 % 7) as u8).collect();
+    for codec in [Codec::Lz4, Codec::Zstd] {
+        let shape = Shape::new(100_003, 1, 1000, codec).unwrap();
+        let c = compress(&entries, &shape, false);
+        let blocks =
+            Blocks::new(&c.payload, shape, c.histogram_records, payload_crc(&c, &c.payload)).unwrap();
+        let mut all = Vec::new();
+        blocks.for_each(crc32fast::hash(&entries), |b| all.extend_from_slice(b)).unwrap();
+        assert!(all == entries, "{codec:?}");
+    }
 }
