@@ -11,10 +11,19 @@ use zstd::zstd_safe::CParameter;
 
 use super::{Codec, Shape, RECORD_BYTES};
 
-/// The zstd level of [`Codec::Zstd`]'s blocks. Levels 19 and 22 make Nana's blocks about 0.5 %
-/// smaller for three times the time to compress or more, which a solve's write pays;
-/// `docs/FORMAT.md` gives the measurements.
-pub(crate) const ZSTD_LEVEL: i32 = 15;
+/// The zstd level of [`Codec::Zstd`]'s blocks of `block_bytes` bytes: 15 for blocks of more
+/// than 8 KiB (Nana's, 32 KiB: levels 19 and 22 make them about 0.5 % smaller for three times
+/// the time to compress or more, which a solve's write pays), 6 for smaller ones (Dobutsu's,
+/// 4 KiB, 63,325 blocks a table: level 15 would make them 2.1 % smaller in 6.5 times the time).
+/// The level is not part of the format: a reader decodes any. `docs/FORMAT.md` gives the
+/// measurements.
+pub(crate) fn zstd_level(block_bytes: u64) -> i32 {
+    if block_bytes > 8192 {
+        15
+    } else {
+        6
+    }
+}
 
 /// One block's compressor: LZ4's needs no state; zstd's context is made once per group of
 /// blocks, its tables being large at high levels.
@@ -24,11 +33,12 @@ enum Compressor {
 }
 
 impl Compressor {
-    fn new(codec: Codec) -> Compressor {
+    fn new(codec: Codec, block_bytes: u64) -> Compressor {
         match codec {
             Codec::Lz4 => Compressor::Lz4,
             Codec::Zstd => {
-                let mut zstd = zstd::bulk::Compressor::new(ZSTD_LEVEL).expect("a zstd context");
+                let level = zstd_level(block_bytes);
+                let mut zstd = zstd::bulk::Compressor::new(level).expect("a zstd context");
                 // One segment, its content size written (the reader checks it), no checksum
                 // (the block index has the block's CRC-32), no dictionary id.
                 for parameter in [
@@ -139,7 +149,7 @@ pub(crate) fn compress_blocks(
             let mut local = vec![0u64; counts.len()];
             let (mut data, mut records, mut stored) = (Vec::new(), Vec::new(), crc32fast::Hasher::new());
             let mut buffer = vec![0u8; shape.block_bytes as usize];
-            let mut compressor = Compressor::new(shape.codec);
+            let mut compressor = Compressor::new(shape.codec, shape.block_bytes);
             for k in g * GROUP_BLOCKS..((g + 1) * GROUP_BLOCKS).min(shape.blocks) {
                 let block = &mut buffer[..shape.len_of(k)];
                 block_of(k, block);
