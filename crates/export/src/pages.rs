@@ -15,8 +15,14 @@ use nana_probe::table::ReadEntries;
 use nana_tablebase::{Tablebase, TablebaseError};
 use thread_local::ThreadLocal;
 
-/// Blocks per page: with the default layout's blocks of 4,096 entries, 262,144 entries.
-const PAGE_BLOCKS: u64 = 64;
+/// Entries a page holds at least: whole blocks, as many as make 262,144 entries (64 of
+/// Dobutsu's blocks of 4,096, 8 of Nana's of 32,768), or one larger block.
+const PAGE_ENTRIES: u64 = 1 << 18;
+
+/// Blocks per page for blocks of `block_entries`.
+fn page_blocks(block_entries: u64) -> u64 {
+    (PAGE_ENTRIES / block_entries.max(1)).max(1)
+}
 
 /// The default budget of an export's decoded pages, in bytes (`nana export --cache`).
 pub const DEFAULT_BUDGET: u64 = 256 << 20;
@@ -31,6 +37,8 @@ pub struct Pages {
     entries: u64,
     /// Entries of a page (the last may hold fewer).
     page_entries: u64,
+    /// Blocks per page ([`page_blocks`]).
+    page_blocks: u64,
     blocks: u64,
     /// Pages a thread keeps.
     per_thread: usize,
@@ -76,11 +84,20 @@ impl Pages {
     pub fn new(file: &Tablebase, budget: u64, threads: usize) -> Option<Pages> {
         let (block_entries, blocks) = file.block_entries()?;
         let width = file.header().entry_width as usize;
-        let page_entries = block_entries * PAGE_BLOCKS;
+        let page_blocks = page_blocks(block_entries);
+        let page_entries = block_entries * page_blocks;
         let page_bytes = page_entries * width as u64;
         let per_thread = (budget / page_bytes / threads.max(1) as u64).max(1) as usize;
         let entries = file.header().entries;
-        Some(Pages { width, entries, page_entries, blocks, per_thread, threads: ThreadLocal::new() })
+        Some(Pages {
+            width,
+            entries,
+            page_entries,
+            page_blocks,
+            blocks,
+            per_thread,
+            threads: ThreadLocal::new(),
+        })
     }
 
     /// The pages read from `file`, the file they were made for.
@@ -90,7 +107,7 @@ impl Pages {
     pub fn of<'a>(&'a self, file: &'a Tablebase) -> Paged<'a> {
         let (block_entries, blocks) = file.block_entries().expect("a compressed file");
         assert_eq!(
-            (file.header().entries, block_entries * PAGE_BLOCKS, blocks),
+            (file.header().entries, block_entries * page_blocks(block_entries), blocks),
             (self.entries, self.page_entries, self.blocks),
             "pages of another file"
         );
@@ -138,8 +155,8 @@ impl ReadEntries for Paged<'_> {
             } else {
                 Vec::new()
             };
-            let first = page * PAGE_BLOCKS;
-            let blocks = first..(first + PAGE_BLOCKS).min(pages.blocks);
+            let first = page * pages.page_blocks;
+            let blocks = first..(first + pages.page_blocks).min(pages.blocks);
             if let Some(Err(e)) = file.decode_blocks(blocks, &mut bytes) {
                 return Err(e);
             }
