@@ -131,6 +131,11 @@ impl<'a> Packed<'a> {
         Packed { cells: counters, base }
     }
 
+    /// Cells packed already, by the forward pass ([`super::forward::PackedMarks`]).
+    pub(super) fn over(cells: &'a [AtomicU8], base: u8) -> Packed<'a> {
+        Packed { cells, base }
+    }
+
     /// The base for the counters' codes: 254 less the largest count; `None` if that leaves no
     /// room for the values the forward pass set (or for a win in 1).
     pub(super) fn base<E: Code>(counters: &[AtomicU8], values: &[E::Cell]) -> Option<u8> {

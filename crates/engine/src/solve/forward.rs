@@ -6,7 +6,7 @@ use super::cells::Cell;
 use super::reversed::{Reversed, BUCKET_BITS};
 use super::SolveError;
 use crate::par::prelude::*;
-use crate::value::Code;
+use crate::value::{Code, Entry, EntryWidth};
 use crate::{Counted, Game, Node, Progress};
 
 /// Entries per piece of work of the forward pass.
@@ -49,17 +49,95 @@ pub(super) enum Source {
     Census(fn(u8) -> Counted),
 }
 
-/// Runs the forward pass over every entry: marks the illegal ones in `values`, decides the
-/// terminal ones, and sets each inner entry's counter (at most 255; [`Forward::many`] lists
-/// those with more).
-pub(super) fn forward<G: Game, E: Code>(
+/// Where the forward pass writes what it learns of each entry: every entry gets one call.
+pub(super) trait Marks: Sync {
+    /// The width the marks' values stand for, and the longest distance they hold.
+    fn width(&self) -> EntryWidth;
+    fn max_dtm(&self) -> u16;
+    fn illegal(&self, i: usize);
+    fn draw(&self, i: usize);
+    fn decided(&self, i: usize, dtm: u16);
+    /// An inner entry with `count` successors (at most 255; the rest are listed apart).
+    fn inner(&self, i: usize, count: u8);
+}
+
+/// A value per entry and a counter per entry, apart.
+pub(super) struct SplitMarks<'a, E: Code> {
+    pub values: &'a [E::Cell],
+    pub counters: &'a [AtomicU8],
+}
+
+impl<E: Code> Marks for SplitMarks<'_, E> {
+    fn width(&self) -> EntryWidth {
+        E::WIDTH
+    }
+    fn max_dtm(&self) -> u16 {
+        E::MAX_DTM
+    }
+    #[inline]
+    fn illegal(&self, i: usize) {
+        self.values[i].set(E::ILLEGAL);
+        self.counters[i].store(0, Ordering::Relaxed);
+    }
+    #[inline]
+    fn draw(&self, i: usize) {
+        // The values start as draws; no counter will ever bring it down.
+        self.counters[i].store(0, Ordering::Relaxed);
+    }
+    #[inline]
+    fn decided(&self, i: usize, dtm: u16) {
+        self.values[i].set(E::decided(dtm));
+        self.counters[i].store(0, Ordering::Relaxed);
+    }
+    #[inline]
+    fn inner(&self, i: usize, count: u8) {
+        self.counters[i].store(count, Ordering::Relaxed);
+    }
+}
+
+/// Value and counter in one byte ([`super::cells::Packed`]): an inner entry's byte is `base`
+/// above its count.
+pub(super) struct PackedMarks<'a> {
+    pub cells: &'a [AtomicU8],
+    pub base: u8,
+}
+
+impl Marks for PackedMarks<'_> {
+    fn width(&self) -> EntryWidth {
+        EntryWidth::One
+    }
+    fn max_dtm(&self) -> u16 {
+        u16::from(self.base) - 1
+    }
+    #[inline]
+    fn illegal(&self, i: usize) {
+        self.cells[i].store(Entry::ILLEGAL.0, Ordering::Relaxed);
+    }
+    #[inline]
+    fn draw(&self, i: usize) {
+        self.cells[i].store(Entry::DRAW.0, Ordering::Relaxed);
+    }
+    #[inline]
+    fn decided(&self, i: usize, dtm: u16) {
+        self.cells[i].store(Entry::decided(dtm).0, Ordering::Relaxed);
+    }
+    #[inline]
+    fn inner(&self, i: usize, count: u8) {
+        self.cells[i].store(self.base + count, Ordering::Relaxed);
+    }
+}
+
+/// Runs the forward pass over every entry: marks the illegal ones, decides the terminal ones,
+/// and gives each inner entry its counter (at most 255; [`Forward::many`] lists those with
+/// more). A census is read from `counters`, which `marks` then overwrite.
+pub(super) fn forward<G: Game, M: Marks>(
     game: &G,
     source: Source,
-    values: &[E::Cell],
+    marks: &M,
     counters: &[AtomicU8],
     progress: &dyn Progress,
 ) -> Result<Forward, SolveError> {
-    let n = values.len();
+    let n = counters.len();
     progress.begin("count moves", n as u64);
     let buckets = if matches!(source, Source::KeepEdges) { n.div_ceil(1 << BUCKET_BITS) } else { 0 };
     let shares: Result<Vec<Share>, SolveError> = (0..n.div_ceil(CHUNK))
@@ -70,7 +148,7 @@ pub(super) fn forward<G: Game, E: Code>(
                 let start = chunk * CHUNK;
                 let end = (start + CHUNK).min(n);
                 for i in start..end {
-                    visit::<G, E>(game, source, values, counters, i, &mut share)?;
+                    visit(game, source, marks, counters, i, &mut share)?;
                 }
                 progress.advance((end - start) as u64);
                 Ok(share)
@@ -94,10 +172,10 @@ pub(super) fn forward<G: Game, E: Code>(
 }
 
 /// The forward pass of entry `i`.
-fn visit<G: Game, E: Code>(
+fn visit<G: Game, M: Marks>(
     game: &G,
     source: Source,
-    values: &[E::Cell],
+    marks: &M,
     counters: &[AtomicU8],
     i: usize,
     share: &mut Share,
@@ -105,9 +183,8 @@ fn visit<G: Game, E: Code>(
     let succ = &mut share.succ;
     let (node, count, has_predecessors) = match source {
         Source::Census(read) => {
+            // The census byte is read, then overwritten by the marks.
             let c = read(counters[i].load(Ordering::Relaxed));
-            // Only an inner entry has a counter: the census byte is read.
-            counters[i].store(0, Ordering::Relaxed);
             (c.node, usize::from(c.successors), Some(c.has_predecessors))
         }
         Source::KeepEdges => {
@@ -124,19 +201,19 @@ fn visit<G: Game, E: Code>(
         }
     };
     match node {
-        Node::Illegal => values[i].set(E::ILLEGAL),
+        Node::Illegal => marks.illegal(i),
         Node::Terminal(value) => {
             let Some(dtm) = value.dtm() else {
-                // A terminal draw: no counter will ever bring it down.
+                marks.draw(i);
                 return Ok(());
             };
             if !value.has_valid_parity() {
                 return Err(SolveError::BadTerminal { index: i as u64, value });
             }
-            if dtm.0 > E::MAX_DTM {
-                return Err(SolveError::DtmOverflow { dtm: dtm.0.into(), width: E::WIDTH });
+            if dtm.0 > marks.max_dtm() {
+                return Err(SolveError::DtmOverflow { dtm: dtm.0.into(), width: marks.width() });
             }
-            values[i].set(E::decided(dtm.0));
+            marks.decided(i, dtm.0);
             if !has_predecessors.unwrap_or_else(|| game.has_predecessors(i as u64)) {
                 // Decided, and nothing to walk back to: no frontier holds it.
                 share.settled += 1;
@@ -155,7 +232,7 @@ fn visit<G: Game, E: Code>(
             if count > u8::MAX as usize {
                 share.many.push((i as u32, count));
             }
-            counters[i].store(count.min(u8::MAX as usize) as u8, Ordering::Relaxed);
+            marks.inner(i, count.min(u8::MAX as usize) as u8);
             if matches!(source, Source::KeepEdges) {
                 for &q in &share.succ {
                     share.by_bucket[(q >> BUCKET_BITS) as usize].push(Reversed::edge(i, q));

@@ -39,10 +39,10 @@ pub(crate) use backward::prefetch;
 pub(crate) use cells::Cell;
 
 use crate::value::{Code, Entry, EntryWidth, Value, WideEntry};
-use crate::{Census, Game, Progress, Solution};
+use crate::{Census, Game, Node, Progress, Solution};
 use backward::backward;
 use cells::{Halt, Packed, Split};
-use forward::{forward, Source};
+use forward::{forward, PackedMarks, Source, SplitMarks};
 use reversed::Reversed;
 
 /// The largest index space the solver takes: its frontiers hold entries as `u32`.
@@ -162,9 +162,22 @@ fn solve_code<G: Game, E: Code>(
     pack: bool,
 ) -> Result<Vec<u8>, SolveError> {
     let n = game.size() as usize;
+    if let Some(census) = &census {
+        if census.bytes.len() != n {
+            return Err(SolveError::CensusSize { bytes: census.bytes.len() as u64, size: n as u64 });
+        }
+    }
+    let census = match census {
+        Some(census) if pack && E::WIDTH == EntryWidth::One => match census_base(&census) {
+            Some(base) => return solve_packed_census(game, census, base, progress),
+            None => Some(census),
+        },
+        census => census,
+    };
     let values: Vec<E::Cell> = (0..n).into_par_iter().map(|_| E::Cell::new(E::DRAW)).collect();
-    let (source, counters) = counters(game, census)?;
-    let found = forward::<G, E>(game, source, &values, &counters, progress)?;
+    let (source, counters) = counters(game, census);
+    let marks = SplitMarks::<E> { values: &values, counters: &counters };
+    let found = forward(game, source, &marks, &counters, progress)?;
     let reversed = if matches!(source, Source::KeepEdges) {
         progress.begin("reverse edges", 0);
         let edges = Reversed::new(n, found.shares);
@@ -222,20 +235,79 @@ fn solve_code<G: Game, E: Code>(
 /// read from the counters, each byte replaced by the entry's count as the forward pass comes to
 /// it, so the bytes become the counters in place (a `Vec` mapped into one of the same layout
 /// keeps its allocation).
-fn counters<G: Game>(game: &G, census: Option<Census>) -> Result<(Source, Vec<AtomicU8>), SolveError> {
-    let n = game.size() as usize;
-    Ok(match census {
+fn counters<G: Game>(game: &G, census: Option<Census>) -> (Source, Vec<AtomicU8>) {
+    match census {
         Some(Census { bytes, read }) => {
-            if bytes.len() != n {
-                return Err(SolveError::CensusSize { bytes: bytes.len() as u64, size: n as u64 });
-            }
             (Source::Census(read), bytes.into_iter().map(AtomicU8::new).collect())
         }
         None => {
             let source = if game.reverse_successors() { Source::KeepEdges } else { Source::Count };
-            (source, (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect())
+            (source, (0..game.size()).into_par_iter().map(|_| AtomicU8::new(0)).collect())
         }
-    })
+    }
+}
+
+/// The base of packed cells ([`Packed`]) for a census's entries, read from the bytes it holds:
+/// 254 less the most successors of an inner entry; `None` if that leaves no room for the
+/// distances of its terminal entries (or for a win in 1). Bytes a census reads as something
+/// no entry can be (a terminal entry of a wrong parity, say) are left for the forward pass to
+/// report.
+fn census_base(census: &Census) -> Option<u8> {
+    let present = census
+        .bytes
+        .par_chunks(1 << 16)
+        .fold(
+            || [false; 256],
+            |mut seen, chunk| {
+                chunk.iter().for_each(|&b| seen[usize::from(b)] = true);
+                seen
+            },
+        )
+        .reduce(
+            || [false; 256],
+            |mut a, b| {
+                a.iter_mut().zip(b).for_each(|(x, y)| *x |= y);
+                a
+            },
+        );
+    let (mut most, mut set) = (0u8, 2u16);
+    for b in (0..=u8::MAX).filter(|&b| present[usize::from(b)]) {
+        let counted = (census.read)(b);
+        match counted.node {
+            Node::Inner => most = most.max(counted.successors),
+            Node::Terminal(value) => {
+                set = set.max(value.dtm().map_or(0, |d| d.0.saturating_add(1)));
+            }
+            Node::Illegal => {}
+        }
+    }
+    let base = 254 - most;
+    (u16::from(base) >= set).then_some(base)
+}
+
+/// Solves from a census in packed cells, the census's bytes becoming the cells in place: one
+/// byte per entry from the start, no array of values beside the counters.
+fn solve_packed_census<G: Game>(
+    game: &G,
+    census: Census,
+    base: u8,
+    progress: &dyn Progress,
+) -> Result<Vec<u8>, SolveError> {
+    let Census { bytes, read } = census;
+    let cells: Vec<AtomicU8> = bytes.into_iter().map(AtomicU8::new).collect();
+    let found = forward(game, Source::Census(read), &PackedMarks { cells: &cells, base }, &cells, progress)?;
+    debug_assert!(found.many.is_empty(), "a census counts at most 255 successors");
+    let packed = Packed::over(&cells, base);
+    match backward(game, None, &packed, found.seeds, found.settled, progress) {
+        Ok(()) => Ok(cells.into_iter().map(|c| Packed::entry(c.into_inner(), base)).collect()),
+        Err(Halt::Error(e)) => Err(e),
+        // A distance past the codes the counters leave: solved again, unpacked, from the
+        // game's own answers (the census is spent).
+        Err(Halt::OutOfCodes) => {
+            drop(cells);
+            solve_code::<G, Entry>(game, None, progress, false)
+        }
+    }
 }
 
 /// Four-byte counters, for a game where the entries `many` have more than 255 successors.

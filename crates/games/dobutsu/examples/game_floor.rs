@@ -5,10 +5,9 @@
 //!    over there or how many distinct entries its moves reach (all of it the game's work).
 //! 2. The solve, phase by phase, as `nana --game dobutsu solve` runs it.
 //! 3. The retro-moves of exactly the entries the retrograde expands (every decided entry the
-//!    survey does not mark as having no predecessors), each entry's position found from its
-//!    dense number and its predecessors ranked into dense numbers, distinct ones for a win, as
-//!    the passes ask for them, in runs of dense numbers in order, on every thread; nothing is
-//!    dealt out or decided.
+//!    survey does not mark as having no predecessors), each entry's position unranked and its
+//!    predecessors ranked, distinct ones for a win, as the passes ask for them, in runs of
+//!    entries in order, on every thread; nothing is dealt out or decided.
 //!
 //! The retrograde phase less pass 3 is the engine's own work; the survey and pass 3 together
 //! are the floor of this index and these rules on this machine.
@@ -18,9 +17,8 @@ use std::hint::black_box;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use dobutsu_shogi::dense::Dense;
 use dobutsu_shogi::{survey, DobutsuGame, Rules};
-use nana_engine::{Entry, Game, Progress, Value};
+use nana_engine::{Census, Entry, Game, Progress, Value};
 use rayon::prelude::*;
 
 /// Prints each phase of the solve with its time.
@@ -45,9 +43,8 @@ fn main() {
     let surveyed = survey::survey(&rules, &|_| {});
     println!("survey: {:.2} s", start.elapsed().as_secs_f64());
     let bytes = surveyed.bytes.clone();
-    let start = Instant::now();
-    let (game, census) = Dense::surveyed(DobutsuGame::new(rules), surveyed);
-    println!("the set's directory: {:.2} s", start.elapsed().as_secs_f64());
+    let game = DobutsuGame::new(rules);
+    let census = Census { bytes: surveyed.bytes, read: survey::counted };
     let start = Instant::now();
     let solution = nana_engine::solve_census(&game, census, &Phases(Mutex::new(None))).unwrap();
     println!("solve: {:.2} s", start.elapsed().as_secs_f64());
@@ -88,5 +85,5 @@ fn main() {
         "retro-moves of the {expanded} entries the retrograde expands ({predecessors} predecessors): {:.2} s",
         start.elapsed().as_secs_f64()
     );
-    println!("entries of the set: {}", values.len());
+    println!("entries of the index: {}", values.len());
 }

@@ -1,18 +1,17 @@
-//! A game restricted to a set of its entries, renumbered densely: the solver then works on the
-//! entries of Dobutsu's solved set (every legal position where the side to move cannot take the
-//! lion, [`crate::survey`]: the used entries of the index, 243,345,746 of its 259,374,340)
-//! without the unused ones. The set is closed under the moves that do not lose at once, the
-//! only moves the game's successors list ([`crate::DobutsuGame`]).
+//! A game restricted to a set of its entries, renumbered densely: the solver then works on a
+//! set of Dobutsu's entries without the others, such as the positions reachable from the start
+//! (`examples/solve_reachable.rs`), or the solved set for the table's check. The set must be
+//! closed under the moves that do not lose at once, the only moves the game's successors list
+//! ([`crate::DobutsuGame`]).
 //!
 //! The set and its numbering are the engine's [`Subset`].
 
 use nana_engine::par::prelude::*;
-use nana_engine::{Census, Dtm, Entry, Game, Node, Subset, Value};
+use nana_engine::{Dtm, Entry, Game, Node, Subset, Value};
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::reach::Reachable;
-use crate::survey::{self, Survey};
 use crate::{index, wide};
 
 /// `inner` over a set of its entries.
@@ -48,26 +47,6 @@ impl<G: Game> Dense<G> {
     pub fn from_words(inner: G, words: &[u64]) -> Dense<G> {
         let set = Subset::from_words(words, inner.size());
         Dense { inner, set }
-    }
-
-    /// `inner` over the solved set of a [`Survey`] (made by [`crate::survey::survey`] for the
-    /// same rule set as `inner`), and the survey's bytes by dense number, which the solver
-    /// takes as its forward pass ([`nana_engine::solve_census`]) instead of generating moves.
-    ///
-    /// The survey's counts leave out the moves into an entry where the opponent wins in 1 by a
-    /// try (its byte [`survey::byte::TERMINAL_WIN`]), besides the moves out of the set: nothing walks
-    /// back from such an entry, and an entry whose every move loses at once is a terminal loss
-    /// in 2 ([`survey::byte::ALL_MOVES_LOSE`]). The values are the same: a loss in 2 is the quickest
-    /// loss there is, so a move into one never decides the longest resistance of a position
-    /// that has another move. Nothing walks back from a loss in 0 (a try completed by the
-    /// opponent) either: every entry with a move into one is a win in 1 the survey decided
-    /// ([`survey::byte::TRY_WINS`]).
-    pub fn surveyed(inner: G, survey: Survey) -> (Dense<G>, Census) {
-        let Survey { words, bytes } = survey;
-        let dense = Dense::from_words(inner, &words);
-        drop(words);
-        assert_eq!(dense.set.len(), bytes.len() as u64, "one survey byte per entry of the set");
-        (dense, Census { bytes, read: survey::counted })
     }
 
     /// The set, without the game.

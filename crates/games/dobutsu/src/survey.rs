@@ -12,11 +12,9 @@
 //!
 //! The sweep builds the position of every used entry of the index ([`index::for_each_position`]:
 //! the index holds the solved set and nothing else, but for unused mirror images) and records a
-//! byte for each: how the game is over there, or the number of distinct entries reached by its moves that
-//! do not lose at once. It runs in runs of [`RUN`] entries, each writing its part of the set's bitmap and
-//! its bytes in entry order, so the bytes come out in the order of the set's dense numbers
-//! ([`crate::dense::Dense::surveyed`]) and nothing the size of the whole index takes memory but
-//! the bitmap ([`survey`]).
+//! byte for each entry of the index: unused, how the game is over there, or the number of
+//! distinct entries reached by its moves that do not lose at once. The bytes are the solver's
+//! forward pass ([`nana_engine::solve_census`]), in place.
 
 use std::ops::Range;
 
@@ -27,22 +25,22 @@ use crate::index::{self, SIZE};
 use crate::position::{Move, Position, FAR_RANK};
 use crate::types::{Rules, Side};
 
-/// The entries of one run of the sweep: 1,024 words of the bitmap.
+/// The entries of one run of the sweep.
 pub const RUN: u64 = 64 * 1024;
 
-/// What the sweep learnt of every entry of the solved set, one byte each, by dense number.
+/// What the sweep learnt of every entry of the index, one byte each.
 #[derive(Debug)]
 pub struct Survey {
-    /// Bit `i % 64` of word `i / 64`: entry `i` is in the solved set.
-    pub words: Vec<u64>,
-    /// The byte of each entry of the set, in index order.
+    /// The byte of each entry ([`byte`]), in index order.
     pub bytes: Vec<u8>,
 }
 
 /// The bytes of [`Survey`]: a count of distinct successors, or how the game is over.
 pub mod byte {
     /// The most distinct successors a surveyed inner entry records (far above Dobutsu's 38).
-    pub const MAX_COUNT: u8 = 250;
+    pub const MAX_COUNT: u8 = 249;
+    /// An unused entry: a mirror image's.
+    pub const UNUSED: u8 = 250;
     /// An entry where the game goes on and a move wins at once, completing a try or leaving
     /// the opponent no move (the opponent has lost after it): a win in 1, decided here, so
     /// that nothing walks back from the lost ones.
@@ -59,13 +57,14 @@ pub mod byte {
 }
 
 /// What a byte of the survey says, as the solver's forward pass wants it
-/// ([`nana_engine::Census`]): the node; for an inner one, its number of distinct successors;
+/// ([`nana_engine::Census`]): the node (an unused entry is illegal); for an inner one, its number of distinct successors;
 /// for a terminal one, whether a move of the solved game leads into it (not into a win in 1 by
 /// a try, [`byte::TERMINAL_WIN`], nor into a try completed, [`byte::TERMINAL_LOSS`]).
 pub fn counted(b: u8) -> Counted {
     let terminal =
         |value, has_predecessors| Counted { node: Node::Terminal(value), successors: 0, has_predecessors };
     match b {
+        byte::UNUSED => Counted { node: Node::Illegal, successors: 0, has_predecessors: false },
         byte::TERMINAL_WIN => terminal(Value::Win(Dtm(1)), false),
         byte::TRY_WINS => terminal(Value::Win(Dtm(1)), true),
         byte::TERMINAL_LOSS => terminal(Value::Loss(Dtm(0)), false),
@@ -209,41 +208,16 @@ fn byte_of(pos: &Position, rules: &Rules) -> u8 {
 }
 
 /// Sweeps the index under `rules`; `progress` is called with the entries of each run done.
-///
-/// Each run writes its words in place, and its bytes at the start of its own slot of a buffer
-/// the size of the index; the slots are then moved together, in order, and the buffer cut to
-/// their length. The buffer is zeroed lazily by the system (a fresh mapping), so only the pages
-/// the runs write take memory: about the bytes' own size, and nothing is copied from one
-/// allocation to another.
 pub fn survey(rules: &Rules, progress: &(dyn Fn(u64) + Sync)) -> Survey {
-    let mut words = vec![0u64; SIZE.div_ceil(64) as usize];
-    let mut bytes = vec![0u8; SIZE as usize];
-    let lens: Vec<usize> = words
-        .par_chunks_mut((RUN / 64) as usize)
-        .zip(bytes.par_chunks_mut(RUN as usize))
-        .enumerate()
-        .map(|(r, (words, slot))| {
-            let (first, end) = (r as u64 * RUN, r as u64 * RUN + slot.len() as u64);
-            let mut n = 0;
-            for_each_in_set(first..end, |entry, pos| {
-                let k = (entry - first) as usize;
-                words[k / 64] |= 1 << (k % 64);
-                slot[n] = byte_of(pos, rules);
-                n += 1;
-            });
-            progress(slot.len() as u64);
-            n
-        })
-        .collect();
-    let mut len = 0;
-    for (r, &n) in lens.iter().enumerate() {
-        let start = r * RUN as usize;
-        bytes.copy_within(start..start + n, len);
-        len += n;
-    }
-    bytes.truncate(len);
-    bytes.shrink_to_fit();
-    Survey { words, bytes }
+    let mut bytes = vec![byte::UNUSED; SIZE as usize];
+    bytes.par_chunks_mut(RUN as usize).enumerate().for_each(|(r, run)| {
+        let first = r as u64 * RUN;
+        for_each_in_set(first..first + run.len() as u64, |entry, pos| {
+            run[(entry - first) as usize] = byte_of(pos, rules);
+        });
+        progress(run.len() as u64);
+    });
+    Survey { bytes }
 }
 
 #[cfg(test)]

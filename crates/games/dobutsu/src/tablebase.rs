@@ -2,7 +2,7 @@
 //! game and rule set a table was built for.
 
 use nana_engine::par::prelude::*;
-use nana_engine::{CheckError, Entry, EntryWidth, Problem, Progress, Solution, SolveError};
+use nana_engine::{Census, CheckError, Entry, EntryWidth, Problem, Progress, Solution, SolveError};
 use nana_probe::table::{RulesError, TableRules};
 use nana_tablebase::{Encoding, Expected, Header, Layout};
 
@@ -60,19 +60,17 @@ impl TableRules for Rules {
         Ok(rules)
     }
 
-    /// Surveys every entry of the index (a "survey" phase, [`crate::survey`]) and solves the
-    /// solved set (the engine's phases, over its entries numbered densely). The solution is the
-    /// set's values, spread over the index as the table is written: entries outside the set
-    /// (unused, or a position where the side to move can take the lion, a win in 1 the probe
-    /// decides) are unused.
+    /// Surveys every entry of the index (a "survey" phase, [`crate::survey`]) and solves it
+    /// from the survey's bytes (the engine's phases), which become the solver's cells in place:
+    /// one byte an entry. The index has no entry for a position where the side to move can take
+    /// the lion (a win in 1 the probe decides); its unused entries (mirror images) stay unused.
     fn solve(&self, progress: &dyn Progress) -> Result<Solution, SolveError> {
         progress.plan(&[&["survey"], nana_engine::phases(&DobutsuGame::new(*self))].concat());
         progress.begin("survey", index::SIZE);
         let survey = survey::survey(self, &|n| progress.advance(n));
-        let (game, census) = Dense::surveyed(DobutsuGame::new(*self), survey);
         progress.end();
-        let dense = nana_engine::solve_census(&game, census, progress)?;
-        Ok(Solution::of_members(game.into_set(), dense.into_bytes()))
+        let census = Census { bytes: survey.bytes, read: survey::counted };
+        nana_engine::solve_census(&DobutsuGame::new(*self), census, progress)
     }
 
     /// zstd blocks of 4096 entries (level 6): 53.9 MB for Tanaka's table, where LZ4 blocks take
