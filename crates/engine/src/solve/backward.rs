@@ -1,30 +1,43 @@
 //! The backward passes, one distance at a time.
 
 use super::cells::{Cells, Halt};
+use super::forward::Seeds;
 use super::reversed::Reversed;
 use crate::par::prelude::*;
 use crate::{Game, Progress};
 
-/// The backward passes, one distance at a time, from the terminal entries `seeds` by distance,
-/// over the reversed successors `edges` if the forward pass kept them, else over the game's
-/// predecessors. `settled` terminal entries without predecessors are decided already.
+/// The backward passes, one distance at a time, from the terminal entries `seeds`, over the
+/// reversed successors `edges` if the forward pass kept them, else over the game's
+/// predecessors.
+///
+/// A pass's frontier is a list of its entries, or, where the list would be long and the cells
+/// allow it ([`Cells::scannable`]), a scan of the cells for its distance's code: a list holds
+/// at most [`listed`] entries, so the lists of two passes take a small share of the memory the
+/// cells take, however large a pass.
 pub(super) fn backward<G: Game, S: Cells>(
     game: &G,
     edges: Option<&Reversed>,
     cells: &S,
-    mut seeds: Vec<Vec<u32>>,
-    settled: u64,
+    seeds: Seeds,
     progress: &dyn Progress,
 ) -> Result<(), Halt> {
+    let Seeds { mut lists, counts, settled } = seeds;
+    let n = cells.len();
     let legal = cells.legal();
     progress.begin("retrograde", legal as u64);
-    let mut frontier: Vec<u32> = seeds.first_mut().map(std::mem::take).unwrap_or_default();
-    progress.advance(settled + frontier.len() as u64);
+    // Where a distance's seeds were counted but not listed, its frontier is a scan.
+    let unlisted =
+        |lists: &[Vec<u32>], d: usize| counts.get(d).is_some_and(|&c| c > 0 && lists[d].is_empty());
+    let seeded = |d: usize| counts.get(d).copied().unwrap_or(0);
+    let mut frontier = if unlisted(&lists, 0) { Frontier::Scan } else { Frontier::List(take(&mut lists, 0)) };
+    let mut size = seeded(0);
+    progress.advance(settled + size);
     let mut dtm: usize = 0;
     // The passes' predecessors dealt out by range, kept from pass to pass up to [`DEALT_KEPT`].
     let mut dealt = Vec::new();
     let threads = crate::par::current_num_threads();
-    while !frontier.is_empty() || dtm + 1 < seeds.len() {
+    let scannable = cells.scannable().then_some(n);
+    while size > 0 || dtm + 1 < counts.len() {
         let next_dtm = dtm + 1;
         let next = cells.code(next_dtm)?;
         let losses = dtm.is_multiple_of(2);
@@ -44,38 +57,121 @@ pub(super) fn backward<G: Game, S: Cells>(
         let sorted = edges.is_none();
         // A large frontier is passed over in pieces, so that the dealt predecessors of one
         // piece at most are held at once; the entries decided do not depend on the order.
-        let mut found = Vec::new();
-        for piece in frontier.chunks(PASS_PIECE) {
+        let mut found = Found { list: Some(Vec::new()), len: 0, scannable };
+        let mut run = |piece: &[u32]| {
             let finds = owned_pass(cells, piece, losses, next, &mut dealt, tasks, deal, sorted);
-            found.extend(finds.into_iter().flatten());
+            found.add(finds);
             // Lists grown for a large piece are freed rather than kept for the next pieces:
             // each list keeps the capacity of the largest piece it ever held, and together
             // those would outgrow any one piece's lists several times over.
             if dealt.iter().flatten().map(Vec::capacity).sum::<usize>() > DEALT_KEPT {
                 dealt.clear();
             }
+        };
+        match frontier {
+            Frontier::List(list) => list.chunks(PASS_PIECE).for_each(&mut run),
+            Frontier::Scan => {
+                let code = cells.code(dtm)?;
+                let mut piece = Vec::new();
+                for start in (0..n).step_by(SCAN_STEP) {
+                    let end = (start + SCAN_STEP).min(n);
+                    let parts: Vec<Vec<u32>> = (start..end)
+                        .into_par_iter()
+                        .step_by(SCAN_CHUNK)
+                        .map(|from| {
+                            let mut part = Vec::new();
+                            cells.scan(from..(from + SCAN_CHUNK).min(end), code, &mut part);
+                            part
+                        })
+                        .collect();
+                    parts.iter().for_each(|part| piece.extend_from_slice(part));
+                    if piece.len() >= PASS_PIECE || end == n {
+                        run(&piece);
+                        piece.clear();
+                    }
+                }
+            }
         }
-        frontier = found;
-        cells.check_pass(next_dtm, !frontier.is_empty())?;
-        if let Some(terminal) = seeds.get_mut(next_dtm) {
-            frontier.append(terminal);
-        }
-        progress.advance(frontier.len() as u64);
+        cells.check_pass(next_dtm, found.len > 0)?;
+        size = found.len as u64 + seeded(next_dtm);
+        frontier = match found.list {
+            Some(mut list) if !unlisted(&lists, next_dtm) => {
+                if let Some(seeds) = lists.get_mut(next_dtm) {
+                    list.append(seeds);
+                    drop(std::mem::take(seeds));
+                }
+                Frontier::List(list)
+            }
+            // Too many finds to list, or seeds left to a scan: a scan finds both.
+            _ => {
+                drop(take(&mut lists, next_dtm));
+                Frontier::Scan
+            }
+        };
+        progress.advance(size);
         dtm = next_dtm;
     }
     progress.end();
     Ok(())
 }
 
+/// A pass's frontier: its entries, or a scan of the cells for its distance's code.
+enum Frontier {
+    List(Vec<u32>),
+    Scan,
+}
+
+/// The entries a pass decides: counted, and listed while they are few enough ([`listed`]) for
+/// `scannable` cells of that number, or always.
+struct Found {
+    list: Option<Vec<u32>>,
+    len: usize,
+    scannable: Option<usize>,
+}
+
+impl Found {
+    fn add(&mut self, finds: Vec<Vec<u32>>) {
+        let len: usize = finds.iter().map(Vec::len).sum();
+        self.len += len;
+        if self.scannable.is_some_and(|n| !listed(self.len as u64, n)) {
+            self.list = None;
+        }
+        if let Some(list) = &mut self.list {
+            list.reserve_exact(len);
+            finds.iter().for_each(|f| list.extend_from_slice(f));
+        }
+    }
+}
+
+/// Whether a frontier of `count` entries, in `n` cells that can be scanned for it, is listed
+/// rather than scanned for: up to one entry in 128 (the lists of two passes then take a
+/// sixteenth of the cells' bytes), or [`LIST_FLOOR`] entries.
+pub(super) fn listed(count: u64, n: usize) -> bool {
+    count <= (n as u64 / 128).max(LIST_FLOOR)
+}
+
+/// The entries a frontier may always list: 65,536; a single one in the unit tests, so that
+/// their small games are solved with scans.
+const LIST_FLOOR: u64 = if cfg!(test) { 1 } else { 1 << 16 };
+
+/// Takes the list of `d` out of `lists`, its memory with it.
+fn take(lists: &mut [Vec<u32>], d: usize) -> Vec<u32> {
+    lists.get_mut(d).map(std::mem::take).unwrap_or_default()
+}
+
+/// The entries a scan reads before it passes what it found on, in parallel chunks of
+/// [`SCAN_CHUNK`].
+const SCAN_STEP: usize = 1 << 20;
+const SCAN_CHUNK: usize = 1 << 15;
+
 /// The most frontier entries whose predecessors one pass deals out at once (Dobutsu's have a
-/// dozen on average: some 50 MB of dealt lists, where its largest frontier, 14 million
-/// entries, would need 700 MB).
-const PASS_PIECE: usize = 1 << 20;
+/// dozen on average: some 12 MB of dealt lists).
+const PASS_PIECE: usize = 1 << 18;
 
 /// The most dealt predecessors (all lists' capacity together) kept from one piece of a pass
-/// to the next: 128 MB. A small game's lists are kept from pass to pass (no fresh pages for
+/// to the next: 32 MB. A small game's lists are kept from pass to pass (no fresh pages for
 /// each pass); a large game's are freed after each piece.
-const DEALT_KEPT: usize = 1 << 25;
+const DEALT_KEPT: usize = 1 << 23;
 
 /// How a pass lists the predecessors of a chunk of its frontier: each frontier entry's
 /// predecessors (from the game, distinct ones where the pass counts them down; from reversed

@@ -1,6 +1,7 @@
 //! What the backward passes keep of each entry: a value and a counter ([`Split`]), or both in
 //! one byte ([`Packed`]).
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, Ordering};
 
 use super::SolveError;
@@ -69,6 +70,17 @@ pub(super) trait Cells: Sync {
     fn decide(&self, p: usize, raw: Self::Raw);
     /// Counts one reply down; true when it was the last one.
     fn count_down(&self, p: usize) -> bool;
+    /// Whether the entries holding a distance's code are exactly those a pass of that
+    /// distance walks back from (no terminal entry without predecessors holds it), so that a
+    /// scan may stand for a frontier list ([`Cells::scan`]).
+    fn scannable(&self) -> bool {
+        false
+    }
+    /// Pushes the entries of `range` that hold `raw` onto `out`, in order.
+    fn scan(&self, range: Range<usize>, raw: Self::Raw, out: &mut Vec<u32>) {
+        let _ = (range, raw, out);
+        unreachable!("only scannable cells are scanned")
+    }
 }
 
 /// A value and a counter per entry.
@@ -111,14 +123,66 @@ impl<E: Code, C: Cell> Cells for Split<E, C> {
     }
 }
 
-/// One byte per entry for value and counter together: an undecided entry with `n` replies not
-/// yet known to lose holds `base + n`, above every [`Entry`] code a pass writes (a distance
-/// `d` is `d + 1`, at most `base`) and below [`Entry::ILLEGAL`]. With Dobutsu's 38 distinct
-/// successors at most, distances up to 215 plies fit; a longer one stops the passes
-/// ([`Halt::OutOfCodes`]) and the game is solved again, unpacked.
+/// The codes of packed cells ([`Packed`]), from the bottom: [`Entry::DRAW`]; a distance `d`
+/// as `d + 1`, up to `base`; an undecided entry with `n` replies not yet known to lose as
+/// `base + n`; below [`Entry::ILLEGAL`], a code for each distance `parked` (that of the
+/// terminal entries without predecessors, which a scan for a pass's frontier must not find).
+#[derive(Debug, Clone)]
+pub(crate) struct Codes {
+    pub base: u8,
+    /// The first parked code.
+    top: u8,
+    parked: Vec<u16>,
+}
+
+impl Codes {
+    /// The codes with `base`, parking the distances `parked` (distinct, fewer than
+    /// `254 - base`).
+    pub(super) fn new(base: u8, parked: Vec<u16>) -> Codes {
+        let top = Entry::ILLEGAL.0 - parked.len() as u8;
+        debug_assert!(top > base);
+        Codes { base, top, parked }
+    }
+
+    /// The parked code of distance `dtm`, or its plain code if it is not parked.
+    #[inline]
+    pub(super) fn parked(&self, dtm: u16) -> u8 {
+        match self.parked.iter().position(|&d| d == dtm) {
+            Some(k) => self.top + k as u8,
+            None => Entry::decided(dtm).0,
+        }
+    }
+
+    #[inline]
+    fn undecided(&self, cell: u8) -> bool {
+        cell > self.base && cell < self.top
+    }
+
+    /// The entry a cell ends as: a draw where it is still undecided.
+    #[inline]
+    pub(super) fn entry(&self, cell: u8) -> u8 {
+        if self.undecided(cell) {
+            Entry::DRAW.0
+        } else if cell >= self.top && cell != Entry::ILLEGAL.0 {
+            Entry::decided(self.parked[usize::from(cell - self.top)]).0
+        } else {
+            cell
+        }
+    }
+}
+
+/// One byte per entry for value and counter together ([`Codes`]): an undecided entry with `n`
+/// replies not yet known to lose holds `base + n`, above every [`Entry`] code a pass writes
+/// (a distance `d` is `d + 1`, at most `base`) and below [`Entry::ILLEGAL`]. With Dobutsu's
+/// 38 distinct successors at most, distances up to 213 plies fit; a longer one stops the
+/// passes ([`Halt::OutOfCodes`]) and the game is solved again, unpacked.
+///
+/// Cells packed by the forward pass park the codes of terminal entries without predecessors,
+/// so a pass's frontier can be found by a scan for its distance's code ([`Cells::scan`]).
 pub(super) struct Packed<'a> {
     cells: &'a [AtomicU8],
-    base: u8,
+    codes: Codes,
+    scannable: bool,
 }
 
 impl<'a> Packed<'a> {
@@ -128,12 +192,14 @@ impl<'a> Packed<'a> {
             let (count, raw): (u8, usize) = (c.load(Ordering::Relaxed), v.get().into());
             c.store(if count > 0 { base + count } else { raw as u8 }, Ordering::Relaxed);
         });
-        Packed { cells: counters, base }
+        // The terminal entries without predecessors hold their plain codes: no scan.
+        Packed { cells: counters, codes: Codes::new(base, Vec::new()), scannable: false }
     }
 
-    /// Cells packed already, by the forward pass ([`super::forward::PackedMarks`]).
-    pub(super) fn over(cells: &'a [AtomicU8], base: u8) -> Packed<'a> {
-        Packed { cells, base }
+    /// Cells packed already, by the forward pass ([`super::forward::PackedMarks`]), which
+    /// parked the codes of terminal entries without predecessors.
+    pub(super) fn over(cells: &'a [AtomicU8], codes: Codes) -> Packed<'a> {
+        Packed { cells, codes, scannable: true }
     }
 
     /// The base for the counters' codes: 254 less the largest count; `None` if that leaves no
@@ -151,14 +217,8 @@ impl<'a> Packed<'a> {
         (usize::from(base) >= set.max(2)).then_some(base)
     }
 
-    /// The entry a cell ends as: a draw where it is still undecided.
-    #[inline]
-    pub(super) fn entry(cell: u8, base: u8) -> u8 {
-        if cell > base && cell != Entry::ILLEGAL.0 {
-            Entry::DRAW.0
-        } else {
-            cell
-        }
+    pub(super) fn codes(&self) -> &Codes {
+        &self.codes
     }
 }
 
@@ -171,7 +231,7 @@ impl Cells for Packed<'_> {
         self.cells.par_iter().filter(|c| c.load(Ordering::Relaxed) != Entry::ILLEGAL.0).count()
     }
     fn code(&self, dtm: usize) -> Result<u8, Halt> {
-        if dtm < usize::from(self.base) {
+        if dtm < usize::from(self.codes.base) {
             Ok(Entry::decided(dtm as u16).0)
         } else {
             Err(Halt::OutOfCodes)
@@ -182,8 +242,7 @@ impl Cells for Packed<'_> {
     }
     #[inline]
     fn undecided(&self, p: usize) -> bool {
-        let cell = self.cells[p].load(Ordering::Relaxed);
-        cell > self.base && cell != Entry::ILLEGAL.0
+        self.codes.undecided(self.cells[p].load(Ordering::Relaxed))
     }
     #[inline]
     fn decide(&self, p: usize, raw: u8) {
@@ -193,6 +252,19 @@ impl Cells for Packed<'_> {
     fn count_down(&self, p: usize) -> bool {
         let left = self.cells[p].load(Ordering::Relaxed) - 1;
         self.cells[p].store(left, Ordering::Relaxed);
-        left == self.base
+        left == self.codes.base
+    }
+    fn scannable(&self) -> bool {
+        self.scannable
+    }
+    fn scan(&self, range: Range<usize>, raw: u8, out: &mut Vec<u32>) {
+        let cells = &self.cells[range.clone()];
+        out.extend(
+            cells
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.load(Ordering::Relaxed) == raw)
+                .map(|(k, _)| (range.start + k) as u32),
+        );
     }
 }

@@ -3,6 +3,7 @@
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use super::cells::Cell;
+use super::cells::Codes;
 use super::reversed::{Reversed, BUCKET_BITS};
 use super::SolveError;
 use crate::par::prelude::*;
@@ -12,13 +13,22 @@ use crate::{Counted, Game, Node, Progress};
 /// Entries per piece of work of the forward pass.
 const CHUNK: usize = 1 << 12;
 
+/// The terminal entries, by distance: those the backward passes start from.
+#[derive(Default)]
+pub(super) struct Seeds {
+    /// `lists[d]`: the terminal entries of distance `d` that have predecessors, where the
+    /// forward pass listed them (empty where it only counted them, for a scan to find).
+    pub lists: Vec<Vec<u32>>,
+    /// `counts[d]`: how many terminal entries of distance `d` have predecessors.
+    pub counts: Vec<u64>,
+    /// Terminal entries decided without predecessors ([`Game::has_predecessors`]).
+    pub settled: u64,
+}
+
 /// What the forward pass found, besides the values and counters it set.
 #[derive(Default)]
 pub(super) struct Forward {
-    /// `seeds[d]`: the terminal entries of distance `d` that have predecessors.
-    pub seeds: Vec<Vec<u32>>,
-    /// Terminal entries decided without predecessors ([`Game::has_predecessors`]).
-    pub settled: u64,
+    pub seeds: Seeds,
     /// Entries with more than 255 successors, and how many.
     pub many: Vec<(u32, usize)>,
     /// With kept edges: each share's successors of its inner entries, as reported, dealt out
@@ -30,8 +40,7 @@ pub(super) struct Forward {
 /// What one share of the forward pass found (rayon folds the chunks a worker takes into one).
 #[derive(Default)]
 struct Share {
-    seeds: Vec<Vec<u32>>,
-    settled: u64,
+    seeds: Seeds,
     many: Vec<(u32, usize)>,
     by_bucket: Vec<Vec<u64>>,
     /// The successors of the entry at hand.
@@ -57,6 +66,10 @@ pub(super) trait Marks: Sync {
     fn illegal(&self, i: usize);
     fn draw(&self, i: usize);
     fn decided(&self, i: usize, dtm: u16);
+    /// A terminal entry without predecessors, decided in `dtm`.
+    fn settled(&self, i: usize, dtm: u16) {
+        self.decided(i, dtm)
+    }
     /// An inner entry with `count` successors (at most 255; the rest are listed apart).
     fn inner(&self, i: usize, count: u8);
 }
@@ -96,10 +109,10 @@ impl<E: Code> Marks for SplitMarks<'_, E> {
 }
 
 /// Value and counter in one byte ([`super::cells::Packed`]): an inner entry's byte is `base`
-/// above its count.
+/// above its count, a terminal entry without predecessors has its distance's parked code.
 pub(super) struct PackedMarks<'a> {
     pub cells: &'a [AtomicU8],
-    pub base: u8,
+    pub codes: &'a Codes,
 }
 
 impl Marks for PackedMarks<'_> {
@@ -107,7 +120,7 @@ impl Marks for PackedMarks<'_> {
         EntryWidth::One
     }
     fn max_dtm(&self) -> u16 {
-        u16::from(self.base) - 1
+        u16::from(self.codes.base) - 1
     }
     #[inline]
     fn illegal(&self, i: usize) {
@@ -122,19 +135,25 @@ impl Marks for PackedMarks<'_> {
         self.cells[i].store(Entry::decided(dtm).0, Ordering::Relaxed);
     }
     #[inline]
+    fn settled(&self, i: usize, dtm: u16) {
+        self.cells[i].store(self.codes.parked(dtm), Ordering::Relaxed);
+    }
+    #[inline]
     fn inner(&self, i: usize, count: u8) {
-        self.cells[i].store(self.base + count, Ordering::Relaxed);
+        self.cells[i].store(self.codes.base + count, Ordering::Relaxed);
     }
 }
 
 /// Runs the forward pass over every entry: marks the illegal ones, decides the terminal ones,
 /// and gives each inner entry its counter (at most 255; [`Forward::many`] lists those with
-/// more). A census is read from `counters`, which `marks` then overwrite.
+/// more). A census is read from `counters`, which `marks` then overwrite. The terminal
+/// entries of a distance `d` with `unlisted[d]` are counted, not listed.
 pub(super) fn forward<G: Game, M: Marks>(
     game: &G,
     source: Source,
     marks: &M,
     counters: &[AtomicU8],
+    unlisted: &[bool],
     progress: &dyn Progress,
 ) -> Result<Forward, SolveError> {
     let n = counters.len();
@@ -148,7 +167,7 @@ pub(super) fn forward<G: Game, M: Marks>(
                 let start = chunk * CHUNK;
                 let end = (start + CHUNK).min(n);
                 for i in start..end {
-                    visit(game, source, marks, counters, i, &mut share)?;
+                    visit(game, source, marks, counters, unlisted, i, &mut share)?;
                 }
                 progress.advance((end - start) as u64);
                 Ok(share)
@@ -157,14 +176,23 @@ pub(super) fn forward<G: Game, M: Marks>(
         .collect();
     progress.end();
     let mut found = Forward::default();
-    for share in shares? {
-        if found.seeds.len() < share.seeds.len() {
-            found.seeds.resize_with(share.seeds.len(), Vec::new);
-        }
-        for (all, seeds) in found.seeds.iter_mut().zip(share.seeds) {
+    let shares = shares?;
+    let distances = shares.iter().map(|s| s.seeds.counts.len()).max().unwrap_or(0);
+    found.seeds.lists = (0..distances)
+        .map(|d| {
+            let len = shares.iter().map(|s| s.seeds.lists.get(d).map_or(0, Vec::len)).sum();
+            Vec::with_capacity(len)
+        })
+        .collect();
+    found.seeds.counts = vec![0; distances];
+    for share in shares {
+        for (all, seeds) in found.seeds.lists.iter_mut().zip(share.seeds.lists) {
             all.extend(seeds);
         }
-        found.settled += share.settled;
+        for (all, count) in found.seeds.counts.iter_mut().zip(share.seeds.counts) {
+            *all += count;
+        }
+        found.seeds.settled += share.seeds.settled;
         found.many.extend(share.many);
         found.shares.push(share.by_bucket);
     }
@@ -177,6 +205,7 @@ fn visit<G: Game, M: Marks>(
     source: Source,
     marks: &M,
     counters: &[AtomicU8],
+    unlisted: &[bool],
     i: usize,
     share: &mut Share,
 ) -> Result<(), SolveError> {
@@ -213,17 +242,23 @@ fn visit<G: Game, M: Marks>(
             if dtm.0 > marks.max_dtm() {
                 return Err(SolveError::DtmOverflow { dtm: dtm.0.into(), width: marks.width() });
             }
-            marks.decided(i, dtm.0);
             if !has_predecessors.unwrap_or_else(|| game.has_predecessors(i as u64)) {
                 // Decided, and nothing to walk back to: no frontier holds it.
-                share.settled += 1;
+                marks.settled(i, dtm.0);
+                share.seeds.settled += 1;
                 return Ok(());
             }
+            marks.decided(i, dtm.0);
+            let seeds = &mut share.seeds;
             let d = dtm.0 as usize;
-            if share.seeds.len() <= d {
-                share.seeds.resize_with(d + 1, Vec::new);
+            if seeds.counts.len() <= d {
+                seeds.counts.resize(d + 1, 0);
+                seeds.lists.resize_with(d + 1, Vec::new);
             }
-            share.seeds[d].push(i as u32);
+            seeds.counts[d] += 1;
+            if !unlisted.get(d).copied().unwrap_or(false) {
+                seeds.lists[d].push(i as u32);
+            }
         }
         Node::Inner => {
             if count == 0 {

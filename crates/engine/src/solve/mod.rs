@@ -41,7 +41,7 @@ pub(crate) use cells::Cell;
 use crate::value::{Code, Entry, EntryWidth, Value, WideEntry};
 use crate::{Census, Game, Node, Progress, Solution};
 use backward::backward;
-use cells::{Halt, Packed, Split};
+use cells::{Codes, Halt, Packed, Split};
 use forward::{forward, PackedMarks, Source, SplitMarks};
 use reversed::Reversed;
 
@@ -168,8 +168,8 @@ fn solve_code<G: Game, E: Code>(
         }
     }
     let census = match census {
-        Some(census) if pack && E::WIDTH == EntryWidth::One => match census_base(&census) {
-            Some(base) => return solve_packed_census(game, census, base, progress),
+        Some(census) if pack && E::WIDTH == EntryWidth::One => match census_codes(&census) {
+            Some(codes) => return solve_packed_census(game, census, codes, progress),
             None => Some(census),
         },
         census => census,
@@ -177,7 +177,7 @@ fn solve_code<G: Game, E: Code>(
     let values: Vec<E::Cell> = (0..n).into_par_iter().map(|_| E::Cell::new(E::DRAW)).collect();
     let (source, counters) = counters(game, census);
     let marks = SplitMarks::<E> { values: &values, counters: &counters };
-    let found = forward(game, source, &marks, &counters, progress)?;
+    let found = forward(game, source, &marks, &counters, &[], progress)?;
     let reversed = if matches!(source, Source::KeepEdges) {
         progress.begin("reverse edges", 0);
         let edges = Reversed::new(n, found.shares);
@@ -187,15 +187,16 @@ fn solve_code<G: Game, E: Code>(
         None
     };
     let edges = reversed.as_ref();
-    let (seeds, settled, many) = (found.seeds, found.settled, found.many);
+    let (seeds, many) = (found.seeds, found.many);
 
     if many.is_empty() && pack && E::WIDTH == EntryWidth::One {
         if let Some(base) = Packed::base::<E>(&counters, &values) {
             let cells = Packed::pack::<E>(&counters, values, base);
-            return match backward(game, edges, &cells, seeds, settled, progress) {
+            return match backward(game, edges, &cells, seeds, progress) {
                 Ok(()) => {
-                    drop(reversed);
-                    Ok(counters.into_iter().map(|c| Packed::entry(c.into_inner(), base)).collect())
+                    let codes = cells.codes().clone();
+                    drop((cells, reversed));
+                    Ok(counters.into_iter().map(|c| codes.entry(c.into_inner())).collect())
                 }
                 Err(Halt::Error(e)) => Err(e),
                 // A distance past the codes the counters leave: solved again, unpacked, from
@@ -213,11 +214,11 @@ fn solve_code<G: Game, E: Code>(
     };
     let values = if many.is_empty() {
         let cells = Split::<E, AtomicU8> { values, counters };
-        backward(game, edges, &cells, seeds, settled, progress).map_err(halt)?;
+        backward(game, edges, &cells, seeds, progress).map_err(halt)?;
         cells.values
     } else {
         let cells = Split::<E, AtomicU32> { values, counters: widen(counters, many)? };
-        backward(game, edges, &cells, seeds, settled, progress).map_err(halt)?;
+        backward(game, edges, &cells, seeds, progress).map_err(halt)?;
         cells.values
     };
 
@@ -247,42 +248,62 @@ fn counters<G: Game>(game: &G, census: Option<Census>) -> (Source, Vec<AtomicU8>
     }
 }
 
-/// The base of packed cells ([`Packed`]) for a census's entries, read from the bytes it holds:
-/// 254 less the most successors of an inner entry; `None` if that leaves no room for the
-/// distances of its terminal entries (or for a win in 1). Bytes a census reads as something
-/// no entry can be (a terminal entry of a wrong parity, say) are left for the forward pass to
-/// report.
-fn census_base(census: &Census) -> Option<u8> {
-    let present = census
+/// The codes of packed cells ([`Codes`]) for a census's entries, read from how often each
+/// byte occurs in it: the distances of its terminal entries without predecessors parked, the
+/// base 254 less the most successors of an inner entry and the parked codes; and the
+/// distances whose terminal entries are too many to list ([`backward::listed`]), left to a
+/// scan. `None` if the codes leave no room for the distances of its terminal entries (or for a
+/// win in 1). Bytes a census reads as something no entry can be (a terminal entry of a wrong
+/// parity, say) are left for the forward pass to report.
+fn census_codes(census: &Census) -> Option<(Codes, Vec<bool>)> {
+    let counts = census
         .bytes
         .par_chunks(1 << 16)
         .fold(
-            || [false; 256],
-            |mut seen, chunk| {
-                chunk.iter().for_each(|&b| seen[usize::from(b)] = true);
-                seen
+            || [0u64; 256],
+            |mut counts, chunk| {
+                chunk.iter().for_each(|&b| counts[usize::from(b)] += 1);
+                counts
             },
         )
         .reduce(
-            || [false; 256],
+            || [0u64; 256],
             |mut a, b| {
-                a.iter_mut().zip(b).for_each(|(x, y)| *x |= y);
+                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
                 a
             },
         );
     let (mut most, mut set) = (0u8, 2u16);
-    for b in (0..=u8::MAX).filter(|&b| present[usize::from(b)]) {
+    let (mut parked, mut seeds) = (Vec::new(), Vec::new());
+    for b in (0..=u8::MAX).filter(|&b| counts[usize::from(b)] > 0) {
         let counted = (census.read)(b);
         match counted.node {
             Node::Inner => most = most.max(counted.successors),
             Node::Terminal(value) => {
-                set = set.max(value.dtm().map_or(0, |d| d.0.saturating_add(1)));
+                let Some(dtm) = value.dtm() else { continue };
+                set = set.max(dtm.0.saturating_add(1));
+                let d = usize::from(dtm.0);
+                if !counted.has_predecessors {
+                    if !parked.contains(&dtm.0) {
+                        parked.push(dtm.0);
+                    }
+                } else {
+                    if seeds.len() <= d {
+                        seeds.resize(d + 1, 0);
+                    }
+                    seeds[d] += counts[usize::from(b)];
+                }
             }
             Node::Illegal => {}
         }
     }
-    let base = 254 - most;
-    (u16::from(base) >= set).then_some(base)
+    let base = 254u8.checked_sub(most)?.checked_sub(u8::try_from(parked.len()).ok()?)?;
+    if u16::from(base) < set {
+        return None;
+    }
+    let n = census.bytes.len();
+    let unlisted = seeds.iter().map(|&count| !backward::listed(count, n)).collect();
+    Some((Codes::new(base, parked), unlisted))
 }
 
 /// Solves from a census in packed cells, the census's bytes becoming the cells in place: one
@@ -290,16 +311,17 @@ fn census_base(census: &Census) -> Option<u8> {
 fn solve_packed_census<G: Game>(
     game: &G,
     census: Census,
-    base: u8,
+    (codes, unlisted): (Codes, Vec<bool>),
     progress: &dyn Progress,
 ) -> Result<Vec<u8>, SolveError> {
     let Census { bytes, read } = census;
     let cells: Vec<AtomicU8> = bytes.into_iter().map(AtomicU8::new).collect();
-    let found = forward(game, Source::Census(read), &PackedMarks { cells: &cells, base }, &cells, progress)?;
+    let marks = PackedMarks { cells: &cells, codes: &codes };
+    let found = forward(game, Source::Census(read), &marks, &cells, &unlisted, progress)?;
     debug_assert!(found.many.is_empty(), "a census counts at most 255 successors");
-    let packed = Packed::over(&cells, base);
-    match backward(game, None, &packed, found.seeds, found.settled, progress) {
-        Ok(()) => Ok(cells.into_iter().map(|c| Packed::entry(c.into_inner(), base)).collect()),
+    let packed = Packed::over(&cells, codes.clone());
+    match backward(game, None, &packed, found.seeds, progress) {
+        Ok(()) => Ok(cells.into_iter().map(|c| codes.entry(c.into_inner())).collect()),
         Err(Halt::Error(e)) => Err(e),
         // A distance past the codes the counters leave: solved again, unpacked, from the
         // game's own answers (the census is spent).
