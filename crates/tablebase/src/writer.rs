@@ -126,17 +126,16 @@ pub fn write_from(
             // its own checksum in the index). The entries' checksum is of the entries as stored:
             // don't-care entries as filled.
             let mut payload_crc = crc32fast::Hasher::new();
-            payload_crc.update(&c.payload[..c.index_len]);
-            let histogram_len = c.histogram_records as usize * blocks::HISTOGRAM_RECORD_BYTES;
-            payload_crc.update(&c.payload[c.payload.len() - histogram_len..]);
+            payload_crc.update(&c.index);
+            payload_crc.update(&c.histogram);
             let storage = Storage {
                 layout,
-                payload_len: c.payload.len() as u64,
+                payload_len: c.len(),
                 payload_crc: payload_crc.finalize(),
                 entries_crc: c.stored_crc,
                 histogram_records: c.histogram_records,
             };
-            write_parts(path, &header.encode_with(&storage)?, &[&c.payload])
+            write_parts(path, &header.encode_with(&storage)?, &c.parts())
         }
     }
 }

@@ -99,16 +99,36 @@ pub(crate) fn fill_unused(block: &mut [u8], width: usize) {
     }
 }
 
-/// A compressed payload and the histogram of the entries it holds.
+/// A compressed payload, in parts: the index, the blocks a group at a time, and the histogram
+/// of the entries it holds. The parts are written one after another, never copied into one
+/// array: the blocks take the memory of the payload once.
 pub(crate) struct Compressed {
-    /// Index, blocks and histogram.
-    pub payload: Vec<u8>,
-    /// Bytes of the index.
-    pub index_len: usize,
+    pub index: Vec<u8>,
+    pub groups: Vec<Vec<u8>>,
+    pub histogram: Vec<u8>,
     /// Records of the histogram.
     pub histogram_records: u32,
     /// CRC-32 of the decoded (stored) blocks, the entries a reader decodes.
     pub stored_crc: u32,
+}
+
+impl Compressed {
+    /// The payload's parts, in order.
+    pub fn parts(&self) -> Vec<&[u8]> {
+        let groups = self.groups.iter().map(Vec::as_slice);
+        [self.index.as_slice()].into_iter().chain(groups).chain([self.histogram.as_slice()]).collect()
+    }
+
+    /// The payload's bytes.
+    pub fn len(&self) -> u64 {
+        self.parts().iter().map(|p| p.len() as u64).sum()
+    }
+
+    /// The payload in one array.
+    #[cfg(test)]
+    pub fn payload(&self) -> Vec<u8> {
+        self.parts().concat()
+    }
 }
 
 /// Compresses an entry array of the given shape into a payload; with
@@ -172,30 +192,29 @@ pub(crate) fn compress_blocks(
             for (count, &n) in counts.iter().zip(&local).filter(|(_, &n)| n > 0) {
                 count.fetch_add(n, Ordering::Relaxed);
             }
+            // The group's blocks are kept until written: without the room the vector grew.
+            data.shrink_to_fit();
             (data, records, stored)
         })
         .collect();
-    let index_len = shape.blocks as usize * RECORD_BYTES;
-    let data_len: usize = groups.iter().map(|g| g.0.len()).sum();
-    let mut payload = Vec::with_capacity(index_len + data_len);
+    let mut index = Vec::with_capacity(shape.blocks as usize * RECORD_BYTES);
     let mut stored_crc = crc32fast::Hasher::new();
     let mut end = 0u64;
-    for (_, records, stored) in &groups {
-        for &(len, crc) in records {
+    let mut data = Vec::with_capacity(groups.len());
+    for (group, records, stored) in groups {
+        for (len, crc) in records {
             end += len;
-            payload.extend_from_slice(&end.to_le_bytes());
-            payload.extend_from_slice(&crc.to_le_bytes());
+            index.extend_from_slice(&end.to_le_bytes());
+            index.extend_from_slice(&crc.to_le_bytes());
         }
-        stored_crc.combine(stored);
+        stored_crc.combine(&stored);
+        data.push(group);
     }
-    for (data, _, _) in groups {
-        payload.extend_from_slice(&data);
-    }
-    let mut histogram_records = 0;
+    let (mut histogram, mut histogram_records) = (Vec::new(), 0);
     for (value, count) in counts.into_iter().map(AtomicU64::into_inner).enumerate().filter(|&(_, c)| c > 0) {
-        payload.extend_from_slice(&(value as u16).to_le_bytes());
-        payload.extend_from_slice(&count.to_le_bytes());
+        histogram.extend_from_slice(&(value as u16).to_le_bytes());
+        histogram.extend_from_slice(&count.to_le_bytes());
         histogram_records += 1;
     }
-    Compressed { payload, index_len, histogram_records, stored_crc: stored_crc.finalize() }
+    Compressed { index, groups: data, histogram, histogram_records, stored_crc: stored_crc.finalize() }
 }

@@ -11,7 +11,8 @@ fn groups_of_blocks_decode_in_order() {
     assert!(shape.blocks > 10 * GROUP_BLOCKS);
     let c = compress(&entries, &shape, false);
     assert_eq!(c.stored_crc, crc32fast::hash(&entries));
-    let blocks = Blocks::new(&c.payload, shape, c.histogram_records, payload_crc(&c, &c.payload)).unwrap();
+    let payload = c.payload();
+    let blocks = Blocks::new(&payload, shape, c.histogram_records, payload_crc(&c, &payload)).unwrap();
     let mut all = Vec::new();
     blocks.for_each(crc32fast::hash(&entries), |b| all.extend_from_slice(b)).unwrap();
     assert!(all == entries);
@@ -35,7 +36,7 @@ fn shapes_cover_the_array_exactly() {
 /// The payload's checksum as the writer makes it: of the index, then the histogram.
 fn payload_crc(c: &Compressed, payload: &[u8]) -> u32 {
     let histogram = c.histogram_records as usize * HISTOGRAM_RECORD_BYTES;
-    crc32fast::hash(&[&payload[..c.index_len], &payload[payload.len() - histogram..]].concat())
+    crc32fast::hash(&[&payload[..c.index.len()], &payload[payload.len() - histogram..]].concat())
 }
 
 #[test]
@@ -43,7 +44,8 @@ fn blocks_decode_to_what_was_compressed() {
     let entries: Vec<u8> = (0..20_000u32).map(|i| (i / 7 % 5) as u8).collect();
     let shape = Shape::new(10_000, 2, 4096, Codec::Lz4).unwrap();
     let c = compress(&entries, &shape, false);
-    let blocks = Blocks::new(&c.payload, shape, c.histogram_records, payload_crc(&c, &c.payload)).unwrap();
+    let payload = c.payload();
+    let blocks = Blocks::new(&payload, shape, c.histogram_records, payload_crc(&c, &payload)).unwrap();
     let mut all = Vec::new();
     blocks.for_each(crc32fast::hash(&entries), |b| all.extend_from_slice(b)).unwrap();
     assert_eq!(all, entries);
@@ -80,7 +82,8 @@ fn unused_entries_are_filled_within_their_block() {
     let entries = [1, 0xFF, 2, 0xFF, 0xFF, 0xFF, 7, 0xFF, 0xFF, 0xFF];
     let shape = Shape::new(10, 1, 4, Codec::Lz4).unwrap();
     let c = compress(&entries, &shape, true);
-    let blocks = Blocks::new(&c.payload, shape, c.histogram_records, payload_crc(&c, &c.payload)).unwrap();
+    let payload = c.payload();
+    let blocks = Blocks::new(&payload, shape, c.histogram_records, payload_crc(&c, &payload)).unwrap();
     let stored = [1, 1, 2, 2, 7, 7, 7, 7, 0xFF, 0xFF];
     let mut all = Vec::new();
     blocks.for_each(crc32fast::hash(&stored), |b| all.extend_from_slice(b)).unwrap();
@@ -95,7 +98,7 @@ fn an_index_or_histogram_out_of_order_or_bounds_is_refused() {
     let c = compress(&entries, &shape, false);
     let n = c.histogram_records;
     assert_eq!(n, 3);
-    let payload = c.payload.clone();
+    let payload = c.payload();
     let crc = |p: &[u8]| payload_crc(&c, p);
     Blocks::new(&payload, shape, n, crc(&payload)).unwrap();
     // The ends of blocks 0 and 1 swapped; the last one short of the histogram's start; one
@@ -202,8 +205,8 @@ fn zstd_blocks_decode_to_what_was_compressed() {
     for codec in [Codec::Lz4, Codec::Zstd] {
         let shape = Shape::new(100_003, 1, 1000, codec).unwrap();
         let c = compress(&entries, &shape, false);
-        let blocks =
-            Blocks::new(&c.payload, shape, c.histogram_records, payload_crc(&c, &c.payload)).unwrap();
+        let payload = c.payload();
+        let blocks = Blocks::new(&payload, shape, c.histogram_records, payload_crc(&c, &payload)).unwrap();
         let mut all = Vec::new();
         blocks.for_each(crc32fast::hash(&entries), |b| all.extend_from_slice(b)).unwrap();
         assert!(all == entries, "{codec:?}");
