@@ -2,13 +2,13 @@
 
 use std::ffi::{OsStr, OsString};
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::process;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::blocks::{self, Codec, Shape};
-use crate::{Header, Layout, Storage, TablebaseError};
+use crate::{Header, Layout, Storage, TablebaseError, HEADER_SIZE};
 
 /// Distinguishes temporary files of concurrent writes within one process.
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -121,27 +121,57 @@ pub fn write_from(
         Some((codec, block_entries)) => {
             let shape = Shape::new(header.entries, header.entry_width, block_entries, codec)?;
             let block_of = |k: u64, out: &mut [u8]| fill(k * shape.block_bytes, out);
-            let c = blocks::compress_blocks(&shape, header.dont_care, &block_of);
-            // The header's payload checksum is of the index and the histogram (every block has
-            // its own checksum in the index). The entries' checksum is of the entries as stored:
-            // don't-care entries as filled.
-            let mut payload_crc = crc32fast::Hasher::new();
-            payload_crc.update(&c.index);
-            payload_crc.update(&c.histogram);
-            let storage = Storage {
-                layout,
-                payload_len: c.len(),
-                payload_crc: payload_crc.finalize(),
-                entries_crc: c.stored_crc,
-                histogram_records: c.histogram_records,
-            };
-            write_parts(path, &header.encode_with(&storage)?, &c.parts())
+            // Nothing but the fields, checked above, can make the header fail to encode.
+            let index_len =
+                shape.index_len().ok_or(TablebaseError::BadLayout("the block index's length overflows"))?;
+            write_atomically(path, |file| {
+                // The blocks go to the file as they are compressed, after room for the header
+                // and the index, which are written last, once known.
+                file.seek(SeekFrom::Start(HEADER_SIZE as u64 + index_len))?;
+                let mut out = io::BufWriter::with_capacity(1 << 20, &mut *file);
+                let c = blocks::compress_blocks(&shape, header.dont_care, &block_of, &mut |group| {
+                    out.write_all(group)
+                })?;
+                out.write_all(&c.histogram)?;
+                out.flush()?;
+                drop(out);
+                // The header's payload checksum is of the index and the histogram (every block
+                // has its own checksum in the index). The entries' checksum is of the entries as
+                // stored: don't-care entries as filled.
+                let mut payload_crc = crc32fast::Hasher::new();
+                payload_crc.update(&c.index);
+                payload_crc.update(&c.histogram);
+                let storage = Storage {
+                    layout,
+                    payload_len: c.payload_len(),
+                    payload_crc: payload_crc.finalize(),
+                    entries_crc: c.stored_crc,
+                    histogram_records: c.histogram_records,
+                };
+                let header_bytes = header.encode_with(&storage).map_err(io::Error::other)?;
+                file.seek(SeekFrom::Start(0))?;
+                file.write_all(&header_bytes)?;
+                file.write_all(&c.index)
+            })
         }
     }
 }
 
 /// Writes a header and its payload, given in parts, atomically to `path`.
 fn write_parts(path: &Path, header_bytes: &[u8], payload: &[&[u8]]) -> Result<(), TablebaseError> {
+    write_atomically(path, |file| {
+        file.write_all(header_bytes)?;
+        payload.iter().try_for_each(|part| file.write_all(part))
+    })
+}
+
+/// Writes a file atomically to `path`: `write` writes a temporary file in the same directory,
+/// which is flushed to disk, closed and renamed over `path`. On error the temporary file is
+/// removed and `path` is left as it was.
+fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut File) -> io::Result<()>,
+) -> Result<(), TablebaseError> {
     let file_name = path.file_name().ok_or_else(|| TablebaseError::Io {
         path: path.to_path_buf(),
         source: io::Error::new(io::ErrorKind::InvalidInput, "the path has no file name"),
@@ -160,24 +190,16 @@ fn write_parts(path: &Path, header_bytes: &[u8], payload: &[&[u8]]) -> Result<()
 
     // `create_new` never clobbers an existing file; the guard is set up only
     // once the file is ours, so it never removes someone else's file.
-    let file = OpenOptions::new().write(true).create_new(true).open(&temp_path).map_err(temp_error)?;
+    let mut file = OpenOptions::new().write(true).create_new(true).open(&temp_path).map_err(temp_error)?;
     let guard = RemoveOnDrop(Some(temp_path.clone()));
-    write_and_close(file, header_bytes, payload).map_err(temp_error)?;
+    write(&mut file).and_then(|()| file.sync_all()).map_err(temp_error)?;
+    // Closed before the rename: the rename renames a closed file.
+    drop(file);
 
     fs::rename(&temp_path, path).map_err(|source| TablebaseError::Io { path: path.to_path_buf(), source })?;
     guard.disarm();
 
     sync_dir(dir).map_err(|source| TablebaseError::Io { path: dir.to_path_buf(), source })
-}
-
-/// Writes a header and its payload to `file`, flushes them to disk and closes the file (it is
-/// taken by value): the rename that follows renames a closed file.
-fn write_and_close(mut file: File, header_bytes: &[u8], payload: &[&[u8]]) -> io::Result<()> {
-    file.write_all(header_bytes)?;
-    for part in payload {
-        file.write_all(part)?;
-    }
-    file.sync_all()
 }
 
 /// Removes, as far as it can, the temporary files `<file_name>.tmp-<pid>-<n>`

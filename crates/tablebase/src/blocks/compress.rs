@@ -99,13 +99,13 @@ pub(crate) fn fill_unused(block: &mut [u8], width: usize) {
     }
 }
 
-/// A compressed payload, in parts: the index, the blocks a group at a time, and the histogram
-/// of the entries it holds. The parts are written one after another, never copied into one
-/// array: the blocks take the memory of the payload once.
+/// What a compressed payload holds besides its blocks: the index, the histogram of the
+/// entries, and the blocks' length. The blocks went to a sink as they were made.
 pub(crate) struct Compressed {
     pub index: Vec<u8>,
-    pub groups: Vec<Vec<u8>>,
     pub histogram: Vec<u8>,
+    /// Bytes of the blocks together.
+    pub data_len: u64,
     /// Records of the histogram.
     pub histogram_records: u32,
     /// CRC-32 of the decoded (stored) blocks, the entries a reader decodes.
@@ -113,102 +113,120 @@ pub(crate) struct Compressed {
 }
 
 impl Compressed {
-    /// The payload's parts, in order.
-    pub fn parts(&self) -> Vec<&[u8]> {
-        let groups = self.groups.iter().map(Vec::as_slice);
-        [self.index.as_slice()].into_iter().chain(groups).chain([self.histogram.as_slice()]).collect()
+    /// The payload's length: index, blocks and histogram.
+    pub fn payload_len(&self) -> u64 {
+        self.index.len() as u64 + self.data_len + self.histogram.len() as u64
     }
+}
 
-    /// The payload's bytes.
-    pub fn len(&self) -> u64 {
-        self.parts().iter().map(|p| p.len() as u64).sum()
-    }
+/// A payload compressed whole, in memory: the tests' view.
+#[cfg(test)]
+pub(crate) struct Whole {
+    pub index: Vec<u8>,
+    pub histogram_records: u32,
+    pub stored_crc: u32,
+    payload: Vec<u8>,
+}
 
-    /// The payload in one array.
-    #[cfg(test)]
+#[cfg(test)]
+impl Whole {
     pub fn payload(&self) -> Vec<u8> {
-        self.parts().concat()
+        self.payload.clone()
     }
 }
 
 /// Compresses an entry array of the given shape into a payload; with
 /// `fill`, unused entries are stored filled ([`fill_unused`]).
 #[cfg(test)]
-pub(crate) fn compress(entries: &[u8], shape: &Shape, fill: bool) -> Compressed {
+pub(crate) fn compress(entries: &[u8], shape: &Shape, fill: bool) -> Whole {
     debug_assert_eq!(entries.len() as u64, shape.total);
     let block_bytes = shape.block_bytes as usize;
-    compress_blocks(shape, fill, &|k, block| {
+    let mut data = Vec::new();
+    let block_of = |k: u64, block: &mut [u8]| {
         let at = k as usize * block_bytes;
         block.copy_from_slice(&entries[at..at + block.len()]);
+    };
+    let c = compress_blocks::<()>(shape, fill, &block_of, &mut |group| {
+        data.extend_from_slice(group);
+        Ok(())
     })
+    .unwrap();
+    assert_eq!(c.data_len, data.len() as u64);
+    let payload = [&c.index[..], &data, &c.histogram].concat();
+    Whole { index: c.index, histogram_records: c.histogram_records, stored_crc: c.stored_crc, payload }
 }
 
 /// Blocks one task of [`compress_blocks`] compresses in a row.
 pub(crate) const GROUP_BLOCKS: u64 = 64;
 
+/// Groups compressed in parallel before they go to the sink: 4096 blocks.
+pub(crate) const BATCH_GROUPS: u64 = 64;
+
 /// Compresses the entry array whose blocks `block_of` writes (block `k` into a buffer of that
 /// block's length) into a payload; with `fill`, each block's unused entries are stored filled
-/// ([`fill_unused`]). Groups of blocks are made and compressed in parallel (the `parallel` feature), each block on its
-/// own and put in order, so the bytes do not depend on the thread count; no more than a block
-/// per thread is held decoded, so a caller can make the entries block by block.
-pub(crate) fn compress_blocks(
+/// ([`fill_unused`]). Groups of blocks are made and compressed in parallel (the `parallel`
+/// feature), a batch of groups at a time, each block on its own, and handed to `sink` in
+/// order, so the bytes do not depend on the thread count. No more than a block per thread is
+/// held decoded, so a caller can make the entries block by block, and no more than a batch of
+/// groups compressed: the sink writes them out. The first error of the sink stops the work.
+pub(crate) fn compress_blocks<E>(
     shape: &Shape,
     fill: bool,
     block_of: &(dyn Fn(u64, &mut [u8]) + Sync),
-) -> Compressed {
+    sink: &mut dyn FnMut(&[u8]) -> Result<(), E>,
+) -> Result<Compressed, E> {
     let width = shape.width;
     let counts: Vec<AtomicU64> = (0..1usize << (8 * width)).map(|_| AtomicU64::new(0)).collect();
-    // Each group's blocks, their lengths and checksums, and the checksum of their stored entries.
+    // A group's blocks, their lengths and checksums, and the checksum of their stored entries.
     type Group = (Vec<u8>, Vec<(u64, u32)>, crc32fast::Hasher);
-    let numbers = 0..shape.blocks.div_ceil(GROUP_BLOCKS);
-    // On rayon's threads; one group after another without them (WebAssembly).
-    #[cfg(feature = "parallel")]
-    let numbers = numbers.into_par_iter();
-    let groups: Vec<Group> = numbers
-        .map(|g| {
-            let mut local = vec![0u64; counts.len()];
-            let (mut data, mut records, mut stored) = (Vec::new(), Vec::new(), crc32fast::Hasher::new());
-            let mut buffer = vec![0u8; shape.block_bytes as usize];
-            let mut compressor = Compressor::new(shape.codec, shape.block_bytes);
-            for k in g * GROUP_BLOCKS..((g + 1) * GROUP_BLOCKS).min(shape.blocks) {
-                let block = &mut buffer[..shape.len_of(k)];
-                block_of(k, block);
-                for entry in block.chunks_exact(width) {
-                    let v = if width == 1 {
-                        usize::from(entry[0])
-                    } else {
-                        usize::from(u16::from_le_bytes([entry[0], entry[1]]))
-                    };
-                    local[v] += 1;
-                }
-                if fill {
-                    fill_unused(block, width);
-                }
-                stored.update(block);
-                let start = data.len();
-                let len = compressor.compress(block, &mut data);
-                records.push((len as u64, crc32fast::hash(&data[start..])));
+    let group = |g: u64| -> Group {
+        let mut local = vec![0u64; counts.len()];
+        let (mut data, mut records, mut stored) = (Vec::new(), Vec::new(), crc32fast::Hasher::new());
+        let mut buffer = vec![0u8; shape.block_bytes as usize];
+        let mut compressor = Compressor::new(shape.codec, shape.block_bytes);
+        for k in g * GROUP_BLOCKS..((g + 1) * GROUP_BLOCKS).min(shape.blocks) {
+            let block = &mut buffer[..shape.len_of(k)];
+            block_of(k, block);
+            for entry in block.chunks_exact(width) {
+                let v = if width == 1 {
+                    usize::from(entry[0])
+                } else {
+                    usize::from(u16::from_le_bytes([entry[0], entry[1]]))
+                };
+                local[v] += 1;
             }
-            for (count, &n) in counts.iter().zip(&local).filter(|(_, &n)| n > 0) {
-                count.fetch_add(n, Ordering::Relaxed);
+            if fill {
+                fill_unused(block, width);
             }
-            // The group's blocks are kept until written: without the room the vector grew.
-            data.shrink_to_fit();
-            (data, records, stored)
-        })
-        .collect();
+            stored.update(block);
+            let start = data.len();
+            let len = compressor.compress(block, &mut data);
+            records.push((len as u64, crc32fast::hash(&data[start..])));
+        }
+        for (count, &n) in counts.iter().zip(&local).filter(|(_, &n)| n > 0) {
+            count.fetch_add(n, Ordering::Relaxed);
+        }
+        (data, records, stored)
+    };
     let mut index = Vec::with_capacity(shape.blocks as usize * RECORD_BYTES);
     let mut stored_crc = crc32fast::Hasher::new();
     let mut end = 0u64;
-    let mut data = Vec::with_capacity(groups.len());
-    for (group, records, stored) in groups {
-        for (len, crc) in records {
-            end += len;
-            index.extend_from_slice(&end.to_le_bytes());
-            index.extend_from_slice(&crc.to_le_bytes());
+    let groups = shape.blocks.div_ceil(GROUP_BLOCKS);
+    for first in (0..groups).step_by(BATCH_GROUPS as usize) {
+        let numbers = first..(first + BATCH_GROUPS).min(groups);
+        // On rayon's threads; one group after another without them (WebAssembly).
+        #[cfg(feature = "parallel")]
+        let numbers = numbers.into_par_iter();
+        let batch: Vec<Group> = numbers.map(group).collect();
+        for (data, records, stored) in batch {
+            for (len, crc) in records {
+                end += len;
+                index.extend_from_slice(&end.to_le_bytes());
+                index.extend_from_slice(&crc.to_le_bytes());
+            }
+            stored_crc.combine(&stored);
+            sink(&data)?;
         }
-        stored_crc.combine(&stored);
-        data.push(group);
     }
     let (mut histogram, mut histogram_records) = (Vec::new(), 0);
     for (value, count) in counts.into_iter().map(AtomicU64::into_inner).enumerate().filter(|&(_, c)| c > 0) {
@@ -216,5 +234,5 @@ pub(crate) fn compress_blocks(
         histogram.extend_from_slice(&count.to_le_bytes());
         histogram_records += 1;
     }
-    Compressed { index, groups: data, histogram, histogram_records, stored_crc: stored_crc.finalize() }
+    Ok(Compressed { index, histogram, data_len: end, histogram_records, stored_crc: stored_crc.finalize() })
 }

@@ -2,13 +2,14 @@
 
 use super::*;
 
-/// Many groups of blocks, and a short last block, decode to the array in order, with the
-/// checksum and histogram of the whole array.
+/// Many batches of groups of blocks, and a short last block, decode to the array in order,
+/// with the checksum and histogram of the whole array.
 #[test]
 fn groups_of_blocks_decode_in_order() {
-    let entries: Vec<u8> = (0..100_003u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 29) as u8).collect();
-    let shape = Shape::new(100_003, 1, 100, Codec::Lz4).unwrap();
-    assert!(shape.blocks > 10 * GROUP_BLOCKS);
+    let n = 1_700_003u32;
+    let entries: Vec<u8> = (0..n).map(|i| (i.wrapping_mul(2_654_435_761) >> 29) as u8).collect();
+    let shape = Shape::new(n.into(), 1, 100, Codec::Lz4).unwrap();
+    assert!(shape.blocks > BATCH_GROUPS * GROUP_BLOCKS);
     let c = compress(&entries, &shape, false);
     assert_eq!(c.stored_crc, crc32fast::hash(&entries));
     let payload = c.payload();
@@ -34,7 +35,7 @@ fn shapes_cover_the_array_exactly() {
 }
 
 /// The payload's checksum as the writer makes it: of the index, then the histogram.
-fn payload_crc(c: &Compressed, payload: &[u8]) -> u32 {
+fn payload_crc(c: &Whole, payload: &[u8]) -> u32 {
     let histogram = c.histogram_records as usize * HISTOGRAM_RECORD_BYTES;
     crc32fast::hash(&[&payload[..c.index.len()], &payload[payload.len() - histogram..]].concat())
 }
