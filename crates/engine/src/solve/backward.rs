@@ -144,10 +144,10 @@ impl Found {
 }
 
 /// Whether a frontier of `count` entries, in `n` cells that can be scanned for it, is listed
-/// rather than scanned for: up to one entry in 128 (the lists of two passes then take a
-/// sixteenth of the cells' bytes), or [`LIST_FLOOR`] entries.
+/// rather than scanned for: up to one entry in 256 (the lists of two passes then take a
+/// thirty-second of the cells' bytes), or [`LIST_FLOOR`] entries.
 pub(super) fn listed(count: u64, n: usize) -> bool {
-    count <= (n as u64 / 128).max(LIST_FLOOR)
+    count <= (n as u64 / 256).max(LIST_FLOOR)
 }
 
 /// The entries a frontier may always list: 65,536; a single one in the unit tests, so that
@@ -165,13 +165,13 @@ const SCAN_STEP: usize = 1 << 20;
 const SCAN_CHUNK: usize = 1 << 15;
 
 /// The most frontier entries whose predecessors one pass deals out at once (Dobutsu's have a
-/// dozen on average: some 12 MB of dealt lists).
-const PASS_PIECE: usize = 1 << 18;
+/// dozen on average: some 6 MB of dealt lists).
+const PASS_PIECE: usize = 1 << 17;
 
 /// The most dealt predecessors (all lists' capacity together) kept from one piece of a pass
-/// to the next: 32 MB. A small game's lists are kept from pass to pass (no fresh pages for
+/// to the next: 8 MB. A small game's lists are kept from pass to pass (no fresh pages for
 /// each pass); a large game's are freed after each piece.
-const DEALT_KEPT: usize = 1 << 23;
+const DEALT_KEPT: usize = 1 << 21;
 
 /// How a pass lists the predecessors of a chunk of its frontier: each frontier entry's
 /// predecessors (from the game, distinct ones where the pass counts them down; from reversed
