@@ -354,7 +354,7 @@ pub(crate) fn decode_block(
     }
 }
 
-mod zstd_frame;
+pub(crate) mod zstd_frame;
 
 #[cfg(test)]
 mod tests;

@@ -170,6 +170,7 @@ fn zstd_frame(descriptor: u8, size: u8, blocks: &[(u32, u32, &[u8])]) -> Vec<u8>
 fn zstd_frames_decode_to_exactly_their_length_or_are_refused() {
     const RAW: u32 = 0;
     const RLE: u32 = 1;
+    // The reader's decoder, through the block's checks.
     let decode = |frame: &[u8], len: usize| {
         let mut out = Vec::new();
         decode_block(Codec::Zstd, frame, 3, len, &mut out).map(|()| out)
@@ -178,9 +179,30 @@ fn zstd_frames_decode_to_exactly_their_length_or_are_refused() {
         Err(TablebaseError::CorruptBlock { block: 3, reason }) => reason,
         other => panic!("{frame:?}: {other:?}"),
     };
+    // Every decoder the crate has: the same bytes, or an error, for each frame.
+    let agree = |frame: &[u8], len: usize| {
+        let results: Vec<_> = zstd_frame::Decoder::ALL
+            .iter()
+            .map(|&d| {
+                let mut out = vec![0; len];
+                zstd_frame::decode_with(d, frame, &mut out).map(|()| out).ok()
+            })
+            .collect();
+        assert!(results.windows(2).all(|w| w[0] == w[1]), "{frame:?}: {results:?}");
+    };
+    let refused = |frame: &[u8], len: usize| {
+        agree(frame, len);
+        refused(frame, len)
+    };
     // 4 raw bytes then 6 of an RLE block: 10 bytes.
     let good = zstd_frame(0x20, 10, &[(RAW, 4, &[1, 2, 3, 4]), (RLE, 6, &[9])]);
     assert_eq!(decode(&good, 10).unwrap(), [1, 2, 3, 4, 9, 9, 9, 9, 9, 9]);
+    agree(&good, 10);
+    // A skippable frame after the frame is bytes after it.
+    let skippable = [&[0x50, 0x2A, 0x4D, 0x18, 0, 0, 0, 0][..]].concat();
+    refused(&[&good[..], &skippable].concat(), 10);
+    // So is a second frame, even of nothing.
+    refused(&[&good[..], &zstd_frame(0x20, 0, &[(RAW, 0, &[])])].concat(), 10);
     refused(&good, 9);
     refused(&good, 11);
     refused(&[&good[..], &[0]].concat(), 10);
@@ -197,6 +219,32 @@ fn zstd_frames_decode_to_exactly_their_length_or_are_refused() {
     refused(&zstd_frame(0x20, 10, &huge), 10);
     refused(&[0x28, 0xB5, 0x2F], 10);
     refused(&[0x28, 0xB5, 0x2F, 0xFD, 0x20], 10);
+}
+
+/// Every decoder decodes every block the writer makes to the entries it was made of.
+#[test]
+fn every_zstd_decoder_decodes_the_writers_blocks() {
+    let entries: Vec<u8> = (0..300_007u32)
+        .map(|i| if i % 5 == 0 { (i.wrapping_mul(2_654_435_761) >> 27) as u8 } else { (i / 61 % 9) as u8 })
+        .collect();
+    for block_entries in [4096, 32_768] {
+        let shape = Shape::new(entries.len() as u64, 1, block_entries, Codec::Zstd).unwrap();
+        let c = compress(&entries, &shape, false);
+        let payload = c.payload();
+        let data = &payload[c.index.len()..];
+        let mut start = 0;
+        for (k, record) in c.index.chunks_exact(RECORD_BYTES).enumerate() {
+            let end = u64::from_le_bytes(record[..8].try_into().unwrap()) as usize;
+            let at = k * block_entries as usize;
+            let expected = &entries[at..(at + block_entries as usize).min(entries.len())];
+            for &decoder in zstd_frame::Decoder::ALL {
+                let mut out = vec![0; expected.len()];
+                zstd_frame::decode_with(decoder, &data[start..end], &mut out).unwrap();
+                assert!(out == expected, "block {k} of {block_entries}, {decoder:?}");
+            }
+            start = end;
+        }
+    }
 }
 
 /// Layout 3 round-trips as layout 2 does, and its stored blocks are smaller on runs.
