@@ -4,8 +4,9 @@
 //! a payload that stores an array of [`Header::entries`] entries of
 //! [`Header::entry_width`] bytes each, in one of three [`Layout`]s: the array
 //! itself, or the array cut into blocks each compressed on its own with LZ4
-//! (the default) or zstd (decoded by the pure-Rust `ruzstd`; written with the
-//! C library, behind the `files` feature), found through an index of their
+//! (the default) or zstd (decoded by the C library behind the `files` feature,
+//! by the pure-Rust `ruzstd` without it; written with the C library, behind
+//! `files`), found through an index of their
 //! offsets, so that one entry is read by decoding one block. The crate knows nothing about any
 //! game's rules: the game writes its identity (name, rule set, options, as
 //! text and as opaque ids, and its index layout version), which the crate
