@@ -109,3 +109,12 @@ pub use reader::{validate_bytes, Tablebase};
 pub use source::ReadAt;
 #[cfg(feature = "files")]
 pub use writer::{write, write_from, write_with};
+
+/// Decodes `frame` as a layout-3 block of `len` bytes with `ruzstd`, the decoder of the builds
+/// without the zstd C library (the WebAssembly module), whichever this build's reader uses:
+/// the fuzz target `zstd_frame_ruzstd` keeps that decoder under fuzzing in native builds.
+#[doc(hidden)]
+pub fn decode_zstd_frame_ruzstd(frame: &[u8], len: usize) -> Result<Vec<u8>, &'static str> {
+    let mut out = vec![0; len];
+    blocks::zstd_frame::decode_with(blocks::zstd_frame::Decoder::Rust, frame, &mut out).map(|()| out)
+}

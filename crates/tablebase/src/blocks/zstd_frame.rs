@@ -18,8 +18,8 @@ use ruzstd::decoding::{BlockDecodingStrategy, FrameDecoder};
 /// A decoder of zstd frames.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Decoder {
-    /// The pure-Rust `ruzstd`: where the crate has no C library, and in the tests.
-    #[cfg_attr(all(feature = "files", not(test)), allow(dead_code))]
+    /// The pure-Rust `ruzstd`: where the crate has no C library (and for the tests and the
+    /// fuzz target, [`crate::decode_zstd_frame_ruzstd`]).
     Rust,
     /// The zstd C library.
     #[cfg(feature = "files")]
