@@ -570,12 +570,17 @@ impl Position {
                 theirs |= 1 << sq;
             }
         }
+        // Each piece's square gets the attacks of the pieces before it, then of those after it.
         let mut without = [0; 12];
         let mut all = 0;
-        for (i, &(sq, attacks)) in pieces[..n].iter().enumerate() {
+        for &(sq, attacks) in &pieces[..n] {
+            without[sq] = all;
             all |= attacks;
-            without[sq] =
-                pieces[..n].iter().enumerate().filter(|&(j, _)| j != i).fold(0, |a, (_, p)| a | p.1);
+        }
+        let mut after = 0;
+        for &(sq, attacks) in pieces[..n].iter().rev() {
+            without[sq] |= after;
+            after |= attacks;
         }
         let lion = self.lion(us).map_or(255, |l| l.0);
         Exposure { lion, theirs, all, without }
