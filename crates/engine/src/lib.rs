@@ -75,6 +75,20 @@ pub trait Game: Sync {
     /// Pushes every inner entry that has a legal move into the legal entry `index` onto `out`.
     fn predecessors(&self, index: u64, out: &mut Vec<u64>);
 
+    /// Calls `f` with the predecessors of each of `entries` in turn, as
+    /// [`Game::predecessors`] lists them (in a list `f` may reorder). The backward passes ask
+    /// for a chunk of a frontier at a time, mostly in increasing order, so that a game may
+    /// share work between one entry and the next (say, the part of their positions they have
+    /// in common); the default asks [`Game::predecessors`] entry by entry.
+    fn predecessors_of_each(&self, entries: &[u32], f: &mut dyn FnMut(&mut Vec<u64>)) {
+        let mut out = Vec::new();
+        for &index in entries {
+            out.clear();
+            self.predecessors(u64::from(index), &mut out);
+            f(&mut out);
+        }
+    }
+
     /// Says what `index` is and, for an inner entry, how many distinct entries its legal moves
     /// reach: all the forward pass needs when the solver does not keep the successors
     /// ([`Game::reverse_successors`]). The default lists them with [`Game::successors`] (into

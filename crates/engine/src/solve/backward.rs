@@ -199,18 +199,15 @@ fn deal_edges(edges: &Reversed, chunk: &[u32], by_range: &mut [Vec<u32>]) {
 /// Deals the predecessors of a chunk of frontier entries out by range, as the game lists them
 /// (each entry's distinct ones if `distinct`, else duplicates too).
 fn deal_predecessors<G: Game>(game: &G, chunk: &[u32], by_range: &mut [Vec<u32>], distinct: bool) {
-    let mut preds = Vec::new();
-    for &q in chunk {
-        preds.clear();
-        game.predecessors(q as u64, &mut preds);
+    game.predecessors_of_each(chunk, &mut |preds| {
         if distinct {
             preds.sort_unstable();
             preds.dedup();
         }
-        for &p in &preds {
+        for &p in preds.iter() {
             by_range[(p >> RANGE_BITS) as usize].push(p as u32);
         }
-    }
+    });
 }
 
 /// Entries per range of a pass over reversed edges: a range's entries and counters (2^18 each

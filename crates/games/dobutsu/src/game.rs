@@ -4,7 +4,7 @@
 
 use nana_engine::{Dtm, Game, Node, Value};
 
-use crate::index::{self, SIZE};
+use crate::index::{self, Cursor, SIZE};
 use crate::position::{Position, FAR_RANK, ORIGINS};
 use crate::types::{Role, Rules};
 
@@ -48,9 +48,31 @@ impl Game for DobutsuGame {
 
     /// The retro-moves into the entry's position from a position where the game goes on.
     fn predecessors(&self, i: u64, out: &mut Vec<u64>) {
-        let Some(pos) = index::unrank(i) else { return };
+        if let Some(pos) = index::unrank(i) {
+            self.retro_moves(&pos, out);
+        }
+    }
+
+    /// The entries' positions come from a [`Cursor`], which builds each from the last one.
+    fn predecessors_of_each(&self, entries: &[u32], f: &mut dyn FnMut(&mut Vec<u64>)) {
+        let (mut cursor, mut out) = (Cursor::default(), Vec::new());
+        for &i in entries {
+            out.clear();
+            if let Some(pos) = cursor.unrank(u64::from(i)) {
+                self.retro_moves(&pos, &mut out);
+            }
+            f(&mut out);
+        }
+    }
+}
+
+impl DobutsuGame {
+    /// Pushes the entries of the positions from which a retro-move leads into `pos` (the first
+    /// player to move) and the game goes on.
+    #[inline]
+    fn retro_moves(&self, pos: &Position, out: &mut Vec<u64>) {
         let ends = pos.retro_ends();
-        for_each_unmove(&pos, |prev, _, unmove| {
+        for_each_unmove(pos, |prev, _, unmove| {
             if ends.solver_end(prev, &self.rules, unmove.to, unmove.from, unmove.uncaptured).is_none() {
                 out.push(index::rank(prev));
             }

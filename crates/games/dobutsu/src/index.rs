@@ -330,11 +330,7 @@ pub fn unrank(index: u64) -> Option<Position> {
     let mut state = 0;
     for (i, &square) in t.free[pair].iter().enumerate() {
         let row = &t.steps[pair][i][CONTENTS * state..CONTENTS * (state + 1)];
-        // The last contents whose step is at most `r` (empty's is 0).
-        let mut d = 0;
-        while d + 1 < CONTENTS && row[d + 1] <= r {
-            d += 1;
-        }
+        let d = contents(row, r);
         r -= row[d];
         state += KIND[d];
         pos.board[usize::from(square)] = CODE[d];
@@ -344,6 +340,90 @@ pub fn unrank(index: u64) -> Option<Position> {
         return None;
     }
     Some(pos)
+}
+
+/// The contents of a free square whose part of the index is `r`, from the square's row of
+/// steps: the last contents whose step is at most `r` (empty's is 0).
+#[inline]
+fn contents(row: &[u32], r: u32) -> usize {
+    let mut d = 0;
+    while d + 1 < CONTENTS && row[d + 1] <= r {
+        d += 1;
+    }
+    d
+}
+
+/// Unranks entries one after another, fastest where each is a little above the last (a
+/// frontier's entries in index order): the walk down the free squares to the last entry is
+/// kept, and an entry's position is built from the deepest free square whose entries hold it,
+/// the squares above it as they stand. What [`unrank`] gives, entry by entry.
+#[derive(Debug)]
+pub struct Cursor {
+    /// The lion pair of the last entry; [`LION_PAIRS`] before the first.
+    pair: usize,
+    pos: Position,
+    /// `firsts[i]`, `states[i]`: the first entry, and the state, of the last entry's prefix of
+    /// `i` free squares.
+    firsts: [u64; FREE + 1],
+    states: [u8; FREE + 1],
+}
+
+impl Default for Cursor {
+    fn default() -> Cursor {
+        Cursor {
+            pair: LION_PAIRS,
+            pos: Position { board: [0; 12], hands: [[0; 3]; 2], turn: Side::First },
+            firsts: [0; FREE + 1],
+            states: [0; FREE + 1],
+        }
+    }
+}
+
+impl Cursor {
+    /// The position of an entry, as [`unrank`] gives it.
+    pub fn unrank(&mut self, index: u64) -> Option<Position> {
+        if index >= SIZE {
+            return None;
+        }
+        let t = tables();
+        let mut from = 0;
+        if self.pair < LION_PAIRS && (t.offsets[self.pair]..t.offsets[self.pair + 1]).contains(&index) {
+            // The deepest prefix of the last entry whose entries hold this one.
+            let counts = &t.counts[self.pair];
+            while from < FREE && {
+                let (first, state) = (self.firsts[from + 1], usize::from(self.states[from + 1]));
+                (first..first + u64::from(counts[from + 1][state])).contains(&index)
+            } {
+                from += 1;
+            }
+        } else {
+            let pair = pair_of_entry(t, index);
+            let (a, b) = t.pairs[pair];
+            self.pair = pair;
+            self.pos.board = [0; 12];
+            self.pos.board[usize::from(a)] = 1;
+            self.pos.board[usize::from(b)] = 9;
+            self.firsts[0] = t.offsets[pair];
+        }
+        let pair = self.pair;
+        let mut r = (index - self.firsts[from]) as u32;
+        let mut state = usize::from(self.states[from]);
+        for i in from..FREE {
+            let row = &t.steps[pair][i][CONTENTS * state..CONTENTS * (state + 1)];
+            let d = contents(row, r);
+            r -= row[d];
+            state += KIND[d];
+            self.pos.board[usize::from(t.free[pair][i])] = CODE[d];
+            self.firsts[i + 1] = self.firsts[i] + u64::from(row[d]);
+            self.states[i + 1] = state as u8;
+        }
+        set_hands(&mut self.pos, state, r);
+        let (a, b) = t.pairs[pair];
+        if a % 3 == 1 && b % 3 == 1 && rank(&self.pos) < index {
+            return None;
+        }
+        Some(self.pos)
+    }
 }
 
 /// Gives the mover the hand number `h` of those `state` leaves, the opponent the rest.
@@ -454,6 +534,40 @@ mod tests {
             });
             assert_eq!(expected.next(), None, "{range:?}");
         }
+    }
+
+    /// A [`Cursor`] gives what [`unrank`] gives, entry by entry, however the entries come: a
+    /// step up of any size (within one hand, across lion pairs), back down, or out of range.
+    #[test]
+    fn a_cursor_unranks_as_unrank() {
+        let t = tables();
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut cursor = Cursor::default();
+        let mut index = 0u64;
+        let mut used = 0;
+        for k in 0..400_000u64 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            index = match k % 1000 {
+                // Jumps anywhere, to the last entries of a lion pair, and past the end.
+                0 => state % SIZE,
+                1 => t.offsets[(state % LION_PAIRS as u64) as usize + 1] - 1 - state % 3,
+                2 => SIZE + state % 2,
+                // Steps up, now small, now large; and back.
+                _ => {
+                    index.wrapping_add(match state % 16 {
+                        0 => state >> 40,
+                        1 => SIZE + 1 - (state >> 40) % index.max(1),
+                        n => 1 + (state >> 32) % (n * n * n),
+                    }) % (SIZE + 1)
+                }
+            };
+            let expected = unrank(index);
+            used += usize::from(expected.is_some());
+            assert_eq!(cursor.unrank(index), expected, "entry {index}");
+        }
+        assert!(used > 300_000, "{used} used entries");
     }
 
     /// The lion pairs: 40, none with the lions a step apart, each of a mirror class once.

@@ -51,3 +51,31 @@ fn successors_and_predecessors_agree() {
         assert!(checked_succ > 50_000 && checked_pred > 50_000, "{checked_succ} {checked_pred}");
     }
 }
+
+/// The predecessors of a run of entries, as the backward passes ask for them (a chunk of a
+/// frontier in increasing order, with now small, now large gaps, then a step back), are each
+/// entry's own, in the same order.
+#[test]
+fn predecessors_of_each_are_each_entrys() {
+    let game = DobutsuGame::new(Rules::from_name("tanaka").unwrap());
+    let mut rng = XorShift(0x0eac_4000);
+    let (mut entries, mut at) = (Vec::new(), 0u64);
+    while entries.len() < 200_000 {
+        at = match rng.next() % 1000 {
+            0 => rng.next() % SIZE,
+            n => (at + 1 + rng.next() % (n * n / 1000 + 1)) % SIZE,
+        };
+        entries.push(at as u32);
+    }
+    let mut lists = Vec::new();
+    game.predecessors_of_each(&entries, &mut |preds| lists.push(preds.clone()));
+    assert_eq!(lists.len(), entries.len());
+    let mut listed = 0;
+    for (&i, list) in entries.iter().zip(&lists) {
+        let mut preds = Vec::new();
+        game.predecessors(u64::from(i), &mut preds);
+        assert_eq!(list, &preds, "entry {i}");
+        listed += preds.len();
+    }
+    assert!(listed > 200_000, "{listed} predecessors");
+}
