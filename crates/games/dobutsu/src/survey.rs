@@ -22,7 +22,7 @@ use nana_engine::par::prelude::*;
 use nana_engine::{Counted, Dtm, Node, Value};
 
 use crate::index::{self, SIZE};
-use crate::position::{Move, Position, FAR_RANK};
+use crate::position::{Move, Position, Squares, FAR_RANK};
 use crate::types::{Rules, Side};
 
 /// The entries of one run of the sweep.
@@ -152,6 +152,19 @@ fn distinct(children: &mut [u64]) -> usize {
     children.len() - children.windows(2).filter(|w| w[0] == w[1]).count()
 }
 
+/// The squares on which a board and its mirror image differ.
+fn unlike_mirror(pos: &Position) -> Squares {
+    (0..12).filter(|&sq| pos.board[sq] != pos.board[index::mirror_square(sq)]).fold(0, |u, sq| u | 1 << sq)
+}
+
+/// The squares a move changes.
+fn changes(mv: Move) -> Squares {
+    match mv {
+        Move::Step { from, to, .. } => 1 << from.0 | 1 << to.0,
+        Move::Drop { to, .. } => 1 << to.0,
+    }
+}
+
 /// The byte of a position of the solved set (not one where the side to move can take the lion).
 fn byte_of(pos: &Position, rules: &Rules) -> u8 {
     if let Some((value, _)) = pos.solver_end(rules) {
@@ -164,15 +177,20 @@ fn byte_of(pos: &Position, rules: &Rules) -> u8 {
     // The moves that do not lose at once, and the entries they reach. Two moves reach one entry
     // only if their children are mirror images of each other (two moves never make the same
     // position), which needs the opponent's lion, where neither move moves it, on file b, which
-    // the mirror keeps: only then are the children ranked (from a frame of the board, the
-    // lion's moves whole) to tell the distinct ones; elsewhere the moves are counted.
+    // the mirror keeps. It needs more: where the children of moves changing the squares `s1`
+    // and `s2` are mirror images, the board and its mirror image differ on squares of `s1` and
+    // of the mirror image of `s2` alone, so on at most two squares off either move's. Only the
+    // children of the moves that leave at most two such squares are ranked to tell the distinct
+    // ones; every other move reaches an entry of its own.
     let mut children = [0u64; MOVES_BOUND];
-    let mut n = 0;
+    let (mut n, mut ranked) = (0, 0);
     let mut try_wins = false;
     let exposure = pos.exposure();
     let them = pos.turn.other();
     let their_lion = pos.lion(them).map(|l| l.0);
-    let rank_children = their_lion.is_some_and(|l| l % 3 == 1);
+    // The squares where the board and its mirror image differ, if a child may be ranked.
+    let unlike =
+        their_lion.filter(|l| l % 3 == 1).map(|_| unlike_mirror(pos)).filter(|u| u.count_ones() <= 4);
     let enders = Enders::new(pos, them, their_lion);
     let lost = |p: &Position| matches!(p.solver_end(rules), Some((Value::Loss(_), _)));
     pos.for_each_move(|mv| {
@@ -184,14 +202,16 @@ fn byte_of(pos: &Position, rules: &Rules) -> u8 {
             return;
         }
         let may_end = enders.may_end(pos, mv);
-        if may_end || rank_children {
+        let rank_child = unlike.is_some_and(|u| (u & !changes(mv)).count_ones() <= 2);
+        if may_end || rank_child {
             let after = pos.play_unchecked(mv);
             if may_end && lost(&after) {
                 try_wins = true;
                 return;
             }
-            if rank_children {
-                children[n] = index::rank(&after);
+            if rank_child {
+                children[ranked] = index::rank(&after);
+                ranked += 1;
             }
         }
         n += 1;
@@ -199,7 +219,7 @@ fn byte_of(pos: &Position, rules: &Rules) -> u8 {
     if try_wins {
         return byte::TRY_WINS;
     }
-    let distinct = if rank_children { distinct(&mut children[..n]) } else { n };
+    let distinct = n - ranked + distinct(&mut children[..ranked]);
     match u8::try_from(distinct) {
         Ok(0) => byte::ALL_MOVES_LOSE,
         Ok(count) if count <= byte::MAX_COUNT => count,
