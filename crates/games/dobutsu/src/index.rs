@@ -128,7 +128,7 @@ fn adjacent(a: u8, b: u8) -> bool {
 }
 
 /// The hands a state leaves: `(3 − g)(3 − e)(3 − c)`.
-fn hands(state: usize) -> u32 {
+const fn hands(state: usize) -> u32 {
     ((3 - state / 9) * (3 - state / 3 % 3) * (3 - state % 3)) as u32
 }
 
@@ -429,11 +429,28 @@ impl Cursor {
 /// Gives the mover the hand number `h` of those `state` leaves, the opponent the rest.
 #[inline]
 fn set_hands(pos: &mut Position, state: usize, h: u32) {
-    let (g, e, c) = ((state / 9) as u8, (state / 3 % 3) as u8, (state % 3) as u8);
-    let (ne, nc) = (u32::from(3 - e), u32::from(3 - c));
-    let mine = [(h / nc / ne) as u8, (h / nc % ne) as u8, (h % nc) as u8];
-    pos.hands = [mine, [2 - g - mine[0], 2 - e - mine[1], 2 - c - mine[2]]];
+    pos.hands = HANDS[state][h as usize];
 }
+
+/// `HANDS[state][h]`: both hands of hand number `h` among those `state` leaves, the mover's
+/// holding `h = (g′(3 − e) + e′)(3 − c) + c′` of each kind (`g`, `e`, `c` on the board).
+const HANDS: [[[[u8; 3]; 2]; 27]; STATES] = {
+    let mut t = [[[[0; 3]; 2]; 27]; STATES];
+    let mut state = 0;
+    while state < STATES {
+        let (g, e, c) = ((state / 9) as u8, (state / 3 % 3) as u8, (state % 3) as u8);
+        let (ne, nc) = (3 - e, 3 - c);
+        let mut h = 0;
+        while h < hands(state) as usize {
+            let h8 = h as u8;
+            let mine = [h8 / nc / ne, h8 / nc % ne, h8 % nc];
+            t[state][h] = [mine, [2 - g - mine[0], 2 - e - mine[1], 2 - c - mine[2]]];
+            h += 1;
+        }
+        state += 1;
+    }
+    t
+};
 
 /// Calls `f` with every used entry of `range` (clipped to the index) and its position, in index
 /// order: what [`unrank`] gives for each, built by walking the squares' contents in index order,
