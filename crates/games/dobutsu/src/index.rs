@@ -27,7 +27,7 @@
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use crate::position::{Position, ORIGINS};
+use crate::position::{find, Position, ORIGINS};
 use crate::types::Side;
 
 /// Bumped whenever the layout changes: tables record it in their header.
@@ -230,17 +230,6 @@ pub(crate) const DIGITS: [[u8; 16]; 2] = {
     }
     t
 };
-
-/// The square of the first byte of `board` equal to `code` (12 if none), eight at a time.
-#[inline]
-fn find(board: &[u8; 12], code: u8) -> usize {
-    let mut bytes = [0u8; 16];
-    bytes[..12].copy_from_slice(board);
-    let x = u128::from_le_bytes(bytes) ^ (u128::from(code) * (u128::MAX / 255));
-    // The lowest zero byte of `x` sets the lowest bit of `zero` (higher ones may be noise).
-    let zero = x.wrapping_sub(u128::MAX / 255) & !x & (u128::MAX / 255 * 0x80);
-    (zero.trailing_zeros() / 8).min(12) as usize
-}
 
 /// How a position with both lions on the board is read: turned half a turn if the second
 /// player is to move, mirrored if that brings its lions to a canonical pair; and the lions'

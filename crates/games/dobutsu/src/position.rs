@@ -91,6 +91,21 @@ struct Survey {
 /// A set of squares, bit `s` for square `s`.
 pub(crate) type Squares = u16;
 
+/// Every square of the board.
+const ALL_SQUARES: Squares = (1 << 12) - 1;
+
+/// The squares of a set, lowest first.
+#[inline]
+fn squares(mut set: Squares) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let sq = set.trailing_zeros() as usize;
+            set &= set - 1;
+            sq
+        })
+    })
+}
+
 /// The steps of a role for the first player as (file, rank) deltas; the second player's are
 /// the same with the rank negated.
 const fn deltas(role: u8) -> &'static [(i8, i8)] {
@@ -135,6 +150,36 @@ const fn build_attacks() -> [[[Squares; 12]; 6]; 2] {
 
 /// `ATTACKS[side][role][square]`: the squares a piece attacks (and may step to).
 pub(crate) const ATTACKS: [[[Squares; 12]; 6]; 2] = build_attacks();
+
+/// `BOTH_ATTACKS[code][sq]`: the squares a piece of code `code` on `sq` attacks, the first
+/// player's in the low 16 bits, the second's in the high 16, so that one sum holds both sides'.
+const BOTH_ATTACKS: [[u32; 12]; 16] = {
+    let mut t = [[0; 12]; 16];
+    let mut code = 0;
+    while code < 16 {
+        let (side, role) = (code >> 3, code & 7);
+        let mut sq = 0;
+        while sq < 12 {
+            if role != 0 && role < 6 {
+                t[code][sq] = (ATTACKS[side][role][sq] as u32) << (16 * side);
+            }
+            sq += 1;
+        }
+        code += 1;
+    }
+    t
+};
+
+/// The square of the first byte of `board` equal to `code` (12 if none), eight at a time.
+#[inline]
+pub(crate) fn find(board: &[u8; 12], code: u8) -> usize {
+    let mut bytes = [0u8; 16];
+    bytes[..12].copy_from_slice(board);
+    let x = u128::from_le_bytes(bytes) ^ (u128::from(code) * (u128::MAX / 255));
+    // The lowest zero byte of `x` sets the lowest bit of `zero` (higher ones may be noise).
+    let zero = x.wrapping_sub(u128::MAX / 255) & !x & (u128::MAX / 255 * 0x80);
+    (zero.trailing_zeros() / 8).min(12) as usize
+}
 
 const fn build_reverse() -> [[[Squares; 12]; 6]; 2] {
     let mut t = [[[0; 12]; 6]; 2];
@@ -368,22 +413,34 @@ impl Position {
     /// The squares `side`'s pieces attack.
     pub(crate) fn attacks(&self, side: Side) -> Squares {
         let mut a = 0;
-        for (sq, &c) in self.board.iter().enumerate() {
-            if c != 0 && (c >> 3) as usize == side.index() {
-                a |= ATTACKS[side.index()][(c & 7) as usize][sq];
-            }
+        for sq in squares(self.occupancy()[side.index()]) {
+            a |= ATTACKS[side.index()][usize::from(self.board[sq] & 7)][sq];
         }
         a
     }
 
     fn occupied_by(&self, side: Side) -> Squares {
-        let mut m = 0;
-        for (sq, &c) in self.board.iter().enumerate() {
-            if c != 0 && (c >> 3) as usize == side.index() {
-                m |= 1 << sq;
-            }
-        }
-        m
+        self.occupancy()[side.index()]
+    }
+
+    /// Both sides' squares (the first player's, the second's), read off the board a word at a
+    /// time: a piece code's bit 3 is its owner's, and no code reaches 16.
+    #[inline]
+    pub(crate) fn occupancy(&self) -> [Squares; 2] {
+        const LOW: u64 = 0x0101_0101_0101_0101;
+        // Bit 0 of each byte of `x` gathered into one bit per byte, the first byte's lowest:
+        // the bits, eight places apart, each meet the multiplier's byte that lifts them into
+        // the top byte in order, and nothing carries.
+        let gather = |x: u64| ((x & LOW).wrapping_mul(0x0102_0408_1020_4080) >> 56) as Squares;
+        let mut low = [0; 8];
+        low.copy_from_slice(&self.board[..8]);
+        let mut high = [0; 8];
+        high[..4].copy_from_slice(&self.board[8..]);
+        let [low, high] = [u64::from_le_bytes(low), u64::from_le_bytes(high)];
+        let bits = |f: fn(u64) -> u64| gather(f(low)) | gather(f(high)) << 8;
+        let any = bits(|x| x | x >> 1 | x >> 2 | x >> 3);
+        let second = bits(|x| x >> 3);
+        [any & !second, second]
     }
 
     /// How the game has ended at this position under `rules`, if it has: a lion was captured;
@@ -399,17 +456,16 @@ impl Position {
     /// Both lions' squares (255 once captured) and both sides' attacks, in one pass.
     #[inline]
     fn survey(&self) -> Survey {
-        let mut s = Survey { lions: [255; 2], attacks: [0; 2] };
-        for (sq, &c) in self.board.iter().enumerate() {
-            if c != 0 {
-                let side = (c >> 3) as usize;
-                if c & 7 == Role::Lion as u8 {
-                    s.lions[side] = sq as u8;
-                }
-                s.attacks[side] |= ATTACKS[side][(c & 7) as usize][sq];
-            }
+        let [first, second] = self.occupancy();
+        let mut both = 0;
+        for sq in squares(first | second) {
+            both |= BOTH_ATTACKS[usize::from(self.board[sq])][sq];
         }
-        s
+        let lion = |code| match find(&self.board, code) {
+            12 => 255,
+            sq => sq as u8,
+        };
+        Survey { lions: [lion(1), lion(9)], attacks: [both as Squares, (both >> 16) as Squares] }
     }
 
     fn outcome_with(&self, rules: &Rules, s: &Survey) -> Option<Outcome> {
@@ -518,12 +574,10 @@ impl Position {
     /// legal.
     pub fn for_each_move(&self, mut f: impl FnMut(Move)) {
         let us = self.turn.index();
-        let own = self.occupied_by(self.turn);
-        for (sq, &c) in self.board.iter().enumerate() {
-            if c == 0 || (c >> 3) as usize != us {
-                continue;
-            }
-            let role = c & 7;
+        let occupancy = self.occupancy();
+        let own = occupancy[us];
+        for sq in squares(own) {
+            let role = self.board[sq] & 7;
             let mut targets = ATTACKS[us][role as usize][sq] & !own;
             while targets != 0 {
                 let to = targets.trailing_zeros() as u8;
@@ -532,14 +586,13 @@ impl Position {
                 f(Move::Step { from: Square(sq as u8), to: Square(to), promote });
             }
         }
+        let empty = ALL_SQUARES & !(occupancy[0] | occupancy[1]);
         for (slot, role) in Role::IN_HAND.iter().enumerate() {
             if self.hands[us][slot] == 0 {
                 continue;
             }
-            for sq in 0..12u8 {
-                if self.board[sq as usize] == 0 {
-                    f(Move::Drop { role: *role, to: Square(sq) });
-                }
+            for sq in squares(empty) {
+                f(Move::Drop { role: *role, to: Square(sq as u8) });
             }
         }
     }
@@ -562,13 +615,10 @@ impl Position {
         let (us, them) = (self.turn, self.turn.other());
         let mut pieces = [(0usize, 0 as Squares); 7];
         let mut n = 0;
-        let mut theirs = 0;
-        for (sq, &c) in self.board.iter().enumerate() {
-            if c != 0 && (c >> 3) as usize == them.index() {
-                pieces[n] = (sq, ATTACKS[them.index()][(c & 7) as usize][sq]);
-                n += 1;
-                theirs |= 1 << sq;
-            }
+        let theirs = self.occupancy()[them.index()];
+        for sq in squares(theirs) {
+            pieces[n] = (sq, ATTACKS[them.index()][usize::from(self.board[sq] & 7)][sq]);
+            n += 1;
         }
         // Each piece's square gets the attacks of the pieces before it, then of those after it.
         let mut without = [0; 12];
@@ -693,4 +743,43 @@ pub fn diagram(pos: &Position) -> String {
     }
     s.push_str(&format!("{} to move\n", pos.turn.name()));
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`Position::occupancy`] and [`squares`] against a plain look at each square: every code
+    /// on every square, and boards of random codes (lions or not).
+    #[test]
+    fn occupancy_is_each_sides_squares() {
+        let plain = |pos: &Position| {
+            let mut m = [0; 2];
+            for (sq, &c) in pos.board.iter().enumerate() {
+                if c != 0 {
+                    m[usize::from(c >> 3)] |= 1 << sq;
+                }
+            }
+            m
+        };
+        let codes = [0u8, 1, 2, 3, 4, 5, 9, 10, 11, 12, 13];
+        let mut pos = Position::start();
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for k in 0..20_000 {
+            for (sq, c) in pos.board.iter_mut().enumerate() {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                *c = if k < codes.len() * 12 {
+                    codes[k / 12] * u8::from(sq == k % 12)
+                } else {
+                    codes[(state % 11) as usize]
+                };
+            }
+            let m = pos.occupancy();
+            assert_eq!(m, plain(&pos), "{:?}", pos.board);
+            let listed: Vec<usize> = squares(m[0] | m[1]).collect();
+            assert_eq!(listed, (0..12).filter(|&sq| pos.board[sq] != 0).collect::<Vec<_>>());
+        }
+    }
 }
