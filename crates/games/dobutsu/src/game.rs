@@ -5,7 +5,7 @@
 use nana_engine::{Dtm, Game, Node, Value};
 
 use crate::index::{self, Cursor, SIZE};
-use crate::position::{Position, FAR_RANK, ORIGINS};
+use crate::position::{squares, Position, FAR_RANK, ORIGINS};
 use crate::types::{Role, Rules};
 
 /// One rule set of Dobutsu shogi over the whole index.
@@ -100,11 +100,10 @@ pub struct Unmove {
 pub fn for_each_unmove(pos: &Position, mut f: impl FnMut(&Position, Option<&[usize]>, Unmove)) {
     debug_assert_eq!(pos.turn, crate::Side::First);
     let them = 1; // the second player, who moved last
-    for (sq, &code) in pos.board.iter().enumerate() {
-        if code == 0 || code >> 3 != 1 {
-            continue;
-        }
-        let role = code & 7;
+    let [first, second] = pos.occupancy();
+    let empty = !(first | second);
+    for sq in squares(second) {
+        let role = pos.board[sq] & 7;
         let on_far = FAR_RANK[them] & 1 << sq != 0;
         // The piece as it stood before the move, and where it may have come from.
         let mut origins: [(u8, u16); 2] = [(0, 0), (0, 0)];
@@ -118,13 +117,7 @@ pub fn for_each_unmove(pos: &Position, mut f: impl FnMut(&Position, Option<&[usi
             _ => origins[0] = (role, ORIGINS[them][role as usize][sq]),
         }
         for (before, from_set) in origins {
-            let mut from_set = from_set;
-            while from_set != 0 {
-                let from = from_set.trailing_zeros() as usize;
-                from_set &= from_set - 1;
-                if pos.board[from] != 0 {
-                    continue;
-                }
+            for from in squares(from_set & empty) {
                 let mut prev = *pos;
                 prev.turn = crate::Side::Second;
                 prev.board[from] = before | 8;

@@ -96,7 +96,7 @@ const ALL_SQUARES: Squares = (1 << 12) - 1;
 
 /// The squares of a set, lowest first.
 #[inline]
-fn squares(mut set: Squares) -> impl Iterator<Item = usize> {
+pub(crate) fn squares(mut set: Squares) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         (set != 0).then(|| {
             let sq = set.trailing_zeros() as usize;
@@ -406,8 +406,8 @@ impl Position {
 
     /// The square of a side's lion; `None` once it is captured.
     pub fn lion(&self, side: Side) -> Option<Square> {
-        let code = Piece { side, role: Role::Lion }.code();
-        self.board.iter().position(|&c| c == code).map(|s| Square(s as u8))
+        let sq = find(&self.board, Piece { side, role: Role::Lion }.code());
+        (sq < 12).then_some(Square(sq as u8))
     }
 
     /// The squares `side`'s pieces attack.
