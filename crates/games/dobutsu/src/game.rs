@@ -6,7 +6,7 @@ use nana_engine::{Dtm, Game, Node, Value};
 
 use crate::index::{self, Cursor, SIZE};
 use crate::position::{squares, Position, FAR_RANK, ORIGINS};
-use crate::types::{Role, Rules};
+use crate::types::{Role, Rules, Side};
 
 /// One rule set of Dobutsu shogi over the whole index.
 #[derive(Debug, Clone, Copy)]
@@ -72,9 +72,15 @@ impl DobutsuGame {
     #[inline]
     fn retro_moves(&self, pos: &Position, out: &mut Vec<u64>) {
         let ends = pos.retro_ends();
-        for_each_unmove(pos, |prev, _, unmove| {
+        // The positions before a retro-move of any piece but the lion keep the lions and the
+        // side to move of one position: ranked from the first square they change.
+        let mut near = index::Near::new(&Position { turn: Side::Second, ..*pos });
+        for_each_unmove(pos, |prev, changed, unmove| {
             if ends.solver_end(prev, &self.rules, unmove.to, unmove.from, unmove.uncaptured).is_none() {
-                out.push(index::rank(prev));
+                out.push(match changed {
+                    Some(changed) => near.rank(prev, changed),
+                    None => index::rank(prev),
+                });
             }
         });
     }

@@ -74,6 +74,10 @@ struct Tables {
     offsets: [u64; LION_PAIRS + 1],
     /// `free[pair]`: the squares left by the pair's lions, in order.
     free: [[u8; FREE]; LION_PAIRS],
+    /// `order[rotated][mirrored][pair][sq]`: the place among the pair's free squares of the one
+    /// a board read in that frame ([`SOURCES`]) shows stored square `sq` on; [`FREE`] for the
+    /// lions' squares.
+    order: [[[[u8; 12]; LION_PAIRS]; 2]; 2],
     /// `steps[pair][i][CONTENTS × state + d]`: what contents `d` on free square `i` add to the
     /// index from `state`, where allowed; where not, the step of the next contents allowed (or
     /// [`NONE`]), so that a row never decreases and the contents of an index part `r` are the
@@ -118,7 +122,18 @@ fn tables() -> &'static Tables {
             counts.push(c);
         }
         assert_eq!(offsets[LION_PAIRS], SIZE);
-        Tables { pair_of, pairs, offsets, free, steps, allowed, counts }
+        let order = [0, 1].map(|rotated| {
+            [0, 1].map(|mirrored| {
+                free.map(|squares| {
+                    let mut order = [FREE as u8; 12];
+                    for (i, &sq) in squares.iter().enumerate() {
+                        order[usize::from(SOURCES[rotated][mirrored][usize::from(sq)])] = i as u8;
+                    }
+                    order
+                })
+            })
+        });
+        Tables { pair_of, pairs, offsets, free, order, steps, allowed, counts }
     })
 }
 
@@ -288,6 +303,99 @@ pub fn rank(pos: &Position) -> u64 {
         i.min(rank_oriented(t, pos, rotated, true, pair))
     } else {
         i
+    }
+}
+
+/// Ranks positions that differ from one base position only on squares off the lions and in the
+/// hands, its lions and side to move kept: the positions a retro-move of any piece but the lion
+/// leads back to. The index's sum and state after each prefix of the free squares is read off
+/// the base once, as far as a position needs it, and a position is ranked from the first free
+/// square it changes.
+pub(crate) struct Near {
+    t: &'static Tables,
+    base: Position,
+    pair: usize,
+    rotated: bool,
+    /// The frames the index reads the positions in: one, or two where the mirror keeps the
+    /// lion pair ([`rank`] takes the smaller index).
+    frames: [Prefixes; 2],
+    count: usize,
+}
+
+/// The base of [`Near`] read in one frame.
+#[derive(Clone, Copy)]
+struct Prefixes {
+    mirrored: bool,
+    /// `sums[i]`, `states[i]`: the index's sum of steps and the state after the first `i` free
+    /// squares of the base, for `i` up to `known`.
+    sums: [u32; FREE + 1],
+    states: [u8; FREE + 1],
+    known: usize,
+}
+
+impl Near {
+    /// The ranker of positions near `base`, which has both lions on the board, a step apart at
+    /// least.
+    pub(crate) fn new(base: &Position) -> Near {
+        let (rotated, mirrored, a, b) = orient(base);
+        let t = tables();
+        let pair = t.pair_of[a][b];
+        debug_assert!(pair != NO_PAIR, "the lions stand a step apart: {base:?}");
+        let frame = |mirrored| Prefixes { mirrored, sums: [0; FREE + 1], states: [0; FREE + 1], known: 0 };
+        let count = 1 + usize::from(a % 3 == 1 && b % 3 == 1);
+        Near {
+            t,
+            base: *base,
+            pair: usize::from(pair),
+            rotated,
+            frames: [frame(mirrored), frame(true)],
+            count,
+        }
+    }
+
+    /// The index of `pos`, which differs from the base only on the stored squares `changed`
+    /// (no lion's) and in the hands: what [`rank`] gives.
+    #[inline]
+    pub(crate) fn rank(&mut self, pos: &Position, changed: &[usize]) -> u64 {
+        let i = self.rank_in(0, pos, changed);
+        let i = if self.count == 2 { i.min(self.rank_in(1, pos, changed)) } else { i };
+        debug_assert_eq!(i, rank(pos), "{pos:?}, changed on {changed:?}");
+        i
+    }
+
+    #[inline]
+    fn rank_in(&mut self, frame: usize, pos: &Position, changed: &[usize]) -> u64 {
+        let t = self.t;
+        let f = &mut self.frames[frame];
+        let order = &t.order[usize::from(self.rotated)][usize::from(f.mirrored)][self.pair];
+        let from = changed.iter().map(|&sq| usize::from(order[sq])).min().unwrap_or(FREE);
+        let (source, digits) = (
+            &SOURCES[usize::from(self.rotated)][usize::from(f.mirrored)],
+            &DIGITS[usize::from(self.rotated)],
+        );
+        let steps = &t.steps[self.pair];
+        let free = &t.free[self.pair];
+        // The base's prefixes as far as this position's: a base's contents may be ones the
+        // index rules out (a piece of the mover attacking the lion), but a position that keeps
+        // them is not ranked.
+        while f.known < from {
+            let (i, state) = (f.known, usize::from(f.states[f.known]));
+            let d =
+                usize::from(digits[usize::from(self.base.board[usize::from(source[usize::from(free[i])])])]);
+            f.sums[i + 1] = f.sums[i].wrapping_add(steps[i][CONTENTS * state + d]);
+            f.states[i + 1] = (state + KIND[d]) as u8;
+            f.known += 1;
+        }
+        let (mut r, mut state) = (f.sums[from], usize::from(f.states[from]));
+        for (i, &square) in free.iter().enumerate().skip(from) {
+            let d = usize::from(digits[usize::from(pos.board[usize::from(source[usize::from(square)])])]);
+            r = r.wrapping_add(steps[i][CONTENTS * state + d]);
+            state += KIND[d];
+        }
+        let hand = &pos.hands[usize::from(self.rotated)];
+        let (e, c) = ((state / 3 % 3) as u32, (state % 3) as u32);
+        let h = (u32::from(hand[0]) * (3 - e) + u32::from(hand[1])) * (3 - c) + u32::from(hand[2]);
+        t.offsets[self.pair] + u64::from(r) + u64::from(h)
     }
 }
 
@@ -574,6 +682,30 @@ mod tests {
             assert_eq!(cursor.unrank(index), expected, "entry {index}");
         }
         assert!(used > 300_000, "{used} used entries");
+    }
+
+    /// [`Near`] ranks the position before every retro-move of a piece but the lion, from
+    /// entries spread over the index, as [`rank`] does: lion pairs the mirror keeps among them,
+    /// and positions changed on any free square and in the hands.
+    #[test]
+    fn near_ranks_retro_moves_as_rank() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let (mut checked, mut self_mirror) = (0, 0);
+        for _ in 0..40_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let Some(pos) = unrank(state % SIZE) else { continue };
+            let mut near = Near::new(&Position { turn: Side::Second, ..pos });
+            crate::game::for_each_unmove(&pos, |prev, changed, _| {
+                if let Some(changed) = changed.filter(|_| !prev.can_capture_lion()) {
+                    assert_eq!(near.rank(prev, changed), rank(prev), "{prev:?}");
+                    checked += 1;
+                    self_mirror += usize::from(near.count == 2);
+                }
+            });
+        }
+        assert!(checked > 100_000 && self_mirror > 4_000, "{checked} ranked, {self_mirror} with the mirror");
     }
 
     /// The lion pairs: 40, none with the lions a step apart, each of a mirror class once.
