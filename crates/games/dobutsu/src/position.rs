@@ -412,11 +412,18 @@ impl Position {
 
     /// The squares `side`'s pieces attack.
     pub(crate) fn attacks(&self, side: Side) -> Squares {
-        let mut a = 0;
-        for sq in squares(self.occupancy()[side.index()]) {
-            a |= ATTACKS[side.index()][usize::from(self.board[sq] & 7)][sq];
+        (self.both_attacks() >> (16 * side.index())) as Squares
+    }
+
+    /// The squares each side attacks, the first player's in the low 16 bits, the second's in
+    /// the high 16: every square looked up, without a branch (an empty one attacks nothing).
+    #[inline]
+    fn both_attacks(&self) -> u32 {
+        let mut both = 0;
+        for (sq, &c) in self.board.iter().enumerate() {
+            both |= BOTH_ATTACKS[usize::from(c & 15)][sq];
         }
-        a
+        both
     }
 
     fn occupied_by(&self, side: Side) -> Squares {
@@ -456,11 +463,7 @@ impl Position {
     /// Both lions' squares (255 once captured) and both sides' attacks, in one pass.
     #[inline]
     fn survey(&self) -> Survey {
-        let [first, second] = self.occupancy();
-        let mut both = 0;
-        for sq in squares(first | second) {
-            both |= BOTH_ATTACKS[usize::from(self.board[sq])][sq];
-        }
+        let both = self.both_attacks();
         let lion = |code| match find(&self.board, code) {
             12 => 255,
             sq => sq as u8,
@@ -613,25 +616,25 @@ impl Position {
     /// side to move leaves its lion where the opponent attacks it.
     pub fn exposure(&self) -> Exposure {
         let (us, them) = (self.turn, self.turn.other());
-        let mut pieces = [(0usize, 0 as Squares); 7];
-        let mut n = 0;
-        let theirs = self.occupancy()[them.index()];
-        for sq in squares(theirs) {
-            pieces[n] = (sq, ATTACKS[them.index()][usize::from(self.board[sq] & 7)][sq]);
-            n += 1;
-        }
-        // Each piece's square gets the attacks of the pieces before it, then of those after it.
+        // What the opponent's piece on each square attacks (nothing where none stands), every
+        // square looked up without a branch; then each square gets the attacks of the squares
+        // before it and of those after it.
+        let shift = 16 * them.index();
+        let attacks: [Squares; 12] = std::array::from_fn(|sq| {
+            (BOTH_ATTACKS[usize::from(self.board[sq] & 15)][sq] >> shift) as Squares
+        });
         let mut without = [0; 12];
         let mut all = 0;
-        for &(sq, attacks) in &pieces[..n] {
-            without[sq] = all;
-            all |= attacks;
+        for (w, &a) in without.iter_mut().zip(&attacks) {
+            *w = all;
+            all |= a;
         }
         let mut after = 0;
-        for &(sq, attacks) in pieces[..n].iter().rev() {
-            without[sq] |= after;
-            after |= attacks;
+        for (w, &a) in without.iter_mut().zip(&attacks).rev() {
+            *w |= after;
+            after |= a;
         }
+        let theirs = self.occupancy()[them.index()];
         let lion = self.lion(us).map_or(255, |l| l.0);
         Exposure { lion, theirs, all, without }
     }
