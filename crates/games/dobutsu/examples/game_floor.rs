@@ -6,8 +6,9 @@
 //! 2. The solve, phase by phase, as `nana --game dobutsu solve` runs it.
 //! 3. The retro-moves of exactly the entries the retrograde expands (every decided entry the
 //!    survey does not mark as having no predecessors), each entry's position unranked and its
-//!    predecessors ranked, distinct ones for a win, as the passes ask for them, in runs of
-//!    entries in order, on every thread; nothing is dealt out or decided.
+//!    predecessors ranked, distinct ones for a win, as the passes ask for them
+//!    (`predecessors_of_each`, runs of entries in order), on every thread; nothing is dealt out
+//!    or decided.
 //!
 //! The retrograde phase less pass 3 is the engine's own work; the survey and pass 3 together
 //! are the floor of this index and these rules on this machine.
@@ -62,23 +63,22 @@ fn main() {
     let start = Instant::now();
     let (expanded, predecessors) = (0..runs)
         .into_par_iter()
-        .map_init(Vec::new, |out, r| {
-            let (mut expanded, mut predecessors) = (0u64, 0u64);
-            for d in r * RUN..((r + 1) * RUN).min(values.len()) {
-                let (expand, win) = expands(d);
-                if !expand {
-                    continue;
-                }
-                out.clear();
-                game.predecessors(d as u64, out);
-                if win {
+        .map(|r| {
+            let (entries, wins): (Vec<u32>, Vec<bool>) = (r * RUN..((r + 1) * RUN).min(values.len()))
+                .filter_map(|d| {
+                    let (expand, win) = expands(d);
+                    expand.then_some((d as u32, win))
+                })
+                .unzip();
+            let (mut wins, mut predecessors) = (wins.into_iter(), 0u64);
+            game.predecessors_of_each(&entries, &mut |out| {
+                if wins.next() == Some(true) {
                     out.sort_unstable();
                     out.dedup();
                 }
-                expanded += 1;
                 predecessors += black_box(out.len()) as u64;
-            }
-            (expanded, predecessors)
+            });
+            (entries.len() as u64, predecessors)
         })
         .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
     println!(
