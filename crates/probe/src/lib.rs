@@ -431,11 +431,33 @@ impl<'a, G: ProbeRules> Probe<'a, G> {
     /// rules' value where it is over (the same for a position a move leads to that holds one
     /// of [`ProbeRules::TERMINAL_VALUES`]).
     pub fn ranked_moves(&self, pos: &G::Position) -> Result<Vec<Ranked<G>>, ProbeError> {
+        let Some((own, mut moves)) = self.valued_moves(pos)? else { return Ok(Vec::new()) };
+        moves.sort_by_cached_key(|m| (self.order(m), self.game.machine_notation(pos, m.mv)));
+        self.checked_best(pos, own, moves.first())?;
+        Ok(moves)
+    }
+
+    /// The best move (the first of [`Probe::ranked_moves`]), `None` where the game is over.
+    /// Only the moves of the best value and ending are written in machine notation, to choose
+    /// among them.
+    pub fn best_move(&self, pos: &G::Position) -> Result<Option<Ranked<G>>, ProbeError> {
+        let Some((own, moves)) = self.valued_moves(pos)? else { return Ok(None) };
+        let least = moves.iter().map(|m| self.order(m)).min();
+        let best = moves
+            .into_iter()
+            .filter(|m| Some(self.order(m)) == least)
+            .min_by_key(|m| self.game.machine_notation(pos, m.mv));
+        self.checked_best(pos, own, best.as_ref())?;
+        Ok(best)
+    }
+
+    /// The position's value and its moves with theirs, in the order the game makes them;
+    /// `None` for a position where the game is over (its value checked against the rules').
+    #[allow(clippy::type_complexity)]
+    fn valued_moves(&self, pos: &G::Position) -> Result<Option<(Value, Vec<Ranked<G>>)>, ProbeError> {
         let own = self.value(pos)?;
-        let inconsistent =
-            |p: &G::Position| ProbeError::Inconsistent { position: self.game.position_string(p) };
         if let Some(t) = self.game.terminal(pos) {
-            return if own == t.value { Ok(Vec::new()) } else { Err(inconsistent(pos)) };
+            return if own == t.value { Ok(None) } else { Err(self.inconsistent(pos)) };
         }
         let mut moves = Vec::new();
         let mut err = None;
@@ -450,7 +472,7 @@ impl<'a, G: ProbeRules> Probe<'a, G> {
             let terminal =
                 if G::TERMINAL_VALUES.contains(&child_value) { self.game.terminal(child) } else { None };
             if terminal.is_some_and(|t| t.value != child_value) {
-                return err = Some(inconsistent(child));
+                return err = Some(self.inconsistent(child));
             }
             moves.push(RankedMove {
                 mv,
@@ -459,26 +481,38 @@ impl<'a, G: ProbeRules> Probe<'a, G> {
                 ending: terminal.map(|t| t.ending),
             });
         });
-        if let Some(e) = err {
-            return Err(e);
-        }
-        moves.sort_by_cached_key(|m| {
-            let ending = m.ending.map_or(usize::MAX, |e| {
-                G::ENDINGS.iter().position(|&known| known == e).unwrap_or(usize::MAX - 1)
-            });
-            (m.value().rank_key(), ending, self.game.machine_notation(pos, m.mv))
-        });
-        // A position that is not over has a move (the game's contract), and its value is its
-        // best move's.
-        match moves.first() {
-            Some(best) if best.value_before() == own => Ok(moves),
-            _ => Err(inconsistent(pos)),
+        match err {
+            Some(e) => Err(e),
+            None => Ok(Some((own, moves))),
         }
     }
 
-    /// The best move (the first of [`Probe::ranked_moves`]), `None` where the game is over.
-    pub fn best_move(&self, pos: &G::Position) -> Result<Option<Ranked<G>>, ProbeError> {
-        Ok(self.ranked_moves(pos)?.into_iter().next())
+    /// Where a move goes in [`Probe::ranked_moves`], but for the machine notation that breaks
+    /// ties: its value's rank, then its ending's place among [`ProbeRules::ENDINGS`] (none
+    /// last).
+    fn order(&self, m: &Ranked<G>) -> (impl Ord, usize) {
+        let ending = m.ending.map_or(usize::MAX, |e| {
+            G::ENDINGS.iter().position(|&known| known == e).unwrap_or(usize::MAX - 1)
+        });
+        (m.value().rank_key(), ending)
+    }
+
+    /// A position that is not over has a move (the game's contract), and its value is its
+    /// best move's.
+    fn checked_best(
+        &self,
+        pos: &G::Position,
+        own: Value,
+        best: Option<&Ranked<G>>,
+    ) -> Result<(), ProbeError> {
+        match best {
+            Some(best) if best.value_before() == own => Ok(()),
+            _ => Err(self.inconsistent(pos)),
+        }
+    }
+
+    fn inconsistent(&self, p: &G::Position) -> ProbeError {
+        ProbeError::Inconsistent { position: self.game.position_string(p) }
     }
 
     /// The principal variation: best moves to the end of the game for a won or lost position;

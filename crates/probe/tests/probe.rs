@@ -178,6 +178,14 @@ fn values_and_ranking_in_both_widths() {
         assert!(probe.ranked_moves(&6).unwrap().is_empty());
         assert_eq!(probe.best_move(&6).unwrap(), None);
         assert_eq!(probe.best_move(&0).unwrap().map(|m| m.mv), Some("+2"));
+        // The best move is the first ranked one everywhere (ties of value and ending among
+        // them), and an error where ranking is one.
+        for p in 0..12 {
+            match probe.ranked_moves(&p) {
+                Ok(moves) => assert_eq!(probe.best_move(&p).unwrap(), moves.into_iter().next(), "{p}"),
+                Err(e) => assert_eq!(probe.best_move(&p), Err(e), "{p}"),
+            }
+        }
     }
 }
 
