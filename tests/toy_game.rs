@@ -21,8 +21,8 @@ use axum::http::{Request, StatusCode};
 use nana_cli::games::{game, Registered, GAMES};
 use nana_engine::{CheckError, Dtm, EntryWidth, Node, Progress, Solution, SolveError, Value};
 use nana_front::{
-    Board, Claims, EndingWords, Explorable, Game, Hand, Load, MoveSquares, Palette, Perft, PieceView,
-    ProtocolNotation, Report, ReportError, RuleSet, SquareView, Words,
+    Board, CheckFailed, Claims, EndingWords, Explorable, Game, Hand, Load, MoveSquares, Palette, Perft,
+    PieceView, ProtocolNotation, Report, ReportError, RuleSet, SquareView, WholeCheck, Words,
 };
 use nana_probe::table::{RulesError, Table, TableRules};
 use nana_probe::{Ending, InputError, ProbeRules, Terminal};
@@ -317,6 +317,12 @@ impl Claims for TakeAway {
     fn results<E: From<ReportError>>(load: Load<'_, Toy, E>) -> Result<String, E> {
         let table = load(Toy::Standard)?;
         Ok(format!("longest loss: {} plies\n", table.stats().max_dtm))
+    }
+    fn whole_space_checks() -> Vec<WholeCheck> {
+        vec![WholeCheck::new("retro-moves against moves", || match nana_engine::check_relations(&Solver) {
+            Ok(edges) => Ok(format!("{edges} edges agree")),
+            Err(e) => Err(CheckFailed(e.to_string())),
+        })]
     }
 }
 

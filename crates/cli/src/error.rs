@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use nana_engine::{CheckError, SolveError};
 use nana_export::ExportError;
-use nana_front::ReportError;
+use nana_front::{CheckFailed, ReportError};
 use nana_probe::echo::cut;
 use nana_probe::table::TableError;
 use nana_probe::ProbeError;
@@ -67,6 +67,8 @@ pub enum CliError {
     NotConfirmed { failed: usize, claims: usize },
     /// The games whose claims were not all confirmed (`verify --all-games`).
     GamesNotConfirmed(Vec<&'static str>),
+    /// One of a game's whole-space checks failed (`verify --self-check`).
+    SelfCheck { check: String, failure: CheckFailed },
     /// `--bind` is not an address or a name that resolves.
     Bind { bind: String, source: io::Error },
     /// `--bind` names a host that has no address.
@@ -139,6 +141,7 @@ impl fmt::Display for CliError {
             CliError::GamesNotConfirmed(games) => {
                 write!(f, "not every game's claims were confirmed: {}", games.join(", "))
             }
+            CliError::SelfCheck { check, failure } => write!(f, "self-check failed: {check}: {failure}"),
             CliError::Bind { bind, source } => write!(f, "--bind {}: {source}", cut(bind)),
             CliError::NoAddress { bind } => write!(f, "--bind {}: the name has no address", cut(bind)),
             CliError::NothingToServe(notes) => write!(f, "nothing to serve: {}", notes.join("; ")),
@@ -171,6 +174,7 @@ impl Error for CliError {
             | CliError::OutputIsDirectory(_)
             | CliError::NotConfirmed { .. }
             | CliError::GamesNotConfirmed(_)
+            | CliError::SelfCheck { .. }
             | CliError::NoAddress { .. }
             | CliError::NothingToServe(_) => None,
         }

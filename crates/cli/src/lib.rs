@@ -100,6 +100,12 @@ enum Command<G: Game> {
         /// `check-table` does (the tables must be files in --dir).
         #[arg(long)]
         check: bool,
+        /// The exhaustive self-check (with --solve and --check): solve with every fast path
+        /// checked against the plain way as it runs, solve and check every table the game
+        /// ships, then run the game's checks of its index, moves and enumeration over their
+        /// whole spaces (docs/TESTING.md).
+        #[arg(long, requires_all = ["solve", "check"])]
+        self_check: bool,
         /// Every game in turn, not only --game's (the main job: `nana verify --solve --check --all-games`).
         #[arg(long, conflicts_with = "game")]
         all_games: bool,
@@ -169,8 +175,8 @@ fn run<G: Game + Perft + Claims + ProtocolNotation>(
         Command::Solve { rules, out: dir } => {
             commands::solve::run::<G>(&rules.rule_sets, &dir.unwrap_or(tb_dir), out)
         }
-        Command::Verify { dir, solve, check, all_games } => {
-            let (dir, steps) = (dir.unwrap_or(tb_dir), commands::verify::Steps { solve, check });
+        Command::Verify { dir, solve, check, self_check, all_games } => {
+            let (dir, steps) = (dir.unwrap_or(tb_dir), commands::verify::Steps { solve, check, self_check });
             if all_games {
                 commands::verify::run_all(games, &dir, steps, out)
             } else {

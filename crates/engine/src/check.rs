@@ -56,6 +56,24 @@ pub fn check<G: Game>(game: &G, entries: &[u8], progress: &(dyn Fn(u64) + Sync))
     check_with(game, entries, EntryWidth::One, progress)
 }
 
+/// [`check_with`] on every `every`-th entry alone (entries `0`, `every`, `2 every`, …): the
+/// same check of each, against all of its successors, for a test that cannot wait for the whole
+/// table. Returns how many entries were checked.
+pub fn check_every<G: Game>(
+    game: &G,
+    entries: &[u8],
+    width: EntryWidth,
+    every: u64,
+) -> Result<u64, CheckError> {
+    assert!(every > 0, "a stride of at least one entry");
+    assert_eq!(entries.len() as u64, game.size() * width.bytes() as u64, "solution and game differ in size");
+    match width {
+        EntryWidth::One => check_code::<G, Entry>(game, entries, every as usize, &|_| {}),
+        EntryWidth::Two => check_code::<G, WideEntry>(game, entries, every as usize, &|_| {}),
+    }?;
+    Ok(game.size().div_ceil(every))
+}
+
 /// Checks every entry of a solution stored `width` bytes per entry: an illegal entry has no
 /// legal position, a terminal entry holds exactly the value the game gives it, and an inner
 /// entry agrees with its successors' values: a win in `d` has a move to a loss in `d - 1` and
@@ -71,14 +89,16 @@ pub fn check_with<G: Game>(
 ) -> Result<(), CheckError> {
     assert_eq!(entries.len() as u64, game.size() * width.bytes() as u64, "solution and game differ in size");
     match width {
-        EntryWidth::One => check_code::<G, Entry>(game, entries, progress),
-        EntryWidth::Two => check_code::<G, WideEntry>(game, entries, progress),
+        EntryWidth::One => check_code::<G, Entry>(game, entries, 1, progress),
+        EntryWidth::Two => check_code::<G, WideEntry>(game, entries, 1, progress),
     }
 }
 
+/// Checks the entries `0`, `every`, `2 every`, … (every entry for 1).
 fn check_code<G: Game, E: Code>(
     game: &G,
     entries: &[u8],
+    every: usize,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(), CheckError> {
     const CHUNK: usize = 1 << 12;
@@ -87,7 +107,7 @@ fn check_code<G: Game, E: Code>(
     (0..n.div_ceil(CHUNK)).into_par_iter().try_for_each_init(Vec::new, |succ, c| {
         let start = c * CHUNK;
         let end = (start + CHUNK).min(n);
-        for i in start..end {
+        for i in (start.next_multiple_of(every)..end).step_by(every) {
             let stored = value(i);
             let fail = |problem| Err(CheckError { index: i as u64, stored, problem });
             succ.clear();
@@ -148,6 +168,84 @@ impl fmt::Display for RelationMismatch {
 }
 
 impl std::error::Error for RelationMismatch {}
+
+/// An edge that one relation of a game has and the other lacks, found by
+/// [`check_relations_every`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MissingEdge {
+    /// The entry the move is from.
+    pub from: u64,
+    /// The entry the move leads to.
+    pub to: u64,
+    /// Whether the forward relation has the edge (and the backward one lacks it), or the
+    /// other way round.
+    pub forward: bool,
+}
+
+impl fmt::Display for MissingEdge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (from, to) = (self.from, self.to);
+        if self.forward {
+            write!(f, "entry {to} is a successor of {from}, but {from} is not among its predecessors")
+        } else {
+            write!(f, "entry {from} is a predecessor of {to}, but {to} is not among its successors")
+        }
+    }
+}
+
+impl std::error::Error for MissingEdge {}
+
+/// [`check_relations`] around every `every`-th entry (`0`, `every`, `2 every`, …): each
+/// successor `q` of such an inner entry `p` lists `p` among its predecessors, and each
+/// predecessor `p` of such a legal entry `q` is inner and lists `q` among its successors. Every
+/// edge at a sampled entry is checked exactly, whichever side of it the entry is on; edges
+/// between two entries off the sample are not. Returns the number of edges checked.
+pub fn check_relations_every<G: Game>(game: &G, every: u64) -> Result<u64, MissingEdge> {
+    assert!(every > 0, "a stride of at least one entry");
+    let n = game.size();
+    (0..n.div_ceil(every))
+        .into_par_iter()
+        .map_init(
+            || (Vec::new(), Vec::new()),
+            |(succ, other), k| {
+                let i = k * every;
+                let mut edges = 0u64;
+                succ.clear();
+                let node = game.successors(i, succ);
+                if node == Node::Inner {
+                    succ.sort_unstable();
+                    succ.dedup();
+                    for &q in succ.iter() {
+                        other.clear();
+                        if game.has_predecessors(q) {
+                            game.predecessors(q, other);
+                        }
+                        if !other.contains(&i) {
+                            return Err(MissingEdge { from: i, to: q, forward: true });
+                        }
+                        edges += 1;
+                    }
+                }
+                let silent = matches!(node, Node::Terminal(_)) && !game.has_predecessors(i);
+                if node == Node::Illegal || silent {
+                    return Ok(edges);
+                }
+                succ.clear();
+                game.predecessors(i, succ);
+                succ.sort_unstable();
+                succ.dedup();
+                for &p in succ.iter() {
+                    other.clear();
+                    if game.successors(p, other) != Node::Inner || !other.contains(&i) {
+                        return Err(MissingEdge { from: p, to: i, forward: false });
+                    }
+                    edges += 1;
+                }
+                Ok(edges)
+            },
+        )
+        .reduce(|| Ok(0), |a, b| Ok(a? + b?))
+}
 
 fn edge_hash(p: u64, q: u64) -> u64 {
     // splitmix64 finaliser over the pair.

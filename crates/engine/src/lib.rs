@@ -10,6 +10,7 @@
 //! [`WideEntry`] document the encodings; the one-byte one is the payload of the tablebase files).
 
 mod check;
+pub mod cross_check;
 pub mod par;
 mod progress;
 pub mod reach;
@@ -18,7 +19,10 @@ mod solve;
 mod subset;
 mod value;
 
-pub use check::{check, check_relations, check_with, CheckError, Problem, RelationMismatch};
+pub use check::{
+    check, check_every, check_relations, check_relations_every, check_with, CheckError, MissingEdge, Problem,
+    RelationMismatch,
+};
 pub use progress::{NoProgress, PhasePlan, Progress};
 pub use solution::{Solution, Solved, Stats};
 pub use solve::{phases, solve, solve_census, solve_with, SolveError, MAX_SIZE};

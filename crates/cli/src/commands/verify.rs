@@ -2,8 +2,9 @@
 
 use std::io::Write;
 use std::path::Path;
+use std::time::Instant;
 
-use nana_front::{Claims, Game};
+use nana_front::{Claims, Game, WholeCheck};
 use nana_probe::table::TableRules;
 
 use crate::error::CliError;
@@ -18,6 +19,9 @@ pub struct Steps {
     pub solve: bool,
     /// Re-check every entry of each claimed table against the rules (`--check`).
     pub check: bool,
+    /// The self-check (`--self-check`): the solves with the fast paths' cross-checks on, every
+    /// table the game ships solved and checked, then the game's whole-space checks.
+    pub self_check: bool,
 }
 
 /// Every game in turn, each under a heading; the claims of every game are checked even when
@@ -50,17 +54,41 @@ pub fn run_all(
 /// `verify` for one game (with `--solve`: its claimed rule sets solved and written first; with
 /// `--check`: their files re-checked entry by entry, as `check-table` does).
 pub fn run<G: Game + Claims>(dir: &Path, steps: Steps, out: &mut dyn Write) -> Result<(), CliError> {
+    let rule_sets = if steps.self_check { G::self_check_rule_sets() } else { G::claimed_rule_sets() };
+    // Before the solve, so that it runs with them.
+    nana_engine::cross_check::enable(steps.self_check);
     if steps.solve {
-        super::solve::run::<G>(&G::claimed_rule_sets(), dir, out)?;
+        super::solve::run::<G>(&rule_sets, dir, out)?;
         outln!(out);
     }
     if steps.check {
-        for rules in G::claimed_rule_sets() {
+        for rules in &rule_sets {
             super::check::run::<G>(&dir.join(rules.file_name()), out)?;
         }
         outln!(out);
     }
+    if steps.self_check {
+        whole_space_checks(G::NAME, G::whole_space_checks(), out)?;
+        outln!(out);
+    }
     check::<G>(dir, out)
+}
+
+/// Runs each check in turn, printing a line for each with what it counted and how long it
+/// took; the first that fails ends the run with its error.
+pub fn whole_space_checks(game: &str, checks: Vec<WholeCheck>, out: &mut dyn Write) -> Result<(), CliError> {
+    for check in checks {
+        let spinner = crate::progress::spinner(format!("{game}: {}", check.name));
+        let start = Instant::now();
+        let result = (check.run)();
+        spinner.finish_and_clear();
+        let seconds = start.elapsed().as_secs_f64();
+        match result {
+            Ok(line) => outln!(out, "self-check: {}: {line} ({seconds:.2} s)", check.name),
+            Err(e) => return Err(CliError::SelfCheck { check: check.name, failure: e }),
+        }
+    }
+    Ok(())
 }
 
 fn check<G: Game + Claims>(dir: &Path, out: &mut dyn Write) -> Result<(), CliError> {

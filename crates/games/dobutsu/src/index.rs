@@ -359,7 +359,9 @@ impl Near {
     pub(crate) fn rank(&mut self, pos: &Position, changed: &[usize]) -> u64 {
         let i = self.rank_in(0, pos, changed);
         let i = if self.count == 2 { i.min(self.rank_in(1, pos, changed)) } else { i };
-        debug_assert_eq!(i, rank(pos), "{pos:?}, changed on {changed:?}");
+        if nana_engine::cross_check::on() {
+            assert_eq!(i, rank(pos), "the near rank of {pos:?}, changed on {changed:?}");
+        }
         i
     }
 

@@ -23,6 +23,8 @@ mod position;
 pub mod probe;
 pub mod reach;
 pub mod san;
+#[cfg(feature = "parallel")]
+pub mod self_check;
 pub mod survey;
 pub mod tablebase;
 mod types;

@@ -77,7 +77,9 @@ impl RetroEnds {
             s.attacks[0] |= ATTACKS[0][(uncaptured & 7) as usize][to];
         }
         let end = prev.solver_end_with(rules, &s);
-        debug_assert_eq!(end, prev.solver_end(rules), "{prev:?}");
+        if nana_engine::cross_check::on() {
+            assert_eq!(end, prev.solver_end(rules), "the retro-move's end of {prev:?}");
+        }
         end
     }
 }

@@ -93,7 +93,7 @@ pub fn for_each_in_set(range: Range<u64>, f: impl FnMut(u64, &Position)) {
 
 /// What tells, a move at a time, whether a move of the side to move may end the game at once
 /// with its win: complete a try, or leave the opponent without a move. Moves it rules out
-/// cannot (checked after every move in debug builds); the others are played and looked at.
+/// cannot (checked after every move by the self-check); the others are played and looked at.
 struct Enders {
     us: usize,
     /// The mover's lion stands on its far rank already, attacked (the safe-try reading): any
@@ -133,8 +133,8 @@ impl Enders {
     }
 }
 
-/// Checks, in debug builds, what `byte_of` reads off a move of `pos` without playing it against
-/// the position after it: where the game is not over before the move, a win at once after it
+/// Checks, when the self-check's switch is on ([`nana_engine::cross_check`]), what `byte_of`
+/// reads off a move of `pos` without playing it against the position after it: where the game is not over before the move, a win at once after it
 /// can only be the lion's capture (`loses`); and a move [`Enders`] rules out does not end the
 /// game with the mover's win. The move is played once for both.
 fn check_move(pos: &Position, rules: &Rules, mv: Move, loses: bool, enders: &Enders) {
@@ -195,7 +195,7 @@ fn byte_of(pos: &Position, rules: &Rules) -> u8 {
     let lost = |p: &Position| matches!(p.solver_end(rules), Some((Value::Loss(_), _)));
     pos.for_each_move(|mv| {
         let loses = exposure.loses_at_once(mv);
-        if cfg!(debug_assertions) {
+        if nana_engine::cross_check::on() {
             check_move(pos, rules, mv, loses, &enders);
         }
         if loses || try_wins {

@@ -2,12 +2,11 @@
 //! `nana-fixture`, solves each rule set once per run: minutes), and checked by paths that share
 //! nothing with the solve's survey and retro-moves:
 //!
-//! - the engine's independent check of every entry of the safe-try table against its
-//!   successors (the same check of Tanaka's table runs in the README's main job, `nana verify
-//!   --solve --check --all-games`);
-//! - symmetry: a position, its mirror image and its colour flip (the same position seen by the
-//!   other player) all rank to the entry, and each one's moves, generated on its own board,
-//!   give the entry's value back;
+//! - every 101st entry of both tables valued again from its moves, with symmetry: a position,
+//!   its mirror image and its colour flip (the same position seen by the other player) all rank
+//!   to the entry, and each one's moves, generated on its own board, give the entry's value
+//!   back (the engine's independent check of every entry of both tables against its successors
+//!   runs in the self-check, `nana verify --solve --check --self-check --all-games`);
 //! - positions that arise when a player declines to take the lion, which no game from the
 //!   start that takes it reaches: each has a value, and where a plain search of the rules to a
 //!   fixed depth decides it, the same one;
@@ -19,7 +18,7 @@ use dobutsu_shogi::index::{rank, unrank, SIZE};
 use dobutsu_shogi::probe::Probe;
 use dobutsu_shogi::{Position, Rules};
 use nana_engine::{Dtm, EntryWidth, Value};
-use nana_probe::table::{Source, TableRules};
+use nana_probe::table::Source;
 use rayon::prelude::*;
 
 /// The value of a position whose side to move can take the lion, by the rules: a win in 1.
@@ -52,41 +51,43 @@ fn value_from_moves(pos: &Position, rules: &Rules, entries: &[u8]) -> Value {
     }
 }
 
+/// Both rule sets' tables: the start's value, and every 101st used entry, its mirror image and
+/// its colour flip ranked to the entry and valued from their own moves, each generated on its
+/// own board (the self-check, `nana verify --self-check`, checks every entry of both with the
+/// engine's independent check).
 #[test]
 fn dobutsu_solved_and_checked() {
-    let rules = Rules::TANAKA;
-    let table = nana_fixture::table(rules);
-    let entries = table.entries();
-    assert_eq!(entries.len() as u64, SIZE);
-    assert_eq!(EntryWidth::One.value(entries, rank(&Position::start())), Some(CLAIMS[0].value));
-
-    // The independent check of the safe-try table: every entry of the solved set against its
-    // successors, and nothing stored elsewhere.
+    let tanaka = nana_fixture::table(Rules::TANAKA);
     let safe_try = nana_fixture::table(Rules::SAFE_TRY);
-    if let Err(e) = Rules::SAFE_TRY.check(safe_try.entries(), safe_try.width(), &|_| {}) {
-        panic!("the safe-try table: {e}");
+    assert_eq!(tanaka.entries().len() as u64, SIZE);
+    assert_eq!(EntryWidth::One.value(tanaka.entries(), rank(&Position::start())), Some(CLAIMS[0].value));
+    for (rules, table) in [(Rules::TANAKA, &tanaka), (Rules::SAFE_TRY, &safe_try)] {
+        let entries = table.entries();
+        let checked: u64 = (0..SIZE / 101)
+            .into_par_iter()
+            .map(|k| k * 101)
+            .filter(|&i| EntryWidth::One.value(entries, i).is_some())
+            .map(|i| {
+                let stored = EntryWidth::One.value(entries, i);
+                let pos = unrank(i).expect("a used entry is a position");
+                for image in [pos, pos.mirror(), pos.rotate(), pos.rotate().mirror()] {
+                    assert_eq!(rank(&image), i, "{image:?} is a symmetric image of entry {i}");
+                    assert_eq!(
+                        Some(value_from_moves(&image, &rules, entries)),
+                        stored,
+                        "{rules:?}: {image:?}"
+                    );
+                }
+                1
+            })
+            .sum();
+        assert!(checked > 2_000_000, "only {checked} entries looked at");
     }
     // The readings differ only where a lion on its far rank is attacked, which never arises
     // from the start: some entries differ, but few.
-    let differ = (0..SIZE as usize).into_par_iter().filter(|&i| entries[i] != safe_try.entries()[i]).count();
+    let differ =
+        (0..SIZE as usize).into_par_iter().filter(|&i| tanaka.entries()[i] != safe_try.entries()[i]).count();
     assert!(differ > 0 && differ < 100_000_000, "{differ} entries differ");
-
-    // Symmetry, over every 101st used entry.
-    let checked: u64 = (0..SIZE / 101)
-        .into_par_iter()
-        .map(|k| k * 101)
-        .filter(|&i| EntryWidth::One.value(entries, i).is_some())
-        .map(|i| {
-            let stored = EntryWidth::One.value(entries, i);
-            let pos = unrank(i).expect("a used entry is a position");
-            for image in [pos, pos.mirror(), pos.rotate(), pos.rotate().mirror()] {
-                assert_eq!(rank(&image), i, "{image:?} is a symmetric image of entry {i}");
-                assert_eq!(Some(value_from_moves(&image, &rules, entries)), stored, "{image:?}");
-            }
-            1
-        })
-        .sum();
-    assert!(checked > 2_000_000, "only {checked} entries looked at");
 }
 
 /// A plain search of the rules to `depth` plies: the value where every line within the depth

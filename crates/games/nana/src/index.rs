@@ -659,7 +659,10 @@ pub(crate) fn unrank_with_ranker(index: u64) -> Option<(Position, Option<ChildRa
         hand: pos.hands_raw()[1],
         drops: None,
     };
-    debug_assert!(ChildRanker::new(&pos).is_some_and(|r| (r.kp, r.mirrored, r.keys) == (kp, mirrored, keys)));
+    if nana_engine::cross_check::on() {
+        let plain = ChildRanker::new(&pos).map(|r| (r.kp, r.mirrored, r.keys));
+        assert_eq!(plain, Some((kp, mirrored, keys)), "the child ranker of entry {index}");
+    }
     Some((pos, Some(ranker)))
 }
 

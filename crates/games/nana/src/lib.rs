@@ -22,6 +22,8 @@ pub mod index;
 mod position;
 pub mod probe;
 pub mod reach;
+#[cfg(feature = "parallel")]
+pub mod self_check;
 pub mod tablebase;
 mod types;
 pub mod usi;

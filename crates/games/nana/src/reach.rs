@@ -159,7 +159,12 @@ pub(crate) fn for_each_edit_child<const MIRROR_KINGS: bool>(
                             _ => drop_free.insert((to, pos.drop_free_replies(rules.variant, to))).1,
                         };
                         if free & !pos.drop_shield(rules.variant, code, to) != 0 {
-                            debug_assert!(pos.is_allowed(rules, mv, &pos.play_unchecked(mv)));
+                            if nana_engine::cross_check::on() {
+                                assert!(
+                                    pos.is_allowed(rules, mv, &pos.play_unchecked(mv)),
+                                    "{mv:?} from {pos}"
+                                );
+                            }
                             return true;
                         }
                     }

@@ -718,7 +718,7 @@ fn data_file_agrees_with_reference() {
 }
 
 #[test]
-#[ignore = "slow (minutes): recomputes every count of tests/data/perft.txt with the reference"]
+#[ignore = "exhaustive tier (two minutes): `cargo xtask self-check` runs it"]
 fn full_data_file_agrees_with_reference() {
     check_data_file(u64::MAX);
 }

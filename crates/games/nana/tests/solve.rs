@@ -1,33 +1,24 @@
-//! Whole-game tests: the index over its whole space, forward against backward moves, and both
-//! rule sets solved and checked (the reachable set: `reachable.rs`). Heavy: they run in the test profile,
+//! Whole-game tests: the index and forward against backward moves over samples (the self-check,
+//! `nana verify --self-check`, runs both over the whole space), and both rule sets solved and
+//! checked (the reachable set: `reachable.rs`). Heavy: they run in the test profile,
 //! which the workspace builds with opt-level 3.
 
-use nana_engine::{check, check_relations, solve, Entry, Game, NoProgress, Value};
+use nana_engine::{check, solve, Entry, Game, NoProgress, Value};
 use nana_shogi::index::{is_self_mirror_pair, rank, unrank, MAIN, SIZE};
 use nana_shogi::probe::Probe;
+use nana_shogi::self_check::{self, all_rules};
 use nana_shogi::{fen, NanaGame, Position, Rules, Variant};
 use rayon::prelude::*;
 
 mod common;
 use common::XorShift;
 
+/// Rank ∘ unrank over every 97th entry; the self-check (`nana verify --self-check`) runs the
+/// same check over every entry.
 #[test]
-fn index_bijection_over_the_whole_space() {
-    let bad = (0..SIZE)
-        .into_par_iter()
-        .filter(|&i| {
-            let p = unrank(i).expect("in range");
-            let ok = rank(&p) == i
-                && rank(&p.flip()) == i
-                // Openings and Kings on file 2 store both mirror images.
-                && (i >= MAIN || is_self_mirror_pair(i) || rank(&p.mirror()) == i)
-                && (i < MAIN || rank(&p.mirror()) >= MAIN);
-            !ok
-        })
-        .count();
-    assert_eq!(bad, 0);
-    assert!(unrank(SIZE).is_none());
-    assert_eq!(SIZE, 18_609_858);
+fn index_round_trips_over_a_sample_of_the_space() {
+    let line = self_check::index_round_trip(97).unwrap_or_else(|e| panic!("{e}"));
+    assert!(line.starts_with(&format!("{} entries", SIZE.div_ceil(97))), "{line}");
 }
 
 /// Random playouts: every position met maps into the space, onto an entry whose canonical
@@ -56,27 +47,15 @@ fn every_legal_position_maps_inside_the_space() {
     }
 }
 
-fn all_rules() -> Vec<Rules> {
-    let mut v = Vec::new();
-    for variant in Variant::ALL {
-        for (drop_stalemate, hand_stalemate) in [(true, true), (false, false)] {
-            v.push(Rules { variant, drop_stalemate, hand_stalemate });
-        }
-    }
-    v
-}
-
-/// Retro-moves are checked against forward moves over the whole space: the same edges, with
-/// the solver's prepared game (flags looked up by index) and, for the default rules, with the
-/// plain one (everything generated from the rules).
+/// Retro-moves are checked against forward moves at every 97th entry, every edge in or out of
+/// it, with the solver's prepared game (flags looked up by index) and, for the default rules,
+/// with the plain one (everything generated from the rules); the self-check compares the two
+/// relations' edges over the whole space.
 #[test]
 fn predecessors_match_successors() {
     for rules in all_rules() {
-        let edges = check_relations(&NanaGame::prepared(rules));
-        assert!(edges.is_ok(), "{}: {}", rules.short_name(), edges.unwrap_err());
-        if rules.drop_stalemate && rules.hand_stalemate {
-            assert_eq!(check_relations(&NanaGame::new(rules)), edges);
-        }
+        let line = self_check::relations(rules, 97).unwrap_or_else(|e| panic!("{e}"));
+        assert!(line.ends_with("edges agree"), "{line}");
     }
 }
 

@@ -7,7 +7,8 @@ mod view;
 
 use nana_engine::Value;
 use nana_front::{
-    grouped, Claims, Dialect, Game, Load, Perft, PositionForm, ProtocolNotation, Report, ReportError, RuleSet,
+    grouped, Claims, Dialect, Game, Load, Perft, PositionForm, ProtocolNotation, Report, ReportError,
+    RuleSet, WholeCheck,
 };
 use nana_probe::table::{Table, TableRules};
 use nana_probe::ProbeRules;
@@ -101,6 +102,19 @@ impl Claims for Dobutsu {
 
     fn verify(tables: &[Table<Rules>]) -> Result<Report, ReportError> {
         report(tables)
+    }
+
+    /// Both readings of the try: the safe-try table is shipped too (`nana serve` serves it).
+    fn self_check_rule_sets() -> Vec<Rules> {
+        Rules::all().to_vec()
+    }
+
+    /// None in a build without the feature `parallel`, which has no self-check.
+    fn whole_space_checks() -> Vec<WholeCheck> {
+        #[cfg(feature = "parallel")]
+        return crate::self_check::whole_space_checks();
+        #[cfg(not(feature = "parallel"))]
+        Vec::new()
     }
 
     fn results<E: From<ReportError>>(load: Load<'_, Rules, E>) -> Result<String, E> {

@@ -6,7 +6,9 @@ mod results;
 mod view;
 
 use nana_engine::Value;
-use nana_front::{Claims, Game, Load, Perft, ProtocolNotation, Report, ReportError, RuleOption, RuleSet};
+use nana_front::{
+    Claims, Game, Load, Perft, ProtocolNotation, Report, ReportError, RuleOption, RuleSet, WholeCheck,
+};
 use nana_probe::table::Table;
 
 use crate::claims::CLAIMS;
@@ -94,6 +96,14 @@ impl Claims for Nana {
 
     fn verify(tables: &[Table<Rules>]) -> Result<Report, ReportError> {
         report(tables)
+    }
+
+    /// None in a build without the feature `parallel`, which has no self-check.
+    fn whole_space_checks() -> Vec<WholeCheck> {
+        #[cfg(feature = "parallel")]
+        return crate::self_check::whole_space_checks();
+        #[cfg(not(feature = "parallel"))]
+        Vec::new()
     }
 
     fn results<E: From<ReportError>>(load: Load<'_, Rules, E>) -> Result<String, E> {
