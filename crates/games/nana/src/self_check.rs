@@ -7,16 +7,17 @@
 //! - the solver's retro-moves against its moves ([`relations`]);
 //! - the enumeration of the reachable states against a plain breadth-first search over
 //!   positions, with a hash set of position keys, moves from [`Position::for_each_legal_move`],
-//!   no index and no folding ([`reachable_against_plain_search`]).
+//!   no index and no folding ([`reachable_against_plain_search`]), and against the solver's
+//!   moves and retro-moves ([`reachable_closed_and_rooted`]).
 
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use nana_engine::{check_relations, check_relations_every};
+use nana_engine::{check_relations, check_relations_every, Game};
 use nana_front::{CheckFailed, WholeCheck};
 use rayon::prelude::*;
 
-use crate::index::{is_self_mirror_pair, rank, unrank, MAIN, SIZE};
+use crate::index::{is_self_mirror_pair, mirror_entry, rank, unrank, MAIN, SIZE, START};
 use crate::reach::{self, positions_per_entry, Reachable};
 use crate::{Color, NanaGame, Piece, Position, Rules, Setup, Variant};
 
@@ -52,6 +53,13 @@ pub fn whole_space_checks() -> Vec<WholeCheck> {
         checks.push(WholeCheck::new(
             format!("{}: the reachable states against a plain breadth-first search", rules.short_name()),
             move || reachable_against_plain_search(&rules, None),
+        ));
+        checks.push(WholeCheck::new(
+            format!(
+                "{}: the reachable states closed under moves, each with a reachable predecessor",
+                rules.short_name()
+            ),
+            move || reachable_closed_and_rooted(&rules, 1),
         ));
     }
     checks
@@ -153,6 +161,43 @@ pub fn reachable_against_plain_search(rules: &Rules, depth: Option<u32>) -> Resu
             fail(format!("{c:?} is not the pinned ({black}, {white}, {entries})"))
         }
         _ => Ok(format!("{} positions, the same set ({} entries)", seen.len(), c.entries)),
+    }
+}
+
+/// The enumeration of the states reachable under `rules`, at the entries `0`, `every`,
+/// `2 every`, …: each enumerated state's successors are enumerated, and each but the start has
+/// an enumerated predecessor (from the retro-move generator, which the enumeration does not
+/// use). Both relations are over entries: a predecessor's canonical position moves into the
+/// entry.
+pub fn reachable_closed_and_rooted(rules: &Rules, every: u64) -> Result<String, CheckFailed> {
+    let r = reach::reachable(rules, &|_| {});
+    let game = NanaGame::prepared(*rules);
+    let sides = [&r.black, &r.white];
+    let broken = (0..SIZE.div_ceil(every)).into_par_iter().map(|k| k * every).find_first(|&i| {
+        let (mut succ, mut pred) = (Vec::new(), Vec::new());
+        game.successors(i, &mut succ);
+        game.predecessors(i, &mut pred);
+        // With the Kings on file 2 an entry is one orientation; a folded predecessor moves into
+        // it from its mirror image, which the solver's relation files under the mirrored entry.
+        let m = mirror_entry(i);
+        if m != i {
+            game.predecessors(m, &mut pred);
+        }
+        (0..2).any(|s| {
+            if !sides[s].contains(i) {
+                return false;
+            }
+            let closed = succ.iter().all(|&q| sides[1 - s].contains(q));
+            let rooted = (i == START && s == 0) || pred.iter().any(|&p| sides[1 - s].contains(p));
+            !(closed && rooted)
+        })
+    });
+    match broken {
+        Some(i) => Err(CheckFailed(format!("{}: entry {i} is not closed and rooted", rules.short_name()))),
+        None if !r.contains(&Position::start()) => {
+            Err(CheckFailed("the start is not enumerated".to_string()))
+        }
+        None => Ok(format!("{} entries closed and rooted", SIZE.div_ceil(every))),
     }
 }
 
