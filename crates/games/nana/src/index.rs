@@ -814,7 +814,7 @@ mod tests {
 
     #[test]
     fn sampled_round_trip_and_symmetry() {
-        // The whole space is walked by the integration test `index_bijection`.
+        // The whole space is walked by the self-check (`self_check::index_round_trip`).
         let mut i = 0;
         while i < MAIN {
             let p = unrank(i).unwrap();

@@ -19,7 +19,7 @@ use rayon::prelude::*;
 
 use crate::index::{is_self_mirror_pair, mirror_entry, rank, unrank, MAIN, SIZE, START};
 use crate::reach::{self, positions_per_entry, Reachable};
-use crate::{Color, NanaGame, Piece, Position, Rules, Setup, Variant};
+use crate::{Color, NanaGame, Piece, Position, Rules, Setup};
 
 /// The reachable counts of the default rules, pinned: (Black to move, White to move, entries).
 /// The whole plain search derives each again.
@@ -28,22 +28,11 @@ pub const PINNED: [(Rules, u64, u64, u64); 2] = [
     (Rules::ORIGINAL, 14_443_860, 14_443_867, 7_642_688),
 ];
 
-/// Every rule combination: both variants, the two stalemate rules both on and both off.
-pub fn all_rules() -> Vec<Rules> {
-    let mut v = Vec::new();
-    for variant in Variant::ALL {
-        for (drop_stalemate, hand_stalemate) in [(true, true), (false, false)] {
-            v.push(Rules { variant, drop_stalemate, hand_stalemate });
-        }
-    }
-    v
-}
-
 /// The self-check's part for Nana: each check below over its whole space, every rule
 /// combination for the retro-moves, both default rule sets for the reachable states.
 pub fn whole_space_checks() -> Vec<WholeCheck> {
     let mut checks = vec![WholeCheck::new("rank ∘ unrank over the whole index", || index_round_trip(1))];
-    for rules in all_rules() {
+    for rules in Rules::all() {
         checks.push(WholeCheck::new(
             format!("{}: retro-moves against moves, every entry", rules.short_name()),
             move || relations(rules, 1),

@@ -6,7 +6,7 @@
 use nana_engine::{check, solve, Entry, Game, NoProgress, Value};
 use nana_shogi::index::{is_self_mirror_pair, rank, unrank, MAIN, SIZE};
 use nana_shogi::probe::Probe;
-use nana_shogi::self_check::{self, all_rules};
+use nana_shogi::self_check;
 use nana_shogi::{fen, NanaGame, Position, Rules, Variant};
 use rayon::prelude::*;
 
@@ -53,7 +53,7 @@ fn every_legal_position_maps_inside_the_space() {
 /// relations' edges over the whole space.
 #[test]
 fn predecessors_match_successors() {
-    for rules in all_rules() {
+    for rules in Rules::all() {
         let line = self_check::relations(rules, 97).unwrap_or_else(|e| panic!("{e}"));
         assert!(line.ends_with("edges agree"), "{line}");
     }
@@ -64,7 +64,7 @@ fn predecessors_match_successors() {
 /// rule combination.
 #[test]
 fn solver_successors_match_prepared_successors() {
-    for rules in all_rules() {
+    for rules in Rules::all() {
         let (solver, prepared) = (NanaGame::solver(rules), NanaGame::prepared(rules));
         let checked = (0..SIZE)
             .into_par_iter()
