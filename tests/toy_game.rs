@@ -385,6 +385,19 @@ fn a_registered_game_is_solved_queried_verified_served_and_listed() {
     assert!(ok && text.contains("CONFIRMED the first player loses in 8 plies"), "{text}");
     let (ok, text) = nana(&["--game", "toy", "results", "--dir", &d]);
     assert!(ok && text == "longest loss: 8 plies\n", "{text}");
+    // The self-check: solved with the cross-checks on, checked, its whole-space check run;
+    // asked for without --solve and --check, refused.
+    let (ok, text) = nana(&["--game", "toy", "verify", "--solve", "--check", "--self-check", "--dir", &d]);
+    assert!(
+        ok && text.contains("self-check: retro-moves against moves: ") && text.contains(" edges agree ("),
+        "{text}"
+    );
+    assert!(
+        text.contains("all 26 entries consistent") && text.contains("CONFIRMED the first player"),
+        "{text}"
+    );
+    let (ok, _) = nana(&["--game", "toy", "verify", "--self-check", "--dir", &d]);
+    assert!(!ok, "--self-check needs --solve and --check");
 
     // Played by the engine for GUIs: a value of `UCI_Variant`, with its rule-set option; the
     // start (a loss in 8 plies) is mate -4 over UCI, -8 over USI; 4 stones are taken down to 3.
