@@ -56,24 +56,6 @@ pub fn check<G: Game>(game: &G, entries: &[u8], progress: &(dyn Fn(u64) + Sync))
     check_with(game, entries, EntryWidth::One, progress)
 }
 
-/// [`check_with`] on every `every`-th entry alone (entries `0`, `every`, `2 every`, …): the
-/// same check of each, against all of its successors, for a test that cannot wait for the whole
-/// table. Returns how many entries were checked.
-pub fn check_every<G: Game>(
-    game: &G,
-    entries: &[u8],
-    width: EntryWidth,
-    every: u64,
-) -> Result<u64, CheckError> {
-    assert!(every > 0, "a stride of at least one entry");
-    assert_eq!(entries.len() as u64, game.size() * width.bytes() as u64, "solution and game differ in size");
-    match width {
-        EntryWidth::One => check_code::<G, Entry>(game, entries, every as usize, &|_| {}),
-        EntryWidth::Two => check_code::<G, WideEntry>(game, entries, every as usize, &|_| {}),
-    }?;
-    Ok(game.size().div_ceil(every))
-}
-
 /// Checks every entry of a solution stored `width` bytes per entry: an illegal entry has no
 /// legal position, a terminal entry holds exactly the value the game gives it, and an inner
 /// entry agrees with its successors' values: a win in `d` has a move to a loss in `d - 1` and
@@ -89,16 +71,14 @@ pub fn check_with<G: Game>(
 ) -> Result<(), CheckError> {
     assert_eq!(entries.len() as u64, game.size() * width.bytes() as u64, "solution and game differ in size");
     match width {
-        EntryWidth::One => check_code::<G, Entry>(game, entries, 1, progress),
-        EntryWidth::Two => check_code::<G, WideEntry>(game, entries, 1, progress),
+        EntryWidth::One => check_code::<G, Entry>(game, entries, progress),
+        EntryWidth::Two => check_code::<G, WideEntry>(game, entries, progress),
     }
 }
 
-/// Checks the entries `0`, `every`, `2 every`, … (every entry for 1).
 fn check_code<G: Game, E: Code>(
     game: &G,
     entries: &[u8],
-    every: usize,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(), CheckError> {
     const CHUNK: usize = 1 << 12;
@@ -107,7 +87,7 @@ fn check_code<G: Game, E: Code>(
     (0..n.div_ceil(CHUNK)).into_par_iter().try_for_each_init(Vec::new, |succ, c| {
         let start = c * CHUNK;
         let end = (start + CHUNK).min(n);
-        for i in (start.next_multiple_of(every)..end).step_by(every) {
+        for i in start..end {
             let stored = value(i);
             let fail = |problem| Err(CheckError { index: i as u64, stored, problem });
             succ.clear();

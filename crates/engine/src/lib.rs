@@ -20,7 +20,7 @@ mod subset;
 mod value;
 
 pub use check::{
-    check, check_every, check_relations, check_relations_every, check_with, CheckError, MissingEdge, Problem,
+    check, check_relations, check_relations_every, check_with, CheckError, MissingEdge, Problem,
     RelationMismatch,
 };
 pub use progress::{NoProgress, PhasePlan, Progress};
