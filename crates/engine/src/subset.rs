@@ -195,8 +195,8 @@ impl Subset {
     /// Entries `first..first + out.len()` of the whole index from the members' one-byte values
     /// `dense` (by dense number): a member's value, `outside` for every other entry.
     pub fn spread_into(&self, dense: &[u8], outside: u8, first: u64, out: &mut [u8]) {
-        debug_assert_eq!(dense.len() as u64, self.len);
-        debug_assert!(first + out.len() as u64 <= self.universe);
+        assert_eq!(dense.len() as u64, self.len);
+        assert!(first + out.len() as u64 <= self.universe);
         out.fill(outside);
         let mut d = self.count_below(first) as usize;
         let end = first + out.len() as u64;

@@ -100,7 +100,7 @@ impl Entry {
 
     #[inline]
     pub const fn decided(dtm: u16) -> Entry {
-        debug_assert!(dtm <= Self::MAX_DTM);
+        assert!(dtm <= Self::MAX_DTM, "a distance over what the entry holds");
         Entry(dtm as u8 + 1)
     }
 
@@ -149,7 +149,7 @@ impl WideEntry {
 
     #[inline]
     pub const fn decided(dtm: u16) -> WideEntry {
-        debug_assert!(dtm <= Self::MAX_DTM);
+        assert!(dtm <= Self::MAX_DTM, "a distance over what the entry holds");
         WideEntry(dtm + 1)
     }
 

@@ -140,7 +140,7 @@ impl Codes {
     /// `254 - base`).
     pub(super) fn new(base: u8, parked: Vec<u16>) -> Codes {
         let top = Entry::ILLEGAL.0 - parked.len() as u8;
-        debug_assert!(top > base);
+        assert!(top > base);
         Codes { base, top, parked }
     }
 

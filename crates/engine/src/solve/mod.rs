@@ -318,7 +318,7 @@ fn solve_packed_census<G: Game>(
     let cells: Vec<AtomicU8> = bytes.into_iter().map(AtomicU8::new).collect();
     let marks = PackedMarks { cells: &cells, codes: &codes };
     let found = forward(game, Source::Census(read), &marks, &cells, &unlisted, progress)?;
-    debug_assert!(found.many.is_empty(), "a census counts at most 255 successors");
+    assert!(found.many.is_empty(), "a census counts at most 255 successors");
     let packed = Packed::over(&cells, codes.clone());
     match backward(game, None, &packed, found.seeds, progress) {
         Ok(()) => Ok(cells.into_iter().map(|c| codes.entry(c.into_inner())).collect()),

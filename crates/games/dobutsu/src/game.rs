@@ -104,7 +104,7 @@ pub struct Unmove {
 /// comes the squares on which it differs from `pos`, or `None` if the lion moved, and the
 /// retro-move itself.
 pub fn for_each_unmove(pos: &Position, mut f: impl FnMut(&Position, Option<&[usize]>, Unmove)) {
-    debug_assert_eq!(pos.turn, crate::Side::First);
+    nana_engine::cross_assert_eq!(pos.turn, crate::Side::First);
     let them = 1; // the second player, who moved last
     let [first, second] = pos.occupancy();
     let empty = !(first | second);

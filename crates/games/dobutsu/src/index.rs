@@ -255,7 +255,7 @@ pub(crate) fn orient(pos: &Position) -> (bool, bool, usize, usize) {
     let flip = if rotated { 8 } else { 0 };
     // The lions' squares as stored, then as the side to move sees them.
     let (mut a, mut b) = (find(&pos.board, 1 | flip), find(&pos.board, 9 ^ flip));
-    debug_assert!(a < 12 && b < 12, "a lion is missing");
+    nana_engine::cross_assert!(a < 12 && b < 12, "a lion is missing");
     if rotated {
         (a, b) = (11 - a, 11 - b);
     }
@@ -276,7 +276,7 @@ fn rank_oriented(t: &Tables, pos: &Position, rotated: bool, mirrored: bool, pair
     let (mut r, mut state) = (0u32, 0usize);
     for (i, &square) in t.free[pair].iter().enumerate() {
         let d = usize::from(digits[usize::from(pos.board[usize::from(source[usize::from(square)])])]);
-        debug_assert!(
+        nana_engine::cross_assert!(
             t.allowed[pair][i][state] & 1 << d != 0,
             "a piece of the mover attacks the lion, or too many of a kind: {pos:?}"
         );
@@ -296,7 +296,7 @@ pub fn rank(pos: &Position) -> u64 {
     let (rotated, mirrored, a, b) = orient(pos);
     let t = tables();
     let pair = t.pair_of[a][b];
-    debug_assert!(pair != NO_PAIR, "the lions stand a step apart: {pos:?}");
+    nana_engine::cross_assert!(pair != NO_PAIR, "the lions stand a step apart: {pos:?}");
     let pair = usize::from(pair);
     let i = rank_oriented(t, pos, rotated, mirrored, pair);
     if a % 3 == 1 && b % 3 == 1 {
@@ -340,7 +340,7 @@ impl Near {
         let (rotated, mirrored, a, b) = orient(base);
         let t = tables();
         let pair = t.pair_of[a][b];
-        debug_assert!(pair != NO_PAIR, "the lions stand a step apart: {base:?}");
+        nana_engine::cross_assert!(pair != NO_PAIR, "the lions stand a step apart: {base:?}");
         let frame = |mirrored| Prefixes { mirrored, sums: [0; FREE + 1], states: [0; FREE + 1], known: 0 };
         let count = 1 + usize::from(a % 3 == 1 && b % 3 == 1);
         Near {

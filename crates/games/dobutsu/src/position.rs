@@ -606,7 +606,7 @@ impl Position {
     /// goes on from a position before this one (the first player to move, both lions on the
     /// board).
     pub(crate) fn retro_ends(&self) -> RetroEnds {
-        debug_assert_eq!(self.turn, Side::First);
+        nana_engine::cross_assert_eq!(self.turn, Side::First);
         let s = self.survey();
         // The first player to move: the opponent's attacks without each of its pieces are the
         // second player's, as the exposure of the first player's moves has them.

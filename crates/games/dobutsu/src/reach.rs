@@ -94,7 +94,7 @@ pub fn count(rules: &Rules, reached: &Reachable, solution: Option<(&[u8], EntryW
     // the second are the same, under either rule set (246,803,167 each: `nana --game dobutsu
     // stats`, with `--rules safe-try` too). Test builds hold the census to it (the suite runs it
     // in `nana --game dobutsu verify`, whose union is held to Tanaka's count).
-    debug_assert!(c.first_to_move == c.positions && c.second_to_move == c.positions, "{c:?}");
+    assert!(c.first_to_move == c.positions && c.second_to_move == c.positions, "{c:?}");
     c
 }
 

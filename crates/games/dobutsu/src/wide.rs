@@ -110,7 +110,7 @@ const fn inverse(d: u64) -> u64 {
 /// `r / d` and `r % d` for `r < 2^24`, by multiplying with `inverse(d)`.
 #[inline]
 fn divide(r: u64, d: u64, inverse: u64) -> (u64, u64) {
-    debug_assert!(r < 1 << 24);
+    nana_engine::cross_assert!(r < 1 << 24);
     let q = (r * inverse) >> 40;
     (q, r - q * d)
 }
@@ -357,7 +357,7 @@ fn rank_oriented(
     b: usize,
 ) -> u64 {
     let pair = t.pair_of[a][b] as usize;
-    debug_assert!((pair as u64) < LION_PAIRS, "not a canonical lion pair");
+    nana_engine::cross_assert!((pair as u64) < LION_PAIRS, "not a canonical lion pair");
     let digits = &DIGITS[orientation / 2];
     let read = &t.reads[pair][orientation];
     let at = |i: usize| u32::from(digits[board[read[i] as usize] as usize]);
@@ -477,7 +477,7 @@ mod tests {
             }
         }
         let pair = t.pair_of[a][b] as u64;
-        debug_assert!(pair < LION_PAIRS, "not a canonical lion pair");
+        nana_engine::cross_assert!(pair < LION_PAIRS, "not a canonical lion pair");
         let (mut mask, mut kinds, mut owners, mut hens) = (0u16, 0u16, 0u32, 0u32);
         let (mut counts, mut k, mut c, mut free, mut pow3) = ([0usize; 3], 0, 0, 0, 1u16);
         for sq in 0..12 {

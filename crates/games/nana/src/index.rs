@@ -392,7 +392,7 @@ pub(crate) fn rank_black(pos: &Position) -> u64 {
 /// mirrored to reach its entry's orientation.
 #[inline]
 pub(crate) fn rank_black_oriented(pos: &Position) -> (u64, bool) {
-    debug_assert_eq!(pos.side_to_move(), Color::Black);
+    nana_engine::cross_assert_eq!(pos.side_to_move(), Color::Black);
     if !pos.kings_placed() {
         let i = match pos.king_square(Color::White) {
             None => START,
@@ -414,14 +414,14 @@ pub(crate) fn rank_black_oriented(pos: &Position) -> (u64, bool) {
 /// to move (`FLIP` true), read off `pos` without building the flip.
 #[inline(always)]
 fn rank_main<const FLIP: bool>(pos: &Position) -> (u64, bool) {
-    debug_assert_eq!(pos.side_to_move(), if FLIP { Color::White } else { Color::Black });
+    nana_engine::cross_assert_eq!(pos.side_to_move(), if FLIP { Color::White } else { Color::Black });
     let t = tables();
     let board = pos.board_codes();
     let [bk, wk] = pos.king_squares_raw().map(usize::from);
     // The flip turns square s into 8 - s and swaps the colours.
     let (bk, wk) = if FLIP { (8 - wk, 8 - bk) } else { (bk, wk) };
     let (kp, mirrored) = t.pair_of[bk][wk];
-    debug_assert!(kp != u8::MAX, "kings cannot stand so");
+    nana_engine::cross_assert!(kp != u8::MAX, "kings cannot stand so");
     // The entry's position is read three cells at a time, a row's cell states making its key.
     let order = &READ_ORDER[usize::from(FLIP)][usize::from(mirrored)];
     let states = if FLIP { &STATES_FLIPPED } else { &STATES };
@@ -450,7 +450,7 @@ fn rank_rows(t: &Tables, kp: u8, keys: [u32; 3], hand: [u8; 2]) -> u64 {
     let compress = &t.compress[kp as usize];
     let (o, d) = (u32::from(compress[o9 as usize]), u32::from(compress[d9 as usize]));
     let offset = t.pattern_offset[(o * 128 + d) as usize % (128 * 128)];
-    debug_assert!(offset != u32::MAX);
+    nana_engine::cross_assert!(offset != u32::MAX);
     let split = u64::from(hand[0]) * (3 - c) + u64::from(hand[1]);
     kp as u64 * CUBE_CONFIGS + u64::from(offset) + digits * (3 - a) * (3 - c) + split
 }
@@ -533,7 +533,7 @@ impl ChildRanker {
     /// `None` for a position with a King in hand.
     #[inline]
     pub(crate) fn new(pos: &Position) -> Option<ChildRanker> {
-        debug_assert_eq!(pos.side_to_move(), Color::Black);
+        nana_engine::cross_assert_eq!(pos.side_to_move(), Color::Black);
         if !pos.kings_placed() {
             return None;
         }

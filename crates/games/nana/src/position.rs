@@ -306,7 +306,7 @@ impl Position {
         kings: [u8; 2],
     ) -> Position {
         let pos = Position { board, hands, kings_in_hand: 0, side: Color::Black, pieces, kings };
-        debug_assert_eq!(pos, Position::from_raw(board, hands, 0, Color::Black));
+        nana_engine::cross_assert_eq!(pos, Position::from_raw(board, hands, 0, Color::Black));
         pos
     }
 
@@ -424,7 +424,7 @@ impl Position {
                 let captured = p.board[to.index()];
                 if captured != 0 {
                     let role = code_role(captured);
-                    debug_assert!(role != 0, "a king cannot be captured");
+                    nana_engine::cross_assert!(role != 0, "a king cannot be captured");
                     p.hands[us][((role - 1) / 4) as usize] += 1;
                     p.pieces[1 - us] &= !to.bit();
                 }
@@ -490,7 +490,7 @@ impl Position {
     /// lead to: the enumeration ranks most of them from the parent and the code alone.
     #[inline]
     pub(crate) fn for_each_l0_edit(&self, variant: Variant, f: impl FnMut(Move, u8)) {
-        debug_assert!(self.kings_placed());
+        nana_engine::cross_assert!(self.kings_placed());
         let mut f = f;
         let _ = self.for_each_board_move_and_drop(
             table(variant),
@@ -657,7 +657,7 @@ impl Position {
         // A basic-legal drop never gives check: it attacks nothing the King stands on, and a
         // piece put down cannot uncover an attack.
         let check = !mv.is_drop() && child.king_attacked(t, child.side);
-        debug_assert_eq!(check, child.king_attacked(t, child.side));
+        nana_engine::cross_assert_eq!(check, child.king_attacked(t, child.side));
         forbidden(rules, self.has_pieces_in_hand(self.side), mv.is_drop(), check, || {
             child.has_l0_move_in(t, check)
         })

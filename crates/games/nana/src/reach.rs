@@ -200,7 +200,7 @@ fn report_both_orientations(
     child: u64,
     allowed: &mut dyn FnMut() -> bool,
 ) {
-    debug_assert!(index::is_self_mirror_pair(child));
+    nana_engine::cross_assert!(index::is_self_mirror_pair(child));
     let mut verdict = None;
     let mut once = || *verdict.get_or_insert_with(&mut *allowed);
     f(child, &mut once);
