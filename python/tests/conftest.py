@@ -16,6 +16,14 @@ import nana
 RULE_SETS = [("nana", "current"), ("nana", "original"), ("dobutsu", "tanaka"), ("dobutsu", "safe-try")]
 
 
+def pytest_configure(config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "self_check: left to the exhaustive tier, `cargo xtask self-check` (whole-table work, and the "
+        "rule sets the test command does not solve)",
+    )
+
+
 def _env(name: str) -> str:
     value = os.environ.get(name)
     if not value:

@@ -17,6 +17,9 @@ import pyarrow.parquet as pq
 import pytest
 
 import nana
+
+# An export of a whole table: 30 s in the tests' build, left to the self-check.
+pytestmark = pytest.mark.self_check
 from conftest import run_nana
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "PYTHON.md"

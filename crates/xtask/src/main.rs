@@ -1,5 +1,7 @@
 //! `cargo xtask test [ARGS]`: the project's one test command. It installs what the tests need
-//! and the machine lacks, then runs `cargo test --workspace`, or `cargo test ARGS` when
+//! and the machine lacks, builds the workspace's tests (`cargo build --workspace --lib --bins
+//! --tests --examples`, the build `cargo test --workspace` then runs on), installs the Python
+//! package from that build, then runs `cargo test --workspace`, or `cargo test ARGS` when
 //! arguments are given (`cargo xtask test -p nana-shogi --test golden`).
 //!
 //! What the tests need beyond the Rust toolchain: Node.js with npm and Chromium, for the
@@ -92,13 +94,25 @@ fn test(args: Vec<String>) -> Result<ExitCode, XtaskError> {
     site::ensure_wasm_target()?;
     ensure_clippy()?;
     python::prepare()?;
+    let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    // The build `cargo test --workspace` runs on, the Python package's extension module among it
+    // (a crate without tests, which `cargo test` would not build).
+    let build = ["build", "--workspace", "--lib", "--bins", "--tests", "--examples"];
+    eprintln!("xtask: cargo {} (the tests' build, the Python package's module with it)", build.join(" "));
+    let built = Command::new(&cargo)
+        .args(build)
+        .status()
+        .map_err(|source| XtaskError::Start { command: "cargo build".to_string(), source })?;
+    if !built.success() {
+        return Ok(ExitCode::FAILURE);
+    }
+    python::install_from_build()?;
     let mut path: Vec<PathBuf> =
         env::var_os("PATH").map(|p| env::split_paths(&p).collect()).unwrap_or_default();
     if let Some(bin) = newer_node()? {
         path.insert(0, bin);
     }
     let path = env::join_paths(path).map_err(XtaskError::Path)?;
-    let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let args = if args.is_empty() { vec!["--workspace".to_string()] } else { args };
     let status = Command::new(cargo)
         .arg("test")
@@ -173,6 +187,9 @@ fn self_check(args: Vec<String>) -> Result<ExitCode, XtaskError> {
         return Ok(ExitCode::FAILURE);
     }
     eprintln!("xtask: docs/RESULTS.md holds every table and verdict line `nana verify` printed");
+    // The Python tests of this tier run on the package as a user installs it.
+    python::prepare()?;
+    python::install_wheel()?;
     eprintln!("xtask: cargo test --workspace --tests -- --ignored (the tests left to this tier)");
     let status = Command::new(&cargo)
         .args(["test", "--workspace", "--tests", "--", "--ignored"])

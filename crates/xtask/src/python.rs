@@ -1,9 +1,15 @@
 //! The Python package's test environment: a virtual environment in `target/xtask-python` with
-//! the package (`python/`, built by maturin from the workspace) and what its tests read the
-//! tables and the export with (pytest, pyarrow, pandas, DuckDB), all from PyPI. The test
-//! `tests/python.rs` runs pytest with its Python.
+//! the package (`python/`) and what its tests read the tables and the export with (pytest,
+//! pyarrow, pandas, DuckDB), all from PyPI. The test `tests/python.rs` runs pytest with its
+//! Python.
+//!
+//! The test command installs the package from the tests' own build ([`install_from_build`]): the
+//! extension module is the workspace build's `lib_nana.so`, so that the package and the tests
+//! share one build (maturin builds the package's crate alone, whose dependencies then resolve
+//! to other features and are compiled a second time). The self-check installs it as a user
+//! does, from the wheel maturin builds ([`install_wheel`]), and runs every Python test again.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::error::XtaskError;
@@ -11,14 +17,19 @@ use crate::error::XtaskError;
 /// What the package's tests need from PyPI besides the package.
 const PACKAGES: [&str; 5] = ["maturin>=1.5,<2", "pytest>=7", "pyarrow>=14", "pandas>=2", "duckdb>=1"];
 
-/// Makes the virtual environment where missing, installs [`PACKAGES`] where missing, then
-/// builds the package from the workspace with maturin and installs it (every time: the Rust
-/// code may have changed), in the profile the tests build in (`--profile dev`, which the test
-/// profile inherits unchanged), so that it shares their build.
+/// The workspace's folder (this crate is `crates/xtask`).
+fn workspace() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("the workspace folder")
+}
+
+/// The virtual environment's folder.
+fn venv() -> PathBuf {
+    workspace().join("target/xtask-python")
+}
+
+/// Makes the virtual environment where missing and installs [`PACKAGES`] where missing.
 pub fn prepare() -> Result<(), XtaskError> {
-    // crates/xtask -> the workspace.
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("the workspace folder");
-    let venv = workspace.join("target/xtask-python");
+    let venv = venv();
     let python = venv.join("bin/python");
     if !python.exists() {
         eprintln!(
@@ -51,17 +62,52 @@ pub fn prepare() -> Result<(), XtaskError> {
         pip.args(["-m", "pip", "install", "-q", "--disable-pip-version-check"]).args(PACKAGES);
         run(&mut pip, "pip install of the tests' packages")?;
     }
-    // maturin itself, not through pip, so that cargo's progress shows: the first build takes
-    // minutes.
+    Ok(())
+}
+
+/// Installs the package into the virtual environment as maturin's wheel lays it out (the
+/// `python/python/nana` folder with the extension module `nana/_nana.abi3.so`), the module
+/// taken from the `dev` build of the workspace (`target/debug/lib_nana.so`), which the caller
+/// has just built.
+pub fn install_from_build() -> Result<(), XtaskError> {
+    let python = venv().join("bin/python");
+    // A wheel the self-check installed goes first: its record would name files no longer ours.
+    let mut uninstall = Command::new(&python);
+    uninstall.args(["-m", "pip", "uninstall", "-q", "-y", "--disable-pip-version-check", "nana"]);
+    let _ = uninstall.output();
+    let package = installed_package(&python)?;
+    let copied = (|| -> std::io::Result<()> {
+        if package.exists() {
+            std::fs::remove_dir_all(&package)?;
+        }
+        std::fs::create_dir_all(&package)?;
+        for entry in std::fs::read_dir(workspace().join("python/python/nana"))? {
+            let entry = entry?;
+            if entry.file_type()?.is_file() {
+                std::fs::copy(entry.path(), package.join(entry.file_name()))?;
+            }
+        }
+        std::fs::copy(workspace().join("target/debug/lib_nana.so"), package.join("_nana.abi3.so"))?;
+        Ok(())
+    })();
+    copied.map_err(|source| XtaskError::File { path: package.clone(), source })?;
+    eprintln!("xtask: the Python package installed from this build into {}", package.display());
+    Ok(())
+}
+
+/// Builds the package's wheel with maturin (in the `dev` profile) and installs it, as `pip
+/// install ./python` would.
+pub fn install_wheel() -> Result<(), XtaskError> {
+    let venv = venv();
+    let python = venv.join("bin/python");
+    // maturin itself, not through pip, so that cargo's progress shows.
     let wheels = venv.join("wheels");
     let _ = std::fs::remove_dir_all(&wheels);
-    eprintln!(
-        "xtask: maturin build --profile dev (the build the tests share), then pip install of the wheel"
-    );
+    eprintln!("xtask: maturin build --profile dev of ./python, then pip install of the wheel");
     let mut build = Command::new(&python);
     build
         .args(["-m", "maturin", "build", "--profile", "dev", "--manifest-path"])
-        .arg(workspace.join("python/Cargo.toml"))
+        .arg(workspace().join("python/Cargo.toml"))
         .arg("--out")
         .arg(&wheels)
         .env("PATH", path_with(&venv.join("bin")));
@@ -73,11 +119,25 @@ pub fn prepare() -> Result<(), XtaskError> {
             path: wheels.clone(),
             source: std::io::Error::new(std::io::ErrorKind::NotFound, "maturin build wrote no wheel there"),
         })?;
+    // The copy the test command made has no record for pip to uninstall.
+    let package = installed_package(&python)?;
+    if package.exists() {
+        std::fs::remove_dir_all(&package).map_err(|source| XtaskError::File { path: package, source })?;
+    }
     let mut install = Command::new(&python);
     install
         .args(["-m", "pip", "install", "-q", "--disable-pip-version-check", "--force-reinstall", "--no-deps"])
         .arg(&wheel);
     run(&mut install, "pip install of the package's wheel")
+}
+
+/// The folder the package `nana` is installed in by `python`: `nana` in its site-packages.
+fn installed_package(python: &Path) -> Result<PathBuf, XtaskError> {
+    let out = Command::new(python)
+        .args(["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"])
+        .output()
+        .map_err(|source| XtaskError::Start { command: python.display().to_string(), source })?;
+    Ok(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()).join("nana"))
 }
 
 /// `PATH` with `bin` first (maturin is found there by pip's build).
