@@ -5,6 +5,7 @@
 //!
 //! - the index: rank ∘ unrank over its entries ([`index_round_trip`]);
 //! - the solver's retro-moves against its moves ([`relations`]);
+//! - the solve on one thread and over retro-moves against the solve ([`solves_agree`]);
 //! - the enumeration of the reachable states against a plain breadth-first search over
 //!   positions, with a hash set of position keys, moves from [`Position::for_each_legal_move`],
 //!   no index and no folding ([`reachable_against_plain_search`]), and against the solver's
@@ -13,7 +14,7 @@
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use nana_engine::{check_relations, check_relations_every, Game};
+use nana_engine::{check_relations, check_relations_every, solve, Game, NoProgress};
 use nana_front::{CheckFailed, WholeCheck};
 use rayon::prelude::*;
 
@@ -39,6 +40,10 @@ pub fn whole_space_checks() -> Vec<WholeCheck> {
         ));
     }
     for (rules, ..) in PINNED {
+        checks.push(WholeCheck::new(
+            format!("{}: the solve on one thread and over retro-moves, byte for byte", rules.short_name()),
+            move || solves_agree(rules),
+        ));
         checks.push(WholeCheck::new(
             format!("{}: the reachable states against a plain breadth-first search", rules.short_name()),
             move || reachable_against_plain_search(&rules, None),
@@ -99,6 +104,31 @@ pub fn relations(rules: Rules, every: u64) -> Result<String, CheckFailed> {
         }
     }
     Ok(format!("{edges} edges agree"))
+}
+
+/// The solve of `rules` (the solver's game, which reverses its successors, on the process's
+/// threads) against the same solve on one thread and against the solve over the prepared
+/// game's retro-moves: the same bytes each time.
+pub fn solves_agree(rules: Rules) -> Result<String, CheckFailed> {
+    let name = rules.short_name();
+    let solved = |game: &NanaGame| {
+        solve(game, &NoProgress).map_err(|e| CheckFailed(format!("{name}: the solve failed: {e}")))
+    };
+    let s = solved(&NanaGame::solver(rules))?;
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .map_err(|e| CheckFailed(format!("a thread pool of one: {e}")))?;
+    if one.install(|| solved(&NanaGame::solver(rules)))?.bytes() != s.bytes() {
+        return Err(CheckFailed(format!(
+            "{name}: the bytes differ between one thread and {}",
+            rayon::current_num_threads()
+        )));
+    }
+    if solved(&NanaGame::prepared(rules))?.bytes() != s.bytes() {
+        return Err(CheckFailed(format!("{name}: the bytes differ over retro-moves")));
+    }
+    Ok(format!("{} entries the same three ways", s.bytes().len()))
 }
 
 /// The enumeration of the states reachable under `rules` against a plain breadth-first search
