@@ -88,6 +88,10 @@ fn ensure_clippy() -> Result<(), XtaskError> {
 }
 
 fn test(args: Vec<String>) -> Result<ExitCode, XtaskError> {
+    if matches!(args.as_slice(), [flag] if flag == "-h" || flag == "--help") {
+        println!("{USAGE}");
+        return Ok(ExitCode::SUCCESS);
+    }
     install_missing()?;
     // The static site's browser test builds the WebAssembly module; its build's check for
     // files lints it with Clippy (crates/web/tests/wasm_deps.rs).
@@ -305,7 +309,19 @@ fn installed(program: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::reports_missing_from;
+    use std::process::ExitCode;
+
+    use super::{reports_missing_from, self_check, site, test};
+
+    #[test]
+    fn every_task_prints_its_usage_on_help_and_succeeds() {
+        for flag in ["--help", "-h"] {
+            assert_eq!(test(vec![flag.to_string()]).ok(), Some(ExitCode::SUCCESS));
+            assert_eq!(self_check(vec![flag.to_string()]).ok(), Some(ExitCode::SUCCESS));
+            assert_eq!(site::run(vec![flag.to_string()]), ExitCode::SUCCESS);
+        }
+        assert_eq!(site::run(vec!["--no-such-flag".to_string()]), ExitCode::FAILURE);
+    }
 
     #[test]
     fn every_table_and_verdict_line_must_be_in_the_document() {

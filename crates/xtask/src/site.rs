@@ -49,6 +49,10 @@ const MARKER: &str = "<!-- static site: its script, manifest and icon (cargo xta
 pub fn run(args: Vec<String>) -> ExitCode {
     match parse(&args).and_then(|(out, tables)| write_site(&out, &tables)) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(XtaskError::Help(usage)) => {
+            println!("{usage}");
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE
