@@ -13,9 +13,10 @@
 //!   index.
 //!
 //! The files were written by this test with `NANA_BLESS=1` (`NANA_BLESS=1 cargo test -p
-//! dobutsu-shogi --test golden`), from tables whose values the public C solver confirms
-//! (`tests/reference.rs`) and whose every entry the engine's independent check accepts
-//! (`tests/solve.rs`, the main job); without it, the test only compares.
+//! dobutsu-shogi --test golden`), from tables whose every entry the engine's independent check
+//! accepts (the self-check, `nana verify --solve --check --self-check --all-games`) and whose
+//! start and counts are Tanaka's (`nana --game dobutsu verify`); without it, the test only
+//! compares.
 
 use std::fmt::Write as _;
 
