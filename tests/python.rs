@@ -28,10 +28,8 @@ fn pytest(marks: Option<&str>) {
     // Every named rule set of both games, in the run's folder under their own file names.
     nana_fixture::path(nana_shogi::Rules::CURRENT);
     nana_fixture::path(nana_shogi::Rules::ORIGINAL);
-    let dir = nana_fixture::path(dobutsu_shogi::Rules::TANAKA).parent().expect("a folder").to_path_buf();
-    if marks.is_none() {
-        nana_fixture::path(dobutsu_shogi::Rules::SAFE_TRY);
-    }
+    nana_fixture::path(dobutsu_shogi::Rules::TANAKA);
+    let dir = nana_fixture::path(dobutsu_shogi::Rules::SAFE_TRY).parent().expect("a folder").to_path_buf();
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("the workspace");
     let mut command = Command::new(&python);
     command.args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "python/tests"]);
@@ -47,8 +45,7 @@ fn pytest(marks: Option<&str>) {
     assert!(status.success(), "pytest failed: {status}");
 }
 
-/// The package's tests but those marked `self_check` (`nana export` of a whole table, the
-/// rule sets the test command does not solve).
+/// The package's tests but those marked `self_check` (`nana export` of a whole table).
 #[test]
 fn the_python_package_agrees_with_the_command_line() {
     pytest(Some("not self_check"));

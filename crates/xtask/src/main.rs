@@ -76,6 +76,11 @@ fn main() -> ExitCode {
     }
 }
 
+/// The workspace's folder (this crate is `crates/xtask`).
+pub(crate) fn workspace() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("the workspace folder")
+}
+
 /// Adds Clippy with rustup where the toolchain lacks it.
 fn ensure_clippy() -> Result<(), XtaskError> {
     let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
@@ -177,8 +182,7 @@ fn self_check(args: Vec<String>) -> Result<ExitCode, XtaskError> {
     if !verify.wait().map_err(start)?.success() {
         return Ok(ExitCode::FAILURE);
     }
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("the workspace folder");
-    let doc_path = workspace.join("docs/RESULTS.md");
+    let doc_path = workspace().join("docs/RESULTS.md");
     let doc =
         std::fs::read_to_string(&doc_path).map_err(|source| XtaskError::File { path: doc_path, source })?;
     let missing = reports_missing_from(&printed, &doc);
@@ -234,9 +238,7 @@ fn newer_node() -> Result<Option<PathBuf>, XtaskError> {
     if found.is_some_and(|major| major >= NODE_MAJOR) {
         return Ok(None);
     }
-    // crates/xtask -> the workspace.
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("the workspace folder");
-    let prefix = workspace.join("target/xtask-node");
+    let prefix = workspace().join("target/xtask-node");
     let bin = prefix.join("node_modules/.bin");
     if node_major(&bin.join("node")).is_some_and(|major| major >= NODE_MAJOR) {
         return Ok(Some(bin));

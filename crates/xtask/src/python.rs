@@ -13,14 +13,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::error::XtaskError;
+use crate::workspace;
 
 /// What the package's tests need from PyPI besides the package.
 const PACKAGES: [&str; 5] = ["maturin>=1.5,<2", "pytest>=7", "pyarrow>=14", "pandas>=2", "duckdb>=1"];
-
-/// The workspace's folder (this crate is `crates/xtask`).
-fn workspace() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("the workspace folder")
-}
 
 /// The virtual environment's folder.
 fn venv() -> PathBuf {

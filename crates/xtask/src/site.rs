@@ -25,6 +25,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 use crate::error::{file_error, XtaskError};
+use crate::workspace;
 
 /// The byte counts the page's script shares with the module (which tables it fetches whole,
 /// what opening a table reads): the module's own source, written into `tables.json`.
@@ -79,10 +80,6 @@ fn parse(args: &[String]) -> Result<(PathBuf, PathBuf), XtaskError> {
         }
     }
     Ok((out, tables))
-}
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("the workspace folder").to_path_buf()
 }
 
 /// Adds the wasm target with rustup where the toolchain lacks it.
@@ -173,7 +170,7 @@ fn write_site(out: &Path, tables: &Path) -> Result<(), XtaskError> {
         .filter(|n| n.ends_with(".tb") && !n.contains('"') && !n.contains('\\'))
         .collect();
     names.sort();
-    let module = build_module(&root)?;
+    let module = build_module(root)?;
 
     let dir = out.join("tables");
     if dir.exists() {
