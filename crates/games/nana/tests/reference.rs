@@ -12,6 +12,7 @@
 
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use nana_shogi::{fen, perft, usi, Color, Piece, Position, Role, Rules, Setup, Variant};
 
@@ -220,9 +221,21 @@ struct RefPos {
 }
 
 struct RefMove {
-    usi: String,
+    /// The square moved from, or the face dropped.
+    from: Result<Sq, Face>,
+    to: Sq,
     drop: bool,
     child: RefPos,
+}
+
+impl RefMove {
+    /// The move in USI (made only when asked: perft counts millions of moves).
+    fn usi(&self) -> String {
+        match self.from {
+            Ok(from) => format!("{}{}", sq_name(from), sq_name(self.to)),
+            Err(face) => format!("{}*{}", face.letter(), sq_name(self.to)),
+        }
+    }
 }
 
 impl RefPos {
@@ -392,7 +405,7 @@ impl RefPos {
                 child.set(to, Some((us, King)));
                 child.hand[us.ix()][0] -= 1;
                 child.side = them;
-                out.push(RefMove { usi: format!("K*{}", sq_name(to)), drop: true, child });
+                out.push(RefMove { from: Err(King), to, drop: true, child });
             }
             return out;
         }
@@ -418,7 +431,7 @@ impl RefPos {
                 if child.in_check(us, variant) {
                     continue;
                 }
-                out.push(RefMove { usi: format!("{}{}", sq_name(from), sq_name(to)), drop: false, child });
+                out.push(RefMove { from: Ok(from), to, drop: false, child });
             }
         }
         // Drops: a cube from hand on an empty non-centre square, in any face, not giving check
@@ -439,11 +452,7 @@ impl RefPos {
                     if child.in_check(them, variant) || child.in_check(us, variant) {
                         continue;
                     }
-                    out.push(RefMove {
-                        usi: format!("{}*{}", face.letter(), sq_name(to)),
-                        drop: true,
-                        child,
-                    });
+                    out.push(RefMove { from: Err(face), to, drop: true, child });
                 }
             }
         }
@@ -522,17 +531,17 @@ fn compare(pos: &Position, o: Opts, seen: &mut Seen) -> Vec<RefMove> {
     let text = pos.to_string();
     let r = RefPos::parse(&text);
     assert_eq!(r.print(), text, "printing");
-    let ref_l0: BTreeSet<String> = r.l0_moves(o.variant).into_iter().map(|m| m.usi).collect();
+    let ref_l0: BTreeSet<String> = r.l0_moves(o.variant).into_iter().map(|m| m.usi()).collect();
     assert_eq!(crate_l0(pos, o.variant), ref_l0, "L0 moves of {text} under {o:?}");
     let ref_legal = r.legal_moves(o);
-    let ref_set: BTreeSet<String> = ref_legal.iter().map(|m| m.usi.clone()).collect();
+    let ref_set: BTreeSet<String> = ref_legal.iter().map(|m| m.usi()).collect();
     assert_eq!(crate_legal(pos, &rules), ref_set, "legal moves of {text} under {o:?}");
     assert_eq!(pos.is_terminal(&rules), ref_set.is_empty(), "is_terminal of {text} under {o:?}");
     assert_eq!(pos.in_check(o.variant), r.in_check(r.side, o.variant), "in_check of {text}");
     for m in &ref_legal {
-        let mv = usi::parse(&m.usi).unwrap();
+        let mv = usi::parse(&m.usi()).unwrap();
         let child = pos.play(&rules, mv).unwrap_or_else(|e| panic!("{text}: {e}"));
-        assert_eq!(child.to_string(), m.child.print(), "{text} after {}", m.usi);
+        assert_eq!(child.to_string(), m.child.print(), "{text} after {}", m.usi());
     }
     // Every L0 move the restrictions remove is refused by `play`, with a reason.
     for m in ref_l0.difference(&ref_set) {
@@ -557,7 +566,7 @@ fn playouts(start: &Position, o: Opts, games: usize, max_plies: usize, rng: &mut
                 break;
             }
             let m = &moves[rng.below(moves.len())];
-            pos = pos.play(&o.rules(), usi::parse(&m.usi).unwrap()).unwrap();
+            pos = pos.play(&o.rules(), usi::parse(&m.usi()).unwrap()).unwrap();
         }
     }
 }
@@ -688,27 +697,52 @@ fn read_data_file() -> Vec<DataSection> {
     sections
 }
 
-/// Recomputes with the reference every count of the perft data file up to `max_nodes`, one
-/// thread per position, so the file only holds numbers both generators agree on. Returns how
-/// many counts were checked.
+/// Recomputes with the reference every count of the perft data file up to `max_nodes`, so the
+/// file only holds numbers both generators agree on. Returns how many counts were checked.
+///
+/// Each count is split at the root: one task per legal move, the child's count one ply
+/// shallower. The tasks run on every core, the largest (by the count's share per move) first,
+/// so no single deep count keeps one core busy while the others idle.
 fn check_data_file(max_nodes: u64) -> usize {
+    struct Task {
+        count: usize,
+        child: RefPos,
+        depth: u32,
+        weight: u64,
+    }
     let sections = read_data_file();
+    let counts: Vec<(&DataSection, u32, u64)> = sections
+        .iter()
+        .flat_map(|s| s.counts.iter().filter(|c| c.1 <= max_nodes).map(move |&(d, n)| (s, d, n)))
+        .collect();
+    let mut tasks = Vec::new();
+    for (count, &(s, depth, nodes)) in counts.iter().enumerate() {
+        if depth == 0 {
+            continue;
+        }
+        let moves = s.pos.legal_moves(s.opts);
+        let weight = nodes / moves.len().max(1) as u64;
+        tasks.extend(moves.into_iter().map(|m| Task { count, child: m.child, depth: depth - 1, weight }));
+    }
+    tasks.sort_by_key(|t| std::cmp::Reverse(t.weight));
+    // A count at depth 0 is the position itself; the others are the sums of their tasks.
+    let sums: Vec<AtomicU64> = counts.iter().map(|c| AtomicU64::new(u64::from(c.1 == 0))).collect();
+    let next = AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
     std::thread::scope(|scope| {
-        let handles: Vec<_> = sections
-            .iter()
-            .map(|s| {
-                scope.spawn(move || {
-                    let mut checked = 0;
-                    for &(depth, nodes) in s.counts.iter().filter(|c| c.1 <= max_nodes) {
-                        assert_eq!(s.pos.perft(s.opts, depth), nodes, "{} depth {depth}", s.header);
-                        checked += 1;
-                    }
-                    checked
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).sum()
-    })
+        for _ in 0..threads {
+            scope.spawn(|| {
+                while let Some(t) = tasks.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let opts = counts[t.count].0.opts;
+                    sums[t.count].fetch_add(t.child.perft(opts, t.depth), Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    for ((s, depth, nodes), sum) in counts.iter().zip(&sums) {
+        assert_eq!(sum.load(Ordering::Relaxed), *nodes, "{} depth {depth}", s.header);
+    }
+    counts.len()
 }
 
 #[test]
