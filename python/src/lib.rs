@@ -12,6 +12,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use nana_engine::Value;
 use nana_front::{game_type, solve_command, DynGame, Game, GameType};
 use nana_probe::table::{Table, TableError, TableRules};
 use nana_probe::{ProbeError, ProbeRules};
@@ -143,6 +144,9 @@ fn refusal<G: Game>(rules: &G::Rules, error: TableError) -> Arc<Refusal> {
 trait Opened: Send + Sync {
     /// The answer about a position (the start where `fen` is `None`), as JSON.
     fn answer(&self, fen: Option<&str>) -> Result<String, Error>;
+    /// The value of a position for the side to move: `(1, plies)` won, `(-1, plies)` lost,
+    /// `(0, None)` drawn.
+    fn value(&self, fen: Option<&str>) -> Result<(i8, Option<u16>), Error>;
     /// The mainline from a position, in the machine notation.
     fn mainline(&self, fen: Option<&str>, draw_plies: usize) -> Result<Vec<String>, Error>;
     /// Wins, losses, draws, unused entries and the longest distance to mate.
@@ -174,6 +178,16 @@ impl<G: Game> Opened for Open<G> {
         let pos = self.position(fen)?;
         let answer = self.0.probe().answer(&pos, DRAW_LINE).map_err(|e| probe_error::<G>(&self.0, e))?;
         Ok(serde_json::to_string(&answer).expect("an answer serialises"))
+    }
+
+    fn value(&self, fen: Option<&str>) -> Result<(i8, Option<u16>), Error> {
+        let pos = self.position(fen)?;
+        let value = self.0.probe().value(&pos).map_err(|e| probe_error::<G>(&self.0, e))?;
+        Ok(match value {
+            Value::Win(d) => (1, Some(d.0)),
+            Value::Loss(d) => (-1, Some(d.0)),
+            Value::Draw => (0, None),
+        })
     }
 
     fn mainline(&self, fen: Option<&str>, draw_plies: usize) -> Result<Vec<String>, Error> {
@@ -323,6 +337,19 @@ impl Tablebases {
         run(py, || self.table(game, rules)?.answer(fen))
     }
 
+    /// `(wdl, plies)` of a position for the side to move: `(1, plies)` won, `(-1, plies)` lost,
+    /// `(0, None)` drawn.
+    #[pyo3(signature = (game, rules, fen=None))]
+    fn value(
+        &self,
+        py: Python<'_>,
+        game: &str,
+        rules: &str,
+        fen: Option<&str>,
+    ) -> PyResult<(i8, Option<u16>)> {
+        run(py, || self.table(game, rules)?.value(fen))
+    }
+
     /// The mainline from a position, in the machine notation.
     #[pyo3(signature = (game, rules, fen=None, draw_plies=DRAW_LINE))]
     fn mainline(
@@ -366,5 +393,6 @@ fn _nana(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Tablebases>()?;
     m.add("BATCH_ENTRIES", nana_export::BATCH_ENTRIES)?;
     m.add("COLUMNS", nana_export::COLUMNS.to_vec())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -114,7 +114,7 @@ def same_rows(ours: pa.Table, theirs: pa.Table) -> None:
 
 def test_the_packages_rows_are_the_files(parquet, tb) -> None:
     # Rows come in index order: the package's first batch is the file's first rows.
-    first = pa.Table.from_batches([next(tb.record_batches("nana", "current"))])
+    first = pa.Table.from_batches([tb.record_batches("nana", "current").read_next_batch()])
     assert first.num_rows > 0
     same_rows(first, parquet.slice(0, first.num_rows))
     # Samples from anywhere in the index: the file's rows of the same positions.
@@ -123,6 +123,19 @@ def test_the_packages_rows_are_the_files(parquet, tb) -> None:
         sample = pa.Table.from_batches([tb.record_batch("nana", "current", rng.randrange(tb.size("nana", "current")), 4096)])
         theirs = parquet.filter(pa.compute.is_in(parquet.column("fen"), value_set=sample.column("fen")))
         same_rows(sample, theirs)
+
+
+def test_duckdb_and_pandas_read_the_packages_rows(parquet, tb) -> None:
+    # DuckDB scans the reader as a table, a batch at a time.
+    reader = tb.record_batches("nana", "current")
+    [(count, draws)] = duckdb.sql("SELECT count(*), count(*) FILTER (WHERE dtm IS NULL) FROM reader").fetchall()
+    assert count == parquet.num_rows
+    assert draws == pa.compute.sum(pa.compute.is_null(parquet.column("dtm"))).as_py() > 0
+    # pandas gets nullable integers: a draw's dtm is <NA>, not a float NaN.
+    frame = tb.to_pandas("nana", "current")
+    assert len(frame) == count
+    assert str(frame["dtm"].dtype) in ("UInt16", "UInt8", "Int16", "Int32", "UInt32")
+    assert int(frame["dtm"].isna().sum()) == draws
 
 
 def doc_queries() -> list[tuple[str, str]]:

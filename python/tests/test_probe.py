@@ -9,6 +9,7 @@ import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pyarrow as pa
 import pytest
 
 import nana
@@ -59,6 +60,60 @@ def test_random_positions_agree_with_the_command_line(tb, nana_bin, tables, game
         decided += want["category"] != "draw"
     # Both games have won and lost positions among any thousand.
     assert decided > 0
+
+
+@pytest.mark.parametrize("game,rules", RANDOM_RULES)
+def test_integer_probes_agree_with_the_answer(tb, game, rules) -> None:
+    sign = {"win": 1, "draw": 0, "loss": -1}
+    for fen in [None, *random_positions(tb, game, rules, 200, seed=52)]:
+        answer = tb.probe(game, rules, fen)
+        wdl = tb.probe_wdl(game, rules, fen)
+        assert wdl == sign[answer.category], fen
+        assert tb.probe_dtm(game, rules, fen) == wdl * (answer.dtm or 0), fen
+        assert tb.get_wdl(game, rules, fen) == wdl and tb.get_dtm(game, rules, fen) == tb.probe_dtm(game, rules, fen)
+
+
+def test_integer_probes_raise_as_probe_does(tmp_path, tb) -> None:
+    with pytest.raises(ValueError, match="unknown game"):
+        tb.probe_wdl("chess", "current")
+    with pytest.raises(ValueError):
+        tb.probe_dtm("nana", "current", "not a position")
+    with nana.open_tablebases(tmp_path) as empty:
+        for call in (empty.probe_wdl, empty.probe_dtm):
+            with pytest.raises(nana.MissingTableError):
+                call("nana", "current")
+        sentinel = object()
+        assert empty.get_wdl("nana", "current") is None
+        assert empty.get_dtm("dobutsu", "tanaka", default=sentinel) is sentinel
+
+
+def test_record_batches_is_a_reader_of_the_export_columns(tb) -> None:
+    reader = tb.record_batches("dobutsu", "tanaka")
+    assert isinstance(reader, pa.RecordBatchReader)
+    assert reader.schema.names == nana.COLUMNS
+    first = reader.read_next_batch()
+    assert first.num_rows > 0 and first.schema == reader.schema
+
+
+@pytest.mark.parametrize("call", ["to_arrow", "to_pandas"])
+def test_a_table_too_large_for_memory_is_refused_with_the_ways_to_read_it(tb, call) -> None:
+    size = tb.size("dobutsu", "tanaka")
+    assert size > nana.IN_MEMORY_ENTRIES
+    with pytest.raises(ValueError) as e:
+        getattr(tb, call)("dobutsu", "tanaka")
+    message = str(e.value)
+    assert f"{size:,} index entries" in message
+    assert "record_batches('dobutsu', 'tanaka')" in message
+    assert "`nana --game dobutsu export --rules tanaka dobutsu-tanaka.parquet`" in message
+
+
+def test_the_version_is_the_command_lines(nana_bin) -> None:
+    assert run_nana(nana_bin, "--version").stdout.split() == ["nana", nana.__version__]
+
+
+def test_the_module_shows_its_api_alone() -> None:
+    assert not {"os", "json", "dataclass", "field"} & set(dir(nana))
+    assert all(hasattr(nana, name) for name in nana.__all__)
 
 
 @pytest.mark.parametrize("game,rules", RULE_SETS)

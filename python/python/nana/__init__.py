@@ -18,15 +18,17 @@ every stored position of a table as rows, the columns of ``nana export``.
 
 from __future__ import annotations
 
-import json
-import os
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterator, Optional, TypeVar, Union
+import json as _json
+import os as _os
+from dataclasses import dataclass as _dataclass, field as _field
+from typing import TYPE_CHECKING, Any, Optional, TypeVar, Union
 
 from nana._errors import DamagedTableError, MissingTableError, TableError
-from nana._nana import BATCH_ENTRIES, COLUMNS, Tablebases as _Tablebases
+from nana._nana import BATCH_ENTRIES, COLUMNS, __version__, Tablebases as _Tablebases
 
 if TYPE_CHECKING:
+    from typing import Iterator
+
     import pandas
     import pyarrow
 
@@ -40,7 +42,13 @@ __all__ = [
     "MissingTableError",
     "DamagedTableError",
     "COLUMNS",
+    "IN_MEMORY_ENTRIES",
 ]
+
+IN_MEMORY_ENTRIES = 20_000_000
+"""The most index entries :meth:`Tablebase.to_arrow` and :meth:`Tablebase.to_pandas` read into
+memory unless told otherwise: Nana's tables (18,609,858 entries), not Dobutsu's (259,374,340),
+which :meth:`Tablebase.record_batches` and ``nana export`` read a batch at a time."""
 
 T = TypeVar("T")
 
@@ -49,7 +57,7 @@ _ANSWER_KEYS = ("fen", "category", "dtm", "best_move", "moves", "mainline")
 _MOVE_KEYS = ("uci", "san", "category", "dtm")
 
 
-@dataclass(frozen=True)
+@_dataclass(frozen=True)
 class Move:
     """A legal move with the value it leads to.
 
@@ -66,14 +74,14 @@ class Move:
     san: str
     category: str
     dtm: Optional[int]
-    endings: dict[str, bool] = field(default_factory=dict)
+    endings: dict[str, bool] = _field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """The move as the JSON answer of ``nana query --json`` writes it."""
         return {"uci": self.uci, "san": self.san, "category": self.category, "dtm": self.dtm, **self.endings}
 
 
-@dataclass(frozen=True)
+@_dataclass(frozen=True)
 class Answer:
     """What the tables say about a position: the fields of the HTTP API and ``nana query --json``.
 
@@ -93,7 +101,7 @@ class Answer:
     best_move: Optional[str]
     moves: list[Move]
     mainline: list[str]
-    endings: dict[str, bool] = field(default_factory=dict)
+    endings: dict[str, bool] = _field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Answer":
@@ -118,7 +126,7 @@ class Answer:
         }
 
 
-@dataclass(frozen=True)
+@_dataclass(frozen=True)
 class Stats:
     """A table's counts, as ``nana stats`` prints them.
 
@@ -151,9 +159,9 @@ class Tablebase:
     ``nana solve`` writes (``nana-current.tb``, ``dobutsu-tanaka.tb``).
     """
 
-    def __init__(self, directory: Union[str, "os.PathLike[str]"]) -> None:
-        self._inner: Optional[_Tablebases] = _Tablebases(os.fspath(directory))
-        self.directory = os.fspath(directory)
+    def __init__(self, directory: Union[str, "_os.PathLike[str]"]) -> None:
+        self._inner: Optional[_Tablebases] = _Tablebases(_os.fspath(directory))
+        self.directory = _os.fspath(directory)
 
     def _tb(self) -> _Tablebases:
         if self._inner is None:
@@ -195,7 +203,7 @@ class Tablebase:
             MissingTableError: The folder has no table of the game and rule set.
             DamagedTableError: The table cannot be read.
         """
-        return Answer.from_dict(json.loads(self._tb().answer_json(game, rules, fen)))
+        return Answer.from_dict(_json.loads(self._tb().answer_json(game, rules, fen)))
 
     def get_probe(
         self, game: str, rules: str, fen: Optional[str] = None, default: Optional[T] = None
@@ -203,6 +211,42 @@ class Tablebase:
         """:meth:`probe`, or ``default`` where the table is missing."""
         try:
             return self.probe(game, rules, fen)
+        except MissingTableError:
+            return default
+
+    def probe_wdl(self, game: str, rules: str, fen: Optional[str] = None) -> int:
+        """The value of a position for the side to move, as python-chess's ``probe_wdl`` gives
+        it: ``1`` won, ``0`` drawn, ``-1`` lost. Reads one entry: no moves ranked.
+
+        Raises as :meth:`probe` does.
+        """
+        return self._tb().value(game, rules, fen)[0]
+
+    def get_wdl(
+        self, game: str, rules: str, fen: Optional[str] = None, default: Optional[T] = None
+    ) -> Union[int, Optional[T]]:
+        """:meth:`probe_wdl`, or ``default`` where the table is missing."""
+        try:
+            return self.probe_wdl(game, rules, fen)
+        except MissingTableError:
+            return default
+
+    def probe_dtm(self, game: str, rules: str, fen: Optional[str] = None) -> int:
+        """The distance to mate in plies, signed for the side to move: ``n`` where it wins in
+        ``n`` plies, ``-n`` where it loses in ``n``, ``0`` for a draw and for a position whose
+        game is over with the side to move lost (:meth:`probe_wdl` tells those two apart).
+
+        Raises as :meth:`probe` does.
+        """
+        wdl, plies = self._tb().value(game, rules, fen)
+        return 0 if plies is None else wdl * plies
+
+    def get_dtm(
+        self, game: str, rules: str, fen: Optional[str] = None, default: Optional[T] = None
+    ) -> Union[int, Optional[T]]:
+        """:meth:`probe_dtm`, or ``default`` where the table is missing."""
+        try:
+            return self.probe_dtm(game, rules, fen)
         except MissingTableError:
             return default
 
@@ -257,36 +301,73 @@ class Tablebase:
 
         return pyarrow.ipc.open_stream(self._tb().rows_ipc(game, rules, first, count)).read_next_batch()
 
-    def record_batches(self, game: str, rules: str) -> Iterator["pyarrow.RecordBatch"]:
-        """Every stored position of a table as pyarrow record batches, in index order, the
-        columns of ``nana export`` (:data:`COLUMNS`). A batch covers a fixed number of index
-        entries, so memory stays bounded whatever the table. Needs pyarrow.
+    def record_batches(self, game: str, rules: str) -> "pyarrow.RecordBatchReader":
+        """Every stored position of a table as a pyarrow record batch reader, in index order, the
+        columns of ``nana export`` (:data:`COLUMNS`); DuckDB and Polars read it as a table. A
+        batch covers a fixed number of index entries, read when the batch is asked for, so
+        memory stays bounded whatever the table. Needs pyarrow.
         """
+        import pyarrow
         import pyarrow.ipc
 
         tb = self._tb()
         size = tb.size(game, rules)
-        for first in range(0, size, BATCH_ENTRIES):
-            reader = pyarrow.ipc.open_stream(tb.rows_ipc(game, rules, first, BATCH_ENTRIES))
-            yield from reader
+        schema = pyarrow.ipc.open_stream(tb.rows_ipc(game, rules, 0, 0)).schema
 
-    def to_arrow(self, game: str, rules: str) -> "pyarrow.Table":
-        """Every stored position of a table as one pyarrow table (held in memory)."""
+        def batches() -> "Iterator[pyarrow.RecordBatch]":
+            for first in range(0, size, BATCH_ENTRIES):
+                yield from pyarrow.ipc.open_stream(tb.rows_ipc(game, rules, first, BATCH_ENTRIES))
+
+        return pyarrow.RecordBatchReader.from_batches(schema, batches())
+
+    def to_arrow(
+        self, game: str, rules: str, *, max_entries: Optional[int] = IN_MEMORY_ENTRIES
+    ) -> "pyarrow.Table":
+        """Every stored position of a table as one pyarrow table, held in memory. Needs pyarrow.
+
+        Raises:
+            ValueError: The table has more index entries than ``max_entries``
+                (:data:`IN_MEMORY_ENTRIES` unless given; ``None`` for no limit): read it with
+                :meth:`record_batches` or ``nana export`` instead, as the message says.
+        """
+        size = self._tb().size(game, rules)
+        if max_entries is not None and size > max_entries:
+            raise ValueError(
+                f"{game} {rules} has {size:,} index entries, over the {max_entries:,} that to_arrow "
+                f"and to_pandas hold in memory: read it a batch at a time with "
+                f"record_batches({game!r}, {rules!r}), or write it to a file with "
+                f"`nana --game {game} export --rules {rules} {game}-{rules}.parquet` "
+                f"(or pass max_entries=None)"
+            )
+        return self.record_batches(game, rules).read_all()
+
+    def to_pandas(
+        self, game: str, rules: str, *, max_entries: Optional[int] = IN_MEMORY_ENTRIES
+    ) -> "pandas.DataFrame":
+        """Every stored position of a table as a pandas data frame, held in memory, its integer
+        columns pandas' nullable integers (``dtm`` is ``<NA>`` for a draw). Needs pyarrow and
+        pandas.
+
+        Raises:
+            ValueError: As :meth:`to_arrow` does.
+        """
+        import pandas
         import pyarrow
-        import pyarrow.ipc
 
-        batches = list(self.record_batches(game, rules))
-        if not batches:
-            return pyarrow.ipc.open_stream(self._tb().rows_ipc(game, rules, 0, 0)).read_all()
-        return pyarrow.Table.from_batches(batches)
+        nullable = {
+            pyarrow.int8(): pandas.Int8Dtype(),
+            pyarrow.int16(): pandas.Int16Dtype(),
+            pyarrow.int32(): pandas.Int32Dtype(),
+            pyarrow.int64(): pandas.Int64Dtype(),
+            pyarrow.uint8(): pandas.UInt8Dtype(),
+            pyarrow.uint16(): pandas.UInt16Dtype(),
+            pyarrow.uint32(): pandas.UInt32Dtype(),
+            pyarrow.uint64(): pandas.UInt64Dtype(),
+        }
+        return self.to_arrow(game, rules, max_entries=max_entries).to_pandas(types_mapper=nullable.get)
 
-    def to_pandas(self, game: str, rules: str) -> "pandas.DataFrame":
-        """Every stored position of a table as a pandas data frame (held in memory). Needs
-        pyarrow and pandas."""
-        return self.to_arrow(game, rules).to_pandas()
 
-
-def open_tablebases(directory: Union[str, "os.PathLike[str]"]) -> Tablebase:
+def open_tablebases(directory: Union[str, "_os.PathLike[str]"]) -> Tablebase:
     """Opens the tables of every game and named rule set in ``directory``.
 
     Args:
