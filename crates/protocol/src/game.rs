@@ -6,6 +6,7 @@
 
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -298,19 +299,29 @@ impl<G: Game + Perft + ProtocolNotation> DynEngine for GameEngine<G> {
             ));
         }
         let shared = Arc::new(Shared::default());
+        let (sender, finished) = mpsc::channel();
         // A thread of its own, not a scoped one: an abandoned solve is not waited for.
-        let work = std::thread::spawn({
+        std::thread::spawn({
             let (shared, dir) = (shared.clone(), dir.to_path_buf());
             move || {
-                Table::load_or_solve(rules, None, &dir, &*shared, |_, _| {})
-                    .map_err(|e| EngineError::table(e, || solve_command::<G>(&rules)))
+                let table = Table::load_or_solve(rules, None, &dir, &*shared, |_, _| {})
+                    .map_err(|e| EngineError::table(e, || solve_command::<G>(&rules)));
+                // Nobody receives it where the solve was abandoned.
+                let _ = sender.send(table);
             }
         });
         let mut said = Instant::now();
-        while !work.is_finished() {
-            std::thread::sleep(Duration::from_millis(50));
+        // Woken as soon as the table is ready (opening a file takes milliseconds); every 50 ms
+        // until then, to see whether a solve is abandoned and to say how far it is.
+        let table = loop {
+            match finished.recv_timeout(Duration::from_millis(50)) {
+                Ok(table) => break table?,
+                // The thread ended without sending: it panicked.
+                Err(RecvTimeoutError::Disconnected) => return Err(EngineError::SolvePanicked),
+                Err(RecvTimeoutError::Timeout) => {}
+            }
             // Only a solve is abandoned: opening a file takes no time worth saving.
-            if solving && !work.is_finished() && abandon() {
+            if solving && abandon() {
                 return Err(EngineError::Abandoned);
             }
             if said.elapsed() >= Duration::from_secs(2) {
@@ -320,8 +331,7 @@ impl<G: Game + Perft + ProtocolNotation> DynEngine for GameEngine<G> {
                 let percent = (done.min(total) * 100).checked_div(total).unwrap_or(0);
                 say(format!("solving: {phase} {percent}%"));
             }
-        }
-        let table = work.join().map_err(|_| EngineError::SolvePanicked)??;
+        };
         if solving {
             say(format!("solved in {:.1} s", start.elapsed().as_secs_f64()));
         } else {
