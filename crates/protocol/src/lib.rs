@@ -25,7 +25,7 @@ use std::path::PathBuf;
 
 use nana_engine::Value;
 
-use crate::input::Input;
+use crate::input::{Input, Line, MAX_LINE, MAX_WAITING};
 
 pub use error::{EngineError, ParseError};
 pub use game::{
@@ -178,7 +178,22 @@ impl<'a, 'i> Dialogue<'a, 'i> {
 
     /// Reads and answers commands until `quit` or the input's end.
     fn run(mut self, out: &mut dyn Write) -> io::Result<()> {
-        while let Some(bytes) = self.input.next()? {
+        while let Some(line) = self.input.next()? {
+            let bytes = match line {
+                Line::Text(bytes) => bytes,
+                Line::TooLong(len) => {
+                    say!(out, "info string error: a line of {len} bytes, over the {MAX_LINE} read: ignored");
+                    continue;
+                }
+                Line::Dropped(lines) => {
+                    say!(
+                        out,
+                        "info string error: {lines} lines sent while a table was solved, over the \
+                         {MAX_WAITING} kept: dropped"
+                    );
+                    continue;
+                }
+            };
             let Ok(line) = std::str::from_utf8(&bytes) else {
                 say!(out, "info string error: a line that is not UTF-8");
                 continue;
