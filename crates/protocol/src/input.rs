@@ -5,8 +5,9 @@
 //! What the input may hold in memory is bounded: a line is kept up to [`MAX_LINE`] bytes (a
 //! longer one is read to its end and reported, not kept), the reader thread hands lines over
 //! through a channel of [`CHANNEL_LINES`] (when it is full the thread waits, and so does a GUI
-//! writing to the engine's full pipe), and at most [`MAX_WAITING`] lines wait while a table is
-//! solved (later ones but `quit` are dropped, and their number reported).
+//! writing to the engine's full pipe), and at most [`MAX_WAITING`] lines are taken to wait while
+//! a table is solved (the later ones stay in the channel and the pipe: none is lost, but a `quit`
+//! among them is seen only once the solve ends).
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead};
@@ -19,7 +20,7 @@ pub(crate) const MAX_LINE: usize = 64 * 1024;
 /// The lines the reader thread may have read ahead of the engine.
 const CHANNEL_LINES: usize = 64;
 
-/// The most lines kept waiting while a table is solved.
+/// The most lines taken to wait while a table is solved.
 pub(crate) const MAX_WAITING: usize = 256;
 
 /// What the input gives the engine.
@@ -29,8 +30,6 @@ pub(crate) enum Line {
     Text(Vec<u8>),
     /// A line of more than [`MAX_LINE`] bytes (how many), read but not kept.
     TooLong(u64),
-    /// Lines that came while a table was solved, beyond the [`MAX_WAITING`] kept: dropped.
-    Dropped(u64),
 }
 
 /// The engine's input.
@@ -38,14 +37,8 @@ pub(crate) enum Input<'i> {
     /// Read in order: nothing is read while a command runs.
     Direct(&'i mut dyn BufRead),
     /// Read by a thread of its own. `waiting` holds the lines that came while a table was being
-    /// solved, to be handled after it in order, and `dropped` counts those beyond it; `ended`
-    /// says the reader has stopped.
-    Reader {
-        lines: Receiver<io::Result<Line>>,
-        waiting: VecDeque<io::Result<Line>>,
-        dropped: u64,
-        ended: bool,
-    },
+    /// solved, to be handled after it in order; `ended` says the reader has stopped.
+    Reader { lines: Receiver<io::Result<Line>>, waiting: VecDeque<io::Result<Line>>, ended: bool },
 }
 
 impl<'i> Input<'i> {
@@ -64,30 +57,29 @@ impl<'i> Input<'i> {
                 return;
             }
         });
-        Input::Reader { lines, waiting: VecDeque::new(), dropped: 0, ended: false }
+        Input::Reader { lines, waiting: VecDeque::new(), ended: false }
     }
 
     /// The next line, waiting for it; `None` at the input's end.
     pub(crate) fn next(&mut self) -> io::Result<Option<Line>> {
         match self {
             Input::Direct(input) => read_line(*input),
-            Input::Reader { lines, waiting, dropped, .. } => match waiting.pop_front() {
+            Input::Reader { lines, waiting, .. } => match waiting.pop_front() {
                 Some(line) => line.map(Some),
-                None if *dropped > 0 => Ok(Some(Line::Dropped(std::mem::take(dropped)))),
                 None => lines.recv().map_or(Ok(None), |line| line.map(Some)),
             },
         }
     }
 
-    /// Takes the lines read so far without waiting (nothing for [`Input::Direct`]): whether
-    /// one of them is `quit`. The others wait for [`Input::next`], up to [`MAX_WAITING`]; the
-    /// input's end is not a `quit` (the commands before it are answered first).
+    /// Takes the lines read so far without waiting (nothing for [`Input::Direct`]), up to
+    /// [`MAX_WAITING`] in all: whether one of them is `quit`. The others wait for
+    /// [`Input::next`]; the input's end is not a `quit` (the commands before it are answered
+    /// first).
     pub(crate) fn quit_sent(&mut self) -> bool {
-        let Input::Reader { lines, waiting, dropped, ended } = self else { return false };
-        while !*ended {
+        let Input::Reader { lines, waiting, ended } = self else { return false };
+        while !*ended && waiting.len() < MAX_WAITING {
             match lines.try_recv() {
                 Ok(Ok(Line::Text(bytes))) if is_quit(&bytes) => return true,
-                Ok(_) if waiting.len() >= MAX_WAITING => *dropped += 1,
                 Ok(line) => waiting.push_back(line),
                 Err(TryRecvError::Empty) => break,
                 Err(TryRecvError::Disconnected) => *ended = true,
@@ -189,16 +181,22 @@ mod tests {
     }
 
     #[test]
-    fn lines_beyond_those_kept_while_solving_are_dropped_and_counted_and_quit_still_seen() {
+    fn lines_beyond_those_taken_while_solving_wait_in_order_and_none_is_lost() {
         let sent = MAX_WAITING + 1000;
         let mut bytes: Vec<u8> = (0..sent).flat_map(|i| format!("isready {i}\n").into_bytes()).collect();
         bytes.extend_from_slice(b"quit\n");
         let mut input = Input::reader(io::Cursor::new(bytes));
-        until_quit_seen(&mut input);
-        for i in 0..MAX_WAITING {
+        // The `quit` behind the backlog is not reached: no more than MAX_WAITING lines are taken.
+        for _ in 0..100 {
+            assert!(!input.quit_sent());
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        let Input::Reader { waiting, .. } = &input else { unreachable!() };
+        assert_eq!(waiting.len(), MAX_WAITING);
+        for i in 0..sent {
             assert_eq!(input.next().unwrap(), text(&format!("isready {i}\n")));
         }
-        assert_eq!(input.next().unwrap(), Some(Line::Dropped(1000)));
+        assert_eq!(input.next().unwrap(), text("quit\n"));
         assert_eq!(input.next().unwrap(), None);
     }
 }

@@ -25,7 +25,7 @@ use std::path::PathBuf;
 
 use nana_engine::Value;
 
-use crate::input::{Input, Line, MAX_LINE, MAX_WAITING};
+use crate::input::{Input, Line, MAX_LINE};
 
 pub use error::{EngineError, ParseError};
 pub use game::{
@@ -183,14 +183,6 @@ impl<'a, 'i> Dialogue<'a, 'i> {
                 Line::Text(bytes) => bytes,
                 Line::TooLong(len) => {
                     say!(out, "info string error: a line of {len} bytes, over the {MAX_LINE} read: ignored");
-                    continue;
-                }
-                Line::Dropped(lines) => {
-                    say!(
-                        out,
-                        "info string error: {lines} lines sent while a table was solved, over the \
-                         {MAX_WAITING} kept: dropped"
-                    );
                     continue;
                 }
             };
