@@ -27,7 +27,7 @@ from nana._errors import DamagedTableError, MissingTableError, TableError
 from nana._nana import BATCH_ENTRIES, COLUMNS, __version__, Tablebases as _Tablebases
 
 if TYPE_CHECKING:
-    from typing import Iterator
+    from typing import Callable, Iterator
 
     import pandas
     import pyarrow
@@ -51,6 +51,17 @@ memory unless told otherwise: Nana's tables (18,609,858 entries), not Dobutsu's 
 which :meth:`Tablebase.record_batches` and ``nana export`` read a batch at a time."""
 
 T = TypeVar("T")
+R = TypeVar("R")
+
+
+def _or_default(default: T, call: "Callable[..., R]", *args: Any) -> Union[R, T]:
+    """``call(*args)``, or ``default`` where it raises :class:`MissingTableError` (the ``get_*``
+    calls)."""
+    try:
+        return call(*args)
+    except MissingTableError:
+        return default
+
 
 # The keys of an answer and of a move that are not the game's ending flags.
 _ANSWER_KEYS = ("fen", "category", "dtm", "best_move", "moves", "mainline")
@@ -209,10 +220,7 @@ class Tablebase:
         self, game: str, rules: str, fen: Optional[str] = None, default: Optional[T] = None
     ) -> Union[Answer, Optional[T]]:
         """:meth:`probe`, or ``default`` where the table is missing."""
-        try:
-            return self.probe(game, rules, fen)
-        except MissingTableError:
-            return default
+        return _or_default(default, self.probe, game, rules, fen)
 
     def probe_wdl(self, game: str, rules: str, fen: Optional[str] = None) -> int:
         """The value of a position for the side to move, as python-chess's ``probe_wdl`` gives
@@ -226,10 +234,7 @@ class Tablebase:
         self, game: str, rules: str, fen: Optional[str] = None, default: Optional[T] = None
     ) -> Union[int, Optional[T]]:
         """:meth:`probe_wdl`, or ``default`` where the table is missing."""
-        try:
-            return self.probe_wdl(game, rules, fen)
-        except MissingTableError:
-            return default
+        return _or_default(default, self.probe_wdl, game, rules, fen)
 
     def probe_dtm(self, game: str, rules: str, fen: Optional[str] = None) -> int:
         """The distance to mate in plies, signed for the side to move: ``n`` where it wins in
@@ -245,10 +250,7 @@ class Tablebase:
         self, game: str, rules: str, fen: Optional[str] = None, default: Optional[T] = None
     ) -> Union[int, Optional[T]]:
         """:meth:`probe_dtm`, or ``default`` where the table is missing."""
-        try:
-            return self.probe_dtm(game, rules, fen)
-        except MissingTableError:
-            return default
+        return _or_default(default, self.probe_dtm, game, rules, fen)
 
     def mainline(self, game: str, rules: str, fen: Optional[str] = None, draw_plies: int = 10) -> list[str]:
         """The principal variation from a position in the machine notation: best moves to the
@@ -267,10 +269,7 @@ class Tablebase:
         default: Optional[T] = None,
     ) -> Union[list[str], Optional[T]]:
         """:meth:`mainline`, or ``default`` where the table is missing."""
-        try:
-            return self.mainline(game, rules, fen, draw_plies)
-        except MissingTableError:
-            return default
+        return _or_default(default, self.mainline, game, rules, fen, draw_plies)
 
     def stats(self, game: str, rules: str) -> Stats:
         """A table's counts (``nana stats``'s ``entries:`` line).
@@ -284,10 +283,7 @@ class Tablebase:
 
     def get_stats(self, game: str, rules: str, default: Optional[T] = None) -> Union[Stats, Optional[T]]:
         """:meth:`stats`, or ``default`` where the table is missing."""
-        try:
-            return self.stats(game, rules)
-        except MissingTableError:
-            return default
+        return _or_default(default, self.stats, game, rules)
 
     def size(self, game: str, rules: str) -> int:
         """The number of index entries of a table (rows are at most as many)."""
