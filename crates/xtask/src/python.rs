@@ -5,9 +5,11 @@
 //!
 //! The test command installs the package from the tests' own build ([`install_from_build`]): the
 //! extension module is the workspace build's `lib_nana.so`, so that the package and the tests
-//! share one build (maturin builds the package's crate alone, whose dependencies then resolve
-//! to other features and are compiled a second time). The self-check installs it as a user
-//! does, from the wheel maturin builds ([`install_wheel`]), and runs every Python test again.
+//! share one build. The self-check installs it as a user does, from the wheel maturin builds
+//! ([`install_wheel`]), and runs every Python test again; maturin builds the package's crate
+//! alone, and the package's feature `workspace-features` turns on in its dependencies what the
+//! workspace build has turned on, so that maturin compiles the package's crate and reuses the
+//! rest.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -91,18 +93,20 @@ pub fn install_from_build() -> Result<(), XtaskError> {
     Ok(())
 }
 
-/// Builds the package's wheel with maturin (in the `dev` profile) and installs it, as `pip
-/// install ./python` would.
+/// Builds the package's wheel with maturin (in the `dev` profile, with the feature
+/// `workspace-features` that lets it reuse the workspace build) and installs it, as `pip install
+/// ./python` would.
 pub fn install_wheel() -> Result<(), XtaskError> {
     let venv = venv();
     let python = venv.join("bin/python");
     // maturin itself, not through pip, so that cargo's progress shows.
     let wheels = venv.join("wheels");
     let _ = std::fs::remove_dir_all(&wheels);
-    eprintln!("xtask: maturin build --profile dev of ./python, then pip install of the wheel");
+    eprintln!("xtask: maturin build --profile dev --features workspace-features of ./python, then pip install of the wheel");
     let mut build = Command::new(&python);
     build
-        .args(["-m", "maturin", "build", "--profile", "dev", "--manifest-path"])
+        .args(["-m", "maturin", "build", "--profile", "dev", "--features", "workspace-features"])
+        .arg("--manifest-path")
         .arg(workspace().join("python/Cargo.toml"))
         .arg("--out")
         .arg(&wheels)
