@@ -8,6 +8,8 @@
 //! raises the package's `MissingTableError` or `DamagedTableError` (defined in Python, in
 //! `nana._errors`).
 
+mod board;
+
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -31,6 +33,8 @@ enum Error {
     NotADirectory(PathBuf),
     /// A position that is not one of the game's: `ValueError`.
     Position(Box<dyn std::error::Error + Send + Sync>),
+    /// A move that is not a legal move of the position: `ValueError`.
+    Move(Box<dyn std::error::Error + Send + Sync>),
     /// No game of that name: `ValueError`.
     UnknownGame { game: String },
     /// The game has no rule set of that name: `ValueError`.
@@ -50,7 +54,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::NotADirectory(dir) => write!(f, "{}: not a directory", dir.display()),
-            Error::Position(e) => write!(f, "{e}"),
+            Error::Position(e) | Error::Move(e) => write!(f, "{e}"),
             Error::UnknownGame { game } => {
                 let known: Vec<&str> = GAMES.iter().map(|g| g.name()).collect();
                 write!(f, "unknown game {game:?} (known: {})", known.join(", "))
@@ -79,7 +83,7 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::Position(e) => Some(e.as_ref()),
+            Error::Position(e) | Error::Move(e) => Some(e.as_ref()),
             Error::Refused(refusal) => Some(&refusal.error),
             Error::Probe { error, .. } => Some(error),
             Error::Export(e) => Some(e),
@@ -96,6 +100,7 @@ impl Error {
         let class = match self {
             Error::NotADirectory(_)
             | Error::Position(_)
+            | Error::Move(_)
             | Error::UnknownGame { .. }
             | Error::UnknownRules { .. } => {
                 return PyValueError::new_err(self.to_string());
@@ -238,6 +243,9 @@ trait PyGame: DynGame {
     fn open(&self, dir: &Path) -> Vec<Slot>;
     /// The names of its rule sets.
     fn rule_sets(&self) -> Vec<&'static str>;
+    /// The position `fen` (the start where `None`) under the rule set named `rules` (the
+    /// default where `None`), no move played yet.
+    fn position(&self, rules: Option<&str>, fen: Option<&str>) -> Result<Box<dyn board::Played>, Error>;
 }
 
 /// Every game the package reads, as the command line lists them.
@@ -266,6 +274,19 @@ impl<G: Game> PyGame for GameType<G> {
     fn rule_sets(&self) -> Vec<&'static str> {
         G::RULE_SETS.iter().map(|r| r.name).collect()
     }
+
+    fn position(&self, rules: Option<&str>, fen: Option<&str>) -> Result<Box<dyn board::Played>, Error> {
+        Ok(Box::new(board::Line::<G>::new(rules, fen)?))
+    }
+}
+
+/// The game named `game`.
+fn game(game: &str) -> Result<&'static dyn PyGame, Error> {
+    GAMES
+        .iter()
+        .copied()
+        .find(|g| g.name() == game)
+        .ok_or_else(|| Error::UnknownGame { game: game.to_string() })
 }
 
 /// The tables of every game and named rule set found in a folder.
@@ -277,9 +298,7 @@ struct Tablebases {
 
 impl Tablebases {
     fn table(&self, game: &str, rules: &str) -> Result<&dyn Opened, Error> {
-        let Some(registered) = GAMES.iter().find(|g| g.name() == game) else {
-            return Err(Error::UnknownGame { game: game.to_string() });
-        };
+        let registered = self::game(game)?;
         let Some(slot) = self.slots.iter().find(|s| s.game == game && s.rules == rules) else {
             let (game, rules, known) = (game.to_string(), rules.to_string(), registered.rule_sets());
             return Err(Error::UnknownRules { game, rules, known });
@@ -387,10 +406,94 @@ impl Tablebases {
     }
 }
 
+/// A position of a game with the moves played to reach it: the state of `nana.Board`.
+#[pyclass(module = "nana._nana")]
+struct Position(Box<dyn board::Played>);
+
+#[pymethods]
+impl Position {
+    /// The position `fen` of `game` (the start where `None`) under the rule set `rules` (the
+    /// game's default where `None`).
+    #[new]
+    #[pyo3(signature = (game, rules=None, fen=None))]
+    fn new(py: Python<'_>, game: &str, rules: Option<&str>, fen: Option<&str>) -> PyResult<Position> {
+        self::game(game).and_then(|g| g.position(rules, fen)).map(Position).map_err(|e| e.into_py(py))
+    }
+
+    /// The game's name.
+    fn game(&self) -> &'static str {
+        self.0.game()
+    }
+
+    /// The rule set's name.
+    fn rules(&self) -> &'static str {
+        self.0.rules()
+    }
+
+    /// The position in the game's string form.
+    fn fen(&self) -> String {
+        self.0.fen()
+    }
+
+    /// Plays a legal move given in any notation the game reads; the move in the machine
+    /// notation.
+    fn push(&mut self, py: Python<'_>, input: &str) -> PyResult<String> {
+        self.0.push(input).map_err(|e| e.into_py(py))
+    }
+
+    /// Takes the last move back; the move, `None` where none was played.
+    fn pop(&mut self) -> Option<String> {
+        self.0.pop()
+    }
+
+    /// The moves played, in the machine notation.
+    fn move_stack(&self) -> Vec<String> {
+        self.0.move_stack()
+    }
+
+    /// Every legal move in the machine notation, sorted.
+    fn legal_moves(&self) -> Vec<String> {
+        self.0.legal_moves()
+    }
+
+    /// A legal move in the game's human notation.
+    fn san(&self, py: Python<'_>, input: &str) -> PyResult<String> {
+        self.0.san(input).map_err(|e| e.into_py(py))
+    }
+
+    /// The side to move, by the game's name of it.
+    fn turn(&self) -> &'static str {
+        self.0.turn()
+    }
+
+    /// `(termination, winner, result, description)` where the game is over, else `None`.
+    #[allow(clippy::type_complexity)]
+    fn outcome(&self) -> Option<(&'static str, Option<&'static str>, &'static str, String)> {
+        self.0.outcome().map(|o| (o.termination, o.winner, o.result, o.description))
+    }
+
+    /// The board as text for a terminal.
+    fn diagram(&self) -> String {
+        self.0.diagram()
+    }
+
+    /// The board view, the last move's squares and the side to move in words, as JSON.
+    fn view_json(&self) -> String {
+        self.0.view_json()
+    }
+
+    /// A copy; with `stack` false, one with no moves played.
+    #[pyo3(signature = (stack=true))]
+    fn copy(&self, stack: bool) -> Position {
+        Position(self.0.copy(stack))
+    }
+}
+
 /// The Rust half of the package `nana`.
 #[pymodule]
 fn _nana(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Tablebases>()?;
+    m.add_class::<Position>()?;
     m.add("BATCH_ENTRIES", nana_export::BATCH_ENTRIES)?;
     m.add("COLUMNS", nana_export::COLUMNS.to_vec())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
