@@ -9,6 +9,13 @@ The shape is python-chess's ``chess.syzygy``::
         print(answer.category, answer.dtm, answer.best_move)
         print([m.uci for m in tb.probe("dobutsu", "tanaka").moves])
 
+A position to move through is a :class:`Board`, in the shape of python-chess's ``chess.Board``:
+``push``, ``pop``, ``legal_moves``, ``outcome``, and a drawing in notebooks::
+
+    board = nana.Board("nana")
+    board.push(tb.probe("nana", "current", board).best_move)
+    boards = tb.mainline_boards("nana", "current", board)   # the board after each move of the line
+
 ``probe`` raises :class:`MissingTableError` where the folder has no table of the game and rule
 set, :class:`DamagedTableError` where the table cannot be read, and ``ValueError`` for a position
 that does not read (with the command line's message); ``get_probe`` returns a default instead
@@ -23,6 +30,7 @@ import os as _os
 from dataclasses import dataclass as _dataclass, field as _field
 from typing import TYPE_CHECKING, Any, Optional, TypeVar, Union
 
+from nana._board import Board, Outcome
 from nana._errors import DamagedTableError, MissingTableError, TableError
 from nana._nana import BATCH_ENTRIES, COLUMNS, __version__, Tablebases as _Tablebases
 
@@ -35,6 +43,8 @@ if TYPE_CHECKING:
 __all__ = [
     "open_tablebases",
     "Tablebase",
+    "Board",
+    "Outcome",
     "Answer",
     "Move",
     "Stats",
@@ -61,6 +71,23 @@ def _or_default(default: T, call: "Callable[..., R]", *args: Any) -> Union[R, T]
         return call(*args)
     except MissingTableError:
         return default
+
+
+_FenOrBoard = Union[str, Board, None]
+"""A position where a call reads one: its string form, a :class:`Board` of the same game and rule
+set, or ``None`` for the start."""
+
+
+def _fen(game: str, rules: str, position: _FenOrBoard) -> Optional[str]:
+    """The string form of ``position``, as the Rust half reads it."""
+    if isinstance(position, Board):
+        if (position.game, position.rules) != (game, rules):
+            raise ValueError(
+                f"the board is a position of {position.game} under the {position.rules} rules, not "
+                f"{game} {rules}: pass board.fen() to look it up under other rules"
+            )
+        return position.fen()
+    return position
 
 
 # The keys of an answer and of a move that are not the game's ending flags.
@@ -197,79 +224,100 @@ class Tablebase:
         """Every table found that could not be opened, with why."""
         return {(game, rules): message for game, rules, message in self._tb().damaged()}
 
-    def probe(self, game: str, rules: str, fen: Optional[str] = None) -> Answer:
+    def probe(self, game: str, rules: str, fen: _FenOrBoard = None) -> Answer:
         """Looks up a position.
 
         Args:
             game: ``"nana"`` or ``"dobutsu"``.
             rules: A rule set of the game (``"current"``, ``"original"``; ``"tanaka"``,
                 ``"safe-try"``).
-            fen: The position in the game's string form; the start when ``None``.
+            fen: The position in the game's string form, or a :class:`Board` of the same game
+                and rule set; the start when ``None``.
 
         Returns:
             Its value, every move ranked best first and the mainline.
 
         Raises:
-            ValueError: The position does not read, or the game or rule set is unknown.
+            ValueError: The position does not read, the game or rule set is unknown, or the
+                board is of another game or rule set.
             MissingTableError: The folder has no table of the game and rule set.
             DamagedTableError: The table cannot be read.
         """
-        return Answer.from_dict(_json.loads(self._tb().answer_json(game, rules, fen)))
+        return Answer.from_dict(_json.loads(self._tb().answer_json(game, rules, _fen(game, rules, fen))))
 
     def get_probe(
-        self, game: str, rules: str, fen: Optional[str] = None, default: Optional[T] = None
+        self, game: str, rules: str, fen: _FenOrBoard = None, default: Optional[T] = None
     ) -> Union[Answer, Optional[T]]:
         """:meth:`probe`, or ``default`` where the table is missing."""
         return _or_default(default, self.probe, game, rules, fen)
 
-    def probe_wdl(self, game: str, rules: str, fen: Optional[str] = None) -> int:
+    def probe_wdl(self, game: str, rules: str, fen: _FenOrBoard = None) -> int:
         """The value of a position for the side to move, as python-chess's ``probe_wdl`` gives
         it: ``1`` won, ``0`` drawn, ``-1`` lost. Reads one entry: no moves ranked.
 
         Raises as :meth:`probe` does.
         """
-        return self._tb().value(game, rules, fen)[0]
+        return self._tb().value(game, rules, _fen(game, rules, fen))[0]
 
     def get_wdl(
-        self, game: str, rules: str, fen: Optional[str] = None, default: Optional[T] = None
+        self, game: str, rules: str, fen: _FenOrBoard = None, default: Optional[T] = None
     ) -> Union[int, Optional[T]]:
         """:meth:`probe_wdl`, or ``default`` where the table is missing."""
         return _or_default(default, self.probe_wdl, game, rules, fen)
 
-    def probe_dtm(self, game: str, rules: str, fen: Optional[str] = None) -> int:
+    def probe_dtm(self, game: str, rules: str, fen: _FenOrBoard = None) -> int:
         """The distance to mate in plies, signed for the side to move: ``n`` where it wins in
         ``n`` plies, ``-n`` where it loses in ``n``, ``0`` for a draw and for a position whose
         game is over with the side to move lost (:meth:`probe_wdl` tells those two apart).
 
         Raises as :meth:`probe` does.
         """
-        wdl, plies = self._tb().value(game, rules, fen)
+        wdl, plies = self._tb().value(game, rules, _fen(game, rules, fen))
         return 0 if plies is None else wdl * plies
 
     def get_dtm(
-        self, game: str, rules: str, fen: Optional[str] = None, default: Optional[T] = None
+        self, game: str, rules: str, fen: _FenOrBoard = None, default: Optional[T] = None
     ) -> Union[int, Optional[T]]:
         """:meth:`probe_dtm`, or ``default`` where the table is missing."""
         return _or_default(default, self.probe_dtm, game, rules, fen)
 
-    def mainline(self, game: str, rules: str, fen: Optional[str] = None, draw_plies: int = 10) -> list[str]:
+    def mainline(self, game: str, rules: str, fen: _FenOrBoard = None, draw_plies: int = 10) -> list[str]:
         """The principal variation from a position in the machine notation: best moves to the
         end of the game, or a drawing line of at most ``draw_plies`` moves for a draw.
 
         Raises as :meth:`probe` does.
         """
-        return self._tb().mainline(game, rules, fen, draw_plies)
+        return self._tb().mainline(game, rules, _fen(game, rules, fen), draw_plies)
 
     def get_mainline(
         self,
         game: str,
         rules: str,
-        fen: Optional[str] = None,
+        fen: _FenOrBoard = None,
         draw_plies: int = 10,
         default: Optional[T] = None,
     ) -> Union[list[str], Optional[T]]:
         """:meth:`mainline`, or ``default`` where the table is missing."""
         return _or_default(default, self.mainline, game, rules, fen, draw_plies)
+
+    def mainline_boards(
+        self, game: str, rules: str, fen: _FenOrBoard = None, draw_plies: int = 10
+    ) -> list[Board]:
+        """The principal variation as boards: the position itself first, then the position
+        after each move of :meth:`mainline`, each with the moves so far on its move stack (a
+        board given keeps its own moves beneath them). For a won or lost position the last one
+        is over (:meth:`Board.is_game_over`).
+
+        Raises as :meth:`probe` does.
+        """
+        board = fen.copy() if isinstance(fen, Board) else Board(game, rules, fen)
+        line = self.mainline(game, rules, board, draw_plies)
+        boards = [board]
+        for move in line:
+            board = board.copy()
+            board.push(move)
+            boards.append(board)
+        return boards
 
     def stats(self, game: str, rules: str) -> Stats:
         """A table's counts (``nana stats``'s ``entries:`` line).
