@@ -204,10 +204,11 @@ class Board:
         return self.svg()
 
     def _repr_html_(self) -> str:
+        """The drawing, the game, the rule set and the position string underneath, and how the game
+        ended where it is over."""
         over = self.outcome()
-        status = "" if over is None else f"<br>{_escape(over.result())}: {_escape(over.description)}"
-        return (
-            f"<div>{self.svg()}"
-            f"<div style=\"font-family: monospace\">{_escape(self.game)} {_escape(self.rules)}: "
-            f"{_escape(self.fen())}{status}</div></div>"
-        )
+        lines = [f"{self.game} {self.rules}: {self.fen()}"]
+        if over is not None:
+            lines.append(f"{over.result()}: {over.description}")
+        text = "".join(f"<div>{_escape(line)}</div>" for line in lines)
+        return f'<div class="nana-board">{self.svg()}<div style="font-family: monospace">{text}</div></div>'
