@@ -14,7 +14,7 @@ A position to move through is a :class:`Board`, in the shape of python-chess's `
 
     board = nana.Board("nana")
     board.push(tb.probe("nana", "current", board).best_move)
-    boards = tb.mainline_boards("nana", "current", board)   # the board after each move of the line
+    boards = tb.mainline_boards("nana", "current", board)   # the board, then one after each move
 
 ``probe`` raises :class:`MissingTableError` where the folder has no table of the game and rule
 set, :class:`DamagedTableError` where the table cannot be read, and ``ValueError`` for a position
