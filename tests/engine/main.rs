@@ -1,11 +1,13 @@
 //! `nana engine` over UCI and USI: a transcript of each dialect, perfect play after random legal
 //! move sequences, the same commands sent to Fairy-Stockfish 11.1 where both engines read the
-//! rules alike, and a match against it adjudicated by our rules (docs/ENGINE-PROTOCOL.md).
+//! rules alike, a match against it adjudicated by our rules, and the program `nana-engine`
+//! started as a GUI starts it (docs/ENGINE-PROTOCOL.md).
 //!
 //! Fairy-Stockfish is a test tool like Chromium: `cargo xtask test` installs it; a test that
 //! cannot find it fails, saying so. The tables come from the shared fixture.
 
 mod fairy;
+mod launch;
 mod matches;
 mod solve;
 mod transcript;
@@ -33,8 +35,15 @@ pub struct Engine {
 impl Engine {
     /// Starts `program` with `args`.
     pub fn start(program: &Path, args: &[&str]) -> Engine {
-        let mut child = Command::new(program)
-            .args(args)
+        let mut command = Command::new(program);
+        command.args(args);
+        Engine::spawn(command)
+    }
+
+    /// Starts `command`, its standard input and output piped.
+    pub fn spawn(mut command: Command) -> Engine {
+        let program = PathBuf::from(command.get_program());
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

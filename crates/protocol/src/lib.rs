@@ -126,6 +126,9 @@ struct Dialogue<'a, 'i> {
     set_up: bool,
     /// Whether `quit` came while a table was being solved: the engine ends.
     quit: bool,
+    /// Whether the GUI has named the game (`UCI_Variant`): until it does, a position that only
+    /// another game reads switches the engine to that game.
+    variant_named: bool,
 }
 
 /// `say!(out, ...)`: one line to the GUI.
@@ -173,6 +176,7 @@ impl<'a, 'i> Dialogue<'a, 'i> {
             pending: None,
             set_up: false,
             quit: false,
+            variant_named: false,
         }
     }
 
@@ -336,6 +340,7 @@ impl<'a, 'i> Dialogue<'a, 'i> {
                 match self.setup.games.iter().position(|g| g.protocol_name().eq_ignore_ascii_case(&value)) {
                     Some(i) => {
                         self.game = i;
+                        self.variant_named = true;
                         self.engine().reset();
                         Ok(())
                     }
@@ -387,7 +392,38 @@ impl<'a, 'i> Dialogue<'a, 'i> {
         let spec = spec.as_ref().map(|(form, text)| (*form, text.as_str()));
         match self.engine().set_position(spec, moves, dialect) {
             Ok(()) => Ok(()),
+            Err(e @ EngineError::Position(_)) if !self.variant_named => {
+                match self.other_reader(spec, moves) {
+                    Some(game) => {
+                        self.game = game;
+                        let name = self.setup.games[game].protocol_name();
+                        say!(
+                            out,
+                            "info string a position of {name}: playing {name}, as after UCI_Variant {name}"
+                        );
+                        Ok(())
+                    }
+                    None => self.error(out, format_args!("position not set: {e}")),
+                }
+            }
             Err(e) => self.error(out, format_args!("position not set: {e}")),
+        }
+    }
+
+    /// The one other game that reads the position `spec` and its moves, set there; `None`
+    /// where no other game, or more than one, reads it (each left with no position).
+    fn other_reader(&mut self, spec: Option<(PositionForm, &str)>, moves: &[&str]) -> Option<usize> {
+        let dialect = self.dialect;
+        let current = self.game;
+        let readers: Vec<usize> = (0..self.engines.len())
+            .filter(|&i| i != current && self.engines[i].set_position(spec, moves, dialect).is_ok())
+            .collect();
+        match readers[..] {
+            [only] => Some(only),
+            _ => {
+                readers.iter().for_each(|&i| self.engines[i].clear_position());
+                None
+            }
         }
     }
 
