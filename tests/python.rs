@@ -1,6 +1,6 @@
 //! The Python package (`python/`) against the command line: its pytest tests, run by the
 //! virtual environment that `cargo xtask test` makes (`target/xtask-python`, the package and
-//! pytest, pyarrow, pandas and DuckDB installed there), over this test run's tables of both
+//! pytest, pyarrow, pandas, DuckDB and cshogi installed there), over this test run's tables of both
 //! games (`nana-fixture`) and this build's `nana`.
 
 use std::path::{Path, PathBuf};

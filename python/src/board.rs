@@ -4,7 +4,7 @@
 //! explorer do. Nothing here names a game: [`Line`] is generic over [`Game`], and the package
 //! sees it through [`Played`].
 
-use nana_front::{Explorable, Game, Mv, Pos, RuleSet};
+use nana_front::{Dialect, Explorable, Game, Mv, Pos, ProtocolNotation, RuleSet};
 use nana_probe::ProbeRules;
 
 use crate::Error;
@@ -29,8 +29,8 @@ pub(crate) trait Played: Send + Sync {
     fn rules(&self) -> &'static str;
     /// The position in the game's string form.
     fn fen(&self) -> String;
-    /// Plays a legal move given in any notation the game reads; the move in the machine
-    /// notation.
+    /// Plays a legal move given in any notation the game reads, or in USI's; the move in the
+    /// machine notation.
     fn push(&mut self, input: &str) -> Result<String, Error>;
     /// Takes the last move back; the move, `None` where none was played.
     fn pop(&mut self) -> Option<String>;
@@ -91,9 +91,17 @@ impl<G: Game> Line<G> {
         };
         Ok(Line { rule_set, pos, stack: Vec::new() })
     }
+}
 
+impl<G: Game + ProtocolNotation> Line<G> {
+    /// A legal move in any notation the game reads, or as a USI engine writes it (a shogi GUI's
+    /// moves); where none reads it, the game's own reason.
     fn parse_move(&self, input: &str) -> Result<Mv<G>, Error> {
-        self.rule_set.rules.parse_move(&self.pos, input).map_err(|e| Error::Move(Box::new(e)))
+        let rules = &self.rule_set.rules;
+        rules.parse_move(&self.pos, input).or_else(|e| {
+            G::parse_protocol_move(rules, &self.pos, input, Dialect::Usi)
+                .map_err(|_| Error::Move(Box::new(e)))
+        })
     }
 }
 
@@ -103,7 +111,7 @@ fn capitalised(word: &str) -> String {
     chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }
 
-impl<G: Game> Played for Line<G> {
+impl<G: Game + ProtocolNotation> Played for Line<G> {
     fn game(&self) -> &'static str {
         G::NAME
     }

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use nana_engine::Value;
-use nana_front::{game_type, solve_command, DynGame, Game, GameType};
+use nana_front::{game_type, solve_command, DynGame, Game, GameType, ProtocolNotation};
 use nana_probe::table::{Table, TableError, TableRules};
 use nana_probe::{ProbeError, ProbeRules};
 use pyo3::exceptions::PyValueError;
@@ -251,7 +251,7 @@ trait PyGame: DynGame {
 /// Every game the package reads, as the command line lists them.
 const GAMES: &[&dyn PyGame] = &[game_type::<nana_shogi::Nana>(), game_type::<dobutsu_shogi::Dobutsu>()];
 
-impl<G: Game> PyGame for GameType<G> {
+impl<G: Game + ProtocolNotation> PyGame for GameType<G> {
     fn open(&self, dir: &Path) -> Vec<Slot> {
         G::RULE_SETS
             .iter()

@@ -1,6 +1,6 @@
 //! The Python package's test environment: a virtual environment in `target/xtask-python` with
 //! the package (`python/`) and what its tests read the tables and the export with (pytest,
-//! pyarrow, pandas, DuckDB), all from PyPI. The test `tests/python.rs` runs pytest with its
+//! pyarrow, pandas, DuckDB; cshogi, whose USI client starts `nana-engine`), all from PyPI. The test `tests/python.rs` runs pytest with its
 //! Python.
 //!
 //! The test command installs the package from the tests' own build ([`install_from_build`]): the
@@ -18,7 +18,8 @@ use crate::error::XtaskError;
 use crate::workspace;
 
 /// What the package's tests need from PyPI besides the package.
-const PACKAGES: [&str; 5] = ["maturin>=1.5,<2", "pytest>=7", "pyarrow>=14", "pandas>=2", "duckdb>=1"];
+const PACKAGES: [&str; 6] =
+    ["maturin>=1.5,<2", "pytest>=7", "pyarrow>=14", "pandas>=2", "duckdb>=1", "cshogi>=0.8"];
 
 /// The virtual environment's folder.
 fn venv() -> PathBuf {
@@ -51,7 +52,7 @@ pub fn prepare() -> Result<(), XtaskError> {
         }
     }
     let have = Command::new(&python)
-        .args(["-c", "import maturin, pytest, pyarrow, pandas, duckdb"])
+        .args(["-c", "import maturin, pytest, pyarrow, pandas, duckdb, cshogi"])
         .output()
         .is_ok_and(|o| o.status.success());
     if !have {

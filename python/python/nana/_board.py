@@ -84,7 +84,7 @@ class Board:
         return self._position.fen()
 
     def push(self, move: str) -> str:
-        """Plays a legal move, given in any notation the game reads.
+        """Plays a legal move, given in any notation the game reads or as a USI engine writes it.
 
         Returns:
             The move in the machine notation, as :attr:`move_stack` holds it.
