@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use nana_engine::Value;
-use nana_front::{game_type, solve_command, DynGame, Game, GameType, ProtocolNotation};
+use nana_front::{game_type, regenerate_command, solve_command, DynGame, Game, GameType, ProtocolNotation};
 use nana_probe::table::{Table, TableError, TableRules};
 use nana_probe::{ProbeError, ProbeRules};
 use pyo3::exceptions::PyValueError;
@@ -29,8 +29,10 @@ const DRAW_LINE: usize = 10;
 /// the command line's words).
 #[derive(Debug)]
 enum Error {
-    /// The tablebase folder given is not a folder: `ValueError`.
+    /// The tablebase folder given is a file, not a folder: `ValueError`.
     NotADirectory(PathBuf),
+    /// There is nothing at the tablebase folder's path: `MissingTableError`.
+    NoFolder(PathBuf),
     /// A position that is not one of the game's: `ValueError`.
     Position(Box<dyn std::error::Error + Send + Sync>),
     /// A move that is not a legal move of the position: `ValueError`.
@@ -54,6 +56,18 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::NotADirectory(dir) => write!(f, "{}: not a directory", dir.display()),
+            Error::NoFolder(dir) => {
+                let commands: Vec<String> = GAMES
+                    .iter()
+                    .map(|g| format!("`nana --game {} solve --out {}`", g.name(), dir.display()))
+                    .collect();
+                write!(
+                    f,
+                    "no tablebase folder at {}; make its tables with {}",
+                    dir.display(),
+                    commands.join(" and ")
+                )
+            }
             Error::Position(e) | Error::Move(e) => write!(f, "{e}"),
             Error::UnknownGame { game } => {
                 let known: Vec<&str> = GAMES.iter().map(|g| g.name()).collect();
@@ -88,6 +102,7 @@ impl std::error::Error for Error {
             Error::Probe { error, .. } => Some(error),
             Error::Export(e) => Some(e),
             Error::NotADirectory(_)
+            | Error::NoFolder(_)
             | Error::UnknownGame { .. }
             | Error::UnknownRules { .. }
             | Error::Missing { .. } => None,
@@ -105,7 +120,7 @@ impl Error {
             | Error::UnknownRules { .. } => {
                 return PyValueError::new_err(self.to_string());
             }
-            Error::Missing { .. } => "MissingTableError",
+            Error::Missing { .. } | Error::NoFolder(_) => "MissingTableError",
             Error::Refused(_) | Error::Probe { .. } | Error::Export(_) => "DamagedTableError",
         };
         match py.import("nana._errors").and_then(|m| m.getattr(class)) {
@@ -133,15 +148,17 @@ impl fmt::Display for Refusal {
 }
 
 /// A lookup's error, as the command line gives it: a damaged block names the file and the
-/// command that makes it again.
+/// command that makes it again in the file's folder.
 fn probe_error<G: Game>(table: &Table<G::Rules>, error: ProbeError) -> Error {
-    let regenerate = error.needs_regeneration().then(|| solve_command::<G>(table.game()));
-    Error::Probe { origin: table.origin(), error, regenerate }
+    let origin = table.origin();
+    let regenerate =
+        error.needs_regeneration().then(|| regenerate_command::<G>(table.game(), Path::new(&origin)));
+    Error::Probe { origin, error, regenerate }
 }
 
-/// A table that did not open, as the command line gives it.
-fn refusal<G: Game>(rules: &G::Rules, error: TableError) -> Arc<Refusal> {
-    let regenerate = error.needs_regeneration().then(|| solve_command::<G>(rules));
+/// The table file `file` that did not open, as the command line gives it.
+fn refusal<G: Game>(rules: &G::Rules, file: &Path, error: TableError) -> Arc<Refusal> {
+    let regenerate = error.needs_regeneration().then(|| regenerate_command::<G>(rules, file));
     Arc::new(Refusal { error, regenerate })
 }
 
@@ -264,7 +281,7 @@ impl<G: Game + ProtocolNotation> PyGame for GameType<G> {
                             let pages = nana_export::pages(&t, nana_export::DEFAULT_BUDGET);
                             Box::new(Open::<G>(t, pages)) as Box<dyn Opened>
                         })
-                        .map_err(|e| refusal::<G>(&rules, e))
+                        .map_err(|e| refusal::<G>(&rules, &file, e))
                 });
                 Slot { game: G::NAME, rules: rule_set.name, file, table, command: solve_command::<G>(&rules) }
             })
@@ -327,6 +344,9 @@ impl Tablebases {
     /// Opens the table of every game's named rule sets found in `directory`.
     #[new]
     fn new(py: Python<'_>, directory: PathBuf) -> PyResult<Tablebases> {
+        if !directory.exists() {
+            return Err(Error::NoFolder(directory).into_py(py));
+        }
         if !directory.is_dir() {
             return Err(Error::NotADirectory(directory).into_py(py));
         }

@@ -203,7 +203,7 @@ def test_a_damaged_block_is_a_damaged_table_error(tmp_path, tables, nana_bin) ->
             for _ in tb.record_batches("nana", "current"):
                 pass
         assert str(e.value).startswith(f"{target}: ")
-        assert str(e.value).endswith("; regenerate it with `nana --game nana solve --rules current`")
+        assert str(e.value).endswith(f"; regenerate it with `nana --game nana solve --rules current --out {tmp_path}`")
 
 
 def test_a_closed_tablebase_refuses_lookups(tables) -> None:
@@ -213,6 +213,18 @@ def test_a_closed_tablebase_refuses_lookups(tables) -> None:
         tb.probe("nana", "current")
 
 
-def test_a_folder_that_is_not_one_is_a_value_error(tmp_path) -> None:
+def test_a_missing_folder_is_a_missing_table_error_naming_the_commands(tmp_path) -> None:
+    nowhere = tmp_path / "nowhere"
+    with pytest.raises(nana.MissingTableError) as e:
+        nana.open_tablebases(nowhere)
+    assert str(e.value) == (
+        f"no tablebase folder at {nowhere}; make its tables with `nana --game nana solve --out {nowhere}`"
+        f" and `nana --game dobutsu solve --out {nowhere}`"
+    )
+
+
+def test_a_file_given_as_the_folder_is_a_value_error(tmp_path) -> None:
+    file = tmp_path / "file"
+    file.write_text("")
     with pytest.raises(ValueError, match="not a directory"):
-        nana.open_tablebases(tmp_path / "nowhere")
+        nana.open_tablebases(file)

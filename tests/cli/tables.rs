@@ -65,7 +65,10 @@ fn damaged_tables_are_refused() {
         assert_error(&nana_stdin(&["play", "--tablebase", p], "quit\n"), needles);
     };
     // Damage that a new table cures comes with the command that makes one.
-    let hint = "regenerate it with `nana --game nana solve --rules current`";
+    let hint = &format!(
+        "regenerate it with `nana --game nana solve --rules current --out {}`",
+        path.parent().unwrap().display()
+    );
     // Truncated payload.
     std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
     check(&[p, "truncated", hint]);
@@ -141,7 +144,10 @@ fn a_damaged_block_refuses_its_positions_and_no_other() {
     run.success();
     assert_eq!(run.stdout, intact.stdout);
     let named = format!("checksum mismatch in compressed block {block} ");
-    let hint = "regenerate it with `nana --game nana solve --rules current`";
+    let hint = &format!(
+        "regenerate it with `nana --game nana solve --rules current --out {}`",
+        path.parent().unwrap().display()
+    );
     for _ in 0..2 {
         assert_error(&nana(&["query", "--tablebase", p, elsewhere]), &[p, &named, hint]);
     }
@@ -191,7 +197,10 @@ fn check_table_accepts_the_solved_table_and_rejects_a_damaged_copy() {
     bytes[middle] ^= 0x80;
     std::fs::write(&path, &bytes).unwrap();
     let p = path.to_str().unwrap();
-    let hint = "regenerate it with `nana --game nana solve --rules current`";
+    let hint = &format!(
+        "regenerate it with `nana --game nana solve --rules current --out {}`",
+        path.parent().unwrap().display()
+    );
     assert_error(&nana(&["check-table", p]), &[p, "checksum mismatch in compressed block", hint]);
 }
 

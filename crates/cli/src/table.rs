@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use nana_engine::Solution;
-use nana_front::{solve_command, Game};
+use nana_front::{regenerate_command, solve_command, Game};
 pub use nana_probe::table::Table;
 use nana_probe::table::{TableError, TableRules};
 use nana_probe::ProbeError;
@@ -17,15 +17,24 @@ use crate::progress::Bars;
 pub const DEFAULT_DIR: &str = "tablebase";
 
 /// A table error of `rules`: the probe layer names the problem, and when making the table
-/// again cures it the error says with which command.
+/// again cures it the error says with which command ([`regenerate_command`]).
 pub fn user_error<G: Game>(rules: &G::Rules, e: TableError) -> CliError {
-    CliError::table(e, || solve_command::<G>(rules))
+    let file = match &e {
+        TableError::File { path, .. } => Some(path.clone()),
+        _ => None,
+    };
+    CliError::table(e, || match file {
+        Some(file) => regenerate_command::<G>(rules, &file),
+        None => solve_command::<G>(rules),
+    })
 }
 
 /// A lookup's error in `table`: a damaged file's names the file and the command that makes it
 /// again; any other is the probe layer's words.
 pub fn probe_error<G: Game>(table: &Table<G::Rules>, e: ProbeError) -> CliError {
-    CliError::probe(table.origin(), e, || solve_command::<G>(table.game()))
+    let origin = table.origin();
+    let command = regenerate_command::<G>(table.game(), Path::new(&origin));
+    CliError::probe(origin, e, || command)
 }
 
 /// Solves one rule set with progress bars; also returns how long each phase took.

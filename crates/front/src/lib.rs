@@ -220,6 +220,20 @@ pub fn solve_command<G: Game>(rules: &G::Rules) -> String {
     format!("nana --game {} solve", G::NAME)
 }
 
+/// The command that makes the table file `file` of `rules` again: [`solve_command`], with
+/// `--out` and the file's folder where the file has the name `solve` writes (`nana-current.tb`);
+/// a file of another name is not one `solve` makes, and gets the bare command.
+pub fn regenerate_command<G: Game>(rules: &G::Rules, file: &std::path::Path) -> String {
+    let command = solve_command::<G>(rules);
+    match file.parent() {
+        Some(dir) if file.file_name() == Some(nana_probe::table::TableRules::file_name(rules).as_ref()) => {
+            let dir = if dir.as_os_str().is_empty() { std::path::Path::new(".") } else { dir };
+            format!("{command} --out {}", dir.display())
+        }
+        _ => command,
+    }
+}
+
 /// `1 ply`, `31 plies`: the explorer's `{plies}`.
 pub fn plies(n: u16) -> String {
     if n == 1 {
