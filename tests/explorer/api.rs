@@ -362,7 +362,7 @@ async fn a_position_outside_the_table_is_404() {
     assert_eq!(r.json()["checkmate"], true);
 }
 
-/// `nana serve`'s start: tables memory-mapped from their files; with solving turned off, every
+/// `nana serve`'s start: tables opened from their files; with solving turned off, every
 /// missing file named at once, each rule set reported missing.
 #[test]
 fn tables_load_from_their_files_and_missing_ones_are_named() {

@@ -242,7 +242,7 @@ async fn unknown_rule_sets_are_404_listing_tanaka_and_safe_try() {
     }
 }
 
-/// `nana serve --game dobutsu`'s start: the tables memory-mapped from their files, answering
+/// `nana serve --game dobutsu`'s start: the tables opened from their files, answering
 /// as the tables they were written from; with solving turned off, every missing file named.
 #[test]
 fn dobutsu_tables_load_from_their_files_and_missing_ones_are_named() {

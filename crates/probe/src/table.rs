@@ -1,4 +1,4 @@
-//! A game's solution on disk or in memory: writing a table, opening one (memory-mapped) and
+//! A game's solution on disk or in memory: writing a table, opening one and
 //! checking that it is the table asked for, and solving one when no file is found.
 //!
 //! A rule set of a game plugs in through [`TableRules`]: the name of its file, the identity it
@@ -244,7 +244,7 @@ fn stats_of_histogram(histogram: &[(u16, u64)], width: EntryWidth) -> Stats {
 /// Where a table's entries are.
 #[derive(Debug)]
 pub enum Source {
-    /// A validated file, memory-mapped.
+    /// A validated file, read a block at a time (a plain one read whole when it was opened).
     File(Tablebase),
     /// A solve's result.
     Memory(Solution),
@@ -253,7 +253,7 @@ pub enum Source {
 /// Where a [`Probe`] reads its entries.
 #[derive(Debug, Clone, Copy)]
 pub enum Entries<'a> {
-    /// A solution's bytes in memory (or a plain table file's, mapped).
+    /// A solution's bytes in memory.
     Bytes(&'a [u8]),
     /// A validated table file, read one entry at a time (a compressed table decodes the entry's
     /// block).
@@ -399,8 +399,11 @@ impl<G: TableRules> Table<G> {
     /// the blocks are read again.
     pub fn try_entries(&self) -> Result<&[u8], TableError> {
         match &self.source {
-            Source::File(tb) if tb.storage().layout == Layout::Plain => Ok(tb.payload()),
             Source::File(tb) => {
+                // A plain file's payload, read whole when it was opened, is its entries.
+                if let (Layout::Plain, Some(payload)) = (tb.storage().layout, tb.payload()) {
+                    return Ok(payload);
+                }
                 if let Some(entries) = self.decoded.get() {
                     return Ok(entries);
                 }

@@ -161,33 +161,8 @@ impl<'a> Blocks<'a> {
             .ok_or(TablebaseError::BadLayout("the payload is too short for its block index and histogram"))?;
         let (index, rest) = payload.split_at(index_len as usize);
         let (data, histogram) = rest.split_at(rest.len() - histogram_len as usize);
-        let mut crc = crc32fast::Hasher::new();
-        crc.update(index);
-        crc.update(histogram);
-        let actual = crc.finalize();
-        if actual != payload_crc {
-            return Err(TablebaseError::PayloadChecksum { expected: payload_crc, actual });
-        }
-        let blocks = Blocks { shape, index, data, histogram };
-        check_histogram(histogram, &shape)?;
-        for k in 0..shape.blocks {
-            if blocks.end(k) < blocks.start(k) || blocks.end(k) > data.len() as u64 {
-                return Err(TablebaseError::CorruptBlock {
-                    block: k,
-                    reason: "it ends out of order or bounds",
-                });
-            }
-        }
-        if shape.blocks > 0 && blocks.end(shape.blocks - 1) != data.len() as u64 {
-            return Err(TablebaseError::CorruptBlock {
-                block: shape.blocks - 1,
-                reason: "the last block does not end where the histogram starts",
-            });
-        }
-        if shape.blocks == 0 && !data.is_empty() {
-            return Err(TablebaseError::BadLayout("a payload of no blocks holds bytes"));
-        }
-        Ok(blocks)
+        check_index(index, histogram, data.len() as u64, &shape, payload_crc)?;
+        Ok(Blocks { shape, index, data, histogram })
     }
 
     /// Checks every block's bytes against its CRC-32, in order: one
@@ -198,7 +173,16 @@ impl<'a> Blocks<'a> {
     /// [`TablebaseError::BlockChecksum`] for the first block whose bytes do
     /// not match their CRC-32.
     pub fn check_all(&self) -> Result<(), TablebaseError> {
-        (0..self.shape.blocks).try_for_each(|k| self.checked(k).map(|_| ()))
+        (0..self.shape.blocks).try_for_each(|k| self.check(k))
+    }
+
+    /// Checks block `k`'s bytes against its CRC-32; nothing is decoded.
+    ///
+    /// # Errors
+    ///
+    /// [`TablebaseError::BlockChecksum`] if they do not match.
+    pub fn check(&self, k: u64) -> Result<(), TablebaseError> {
+        self.checked(k).map(|_| ())
     }
 
     /// Block `k`'s stored (compressed) bytes, once they match its CRC-32.
@@ -232,32 +216,17 @@ impl<'a> Blocks<'a> {
 
     /// Where block `k` starts: where block `k - 1` ends, block 0 at 0.
     fn start(&self, k: u64) -> u64 {
-        if k == 0 {
-            0
-        } else {
-            self.end(k - 1)
-        }
+        start_of(self.index, k)
     }
 
     /// Where block `k` ends, from its record.
     fn end(&self, k: u64) -> u64 {
-        let at = k as usize * RECORD_BYTES;
-        let mut le = [0u8; 8];
-        le.copy_from_slice(&self.index[at..at + 8]);
-        u64::from_le_bytes(le)
+        end_of(self.index, k)
     }
 
     /// Block `k`'s CRC-32, from its record.
     fn crc(&self, k: u64) -> u32 {
-        let at = k as usize * RECORD_BYTES + 8;
-        let mut le = [0u8; 4];
-        le.copy_from_slice(&self.index[at..at + 4]);
-        u32::from_le_bytes(le)
-    }
-
-    /// The shape of the entry array.
-    pub fn shape(&self) -> &Shape {
-        &self.shape
+        crc_of(self.index, k)
     }
 
     /// Checks block `k`'s bytes against its CRC-32, then decodes them into
@@ -276,12 +245,14 @@ impl<'a> Blocks<'a> {
 
     /// Checks and decodes every block in order ([`Blocks::decode`]),
     /// handing each to `f`; checks the CRC-32 of the decoded whole against
-    /// `entries_crc`.
+    /// `entries_crc`: the codec's tests' whole-table read (a table's is
+    /// [`Tablebase::entries`](crate::Tablebase::entries), whatever its bytes' source).
     ///
     /// # Errors
     ///
     /// The first block that does not match its CRC-32 or does not decode,
     /// or [`TablebaseError::EntriesChecksum`].
+    #[cfg(test)]
     pub fn for_each(&self, entries_crc: u32, mut f: impl FnMut(&[u8])) -> Result<(), TablebaseError> {
         let mut crc = crc32fast::Hasher::new();
         let mut block = Vec::with_capacity(self.shape.block_bytes as usize);
@@ -296,6 +267,73 @@ impl<'a> Blocks<'a> {
         }
         Ok(())
     }
+}
+
+/// Checks a blocked payload's `index` and `histogram`, its blocks taking `data_len` bytes
+/// between them: against their CRC-32 `payload_crc` (of the index followed by the histogram),
+/// then the histogram ([`check_histogram`]), then every block's bounds (ends never decrease,
+/// and the last one is `data_len`). The checks of [`Blocks::new`], in its order, for a reader
+/// that holds the index and the histogram but not the blocks (a file read a range at a time).
+///
+/// # Errors
+///
+/// Those of [`Blocks::new`] but the payload too short for its index and histogram, which the
+/// caller checks.
+pub(crate) fn check_index(
+    index: &[u8],
+    histogram: &[u8],
+    data_len: u64,
+    shape: &Shape,
+    payload_crc: u32,
+) -> Result<(), TablebaseError> {
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(index);
+    crc.update(histogram);
+    let actual = crc.finalize();
+    if actual != payload_crc {
+        return Err(TablebaseError::PayloadChecksum { expected: payload_crc, actual });
+    }
+    check_histogram(histogram, shape)?;
+    for k in 0..shape.blocks {
+        if end_of(index, k) < start_of(index, k) || end_of(index, k) > data_len {
+            return Err(TablebaseError::CorruptBlock { block: k, reason: "it ends out of order or bounds" });
+        }
+    }
+    if shape.blocks > 0 && end_of(index, shape.blocks - 1) != data_len {
+        return Err(TablebaseError::CorruptBlock {
+            block: shape.blocks - 1,
+            reason: "the last block does not end where the histogram starts",
+        });
+    }
+    if shape.blocks == 0 && data_len != 0 {
+        return Err(TablebaseError::BadLayout("a payload of no blocks holds bytes"));
+    }
+    Ok(())
+}
+
+/// Where block `k` starts, from the block `index`: where block `k - 1` ends, block 0 at 0.
+pub(crate) fn start_of(index: &[u8], k: u64) -> u64 {
+    if k == 0 {
+        0
+    } else {
+        end_of(index, k - 1)
+    }
+}
+
+/// Where block `k` ends, from its record in the block `index`.
+pub(crate) fn end_of(index: &[u8], k: u64) -> u64 {
+    let at = k as usize * RECORD_BYTES;
+    let mut le = [0u8; 8];
+    le.copy_from_slice(&index[at..at + 8]);
+    u64::from_le_bytes(le)
+}
+
+/// Block `k`'s CRC-32, from its record in the block `index`.
+pub(crate) fn crc_of(index: &[u8], k: u64) -> u32 {
+    let at = k as usize * RECORD_BYTES + 8;
+    let mut le = [0u8; 4];
+    le.copy_from_slice(&index[at..at + 4]);
+    u32::from_le_bytes(le)
 }
 
 /// A histogram's records: each value with how many entries hold it.

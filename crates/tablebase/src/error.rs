@@ -22,6 +22,20 @@ pub enum TablebaseError {
         /// The underlying error.
         source: io::Error,
     },
+    /// Bytes of a table that was opened and checked could not be read when an entry or a
+    /// block needed them: the file is shorter than when it was opened (truncated or rewritten
+    /// in place under the reader: [`io::ErrorKind::UnexpectedEof`]), or the operating system
+    /// (or the source of [`Tablebase::from_reader`](crate::Tablebase::from_reader)) failed to
+    /// read them. The message names the bytes, not the file: the caller knows which table it
+    /// read.
+    Read {
+        /// Where the bytes start, from the start of the file.
+        offset: u64,
+        /// How many bytes were wanted.
+        len: u64,
+        /// The underlying error.
+        source: io::Error,
+    },
     /// The file is shorter than its header says it must be.
     Truncated {
         /// Actual length in bytes.
@@ -192,6 +206,13 @@ impl fmt::Display for TablebaseError {
         // read in one place.
         match self {
             Self::Io { path, source } => write!(f, "I/O error on {}: {source}", path.display()),
+            Self::Read { offset, len, source } => {
+                write!(
+                    f,
+                    "cannot read bytes {offset}..{} of the table: {source}",
+                    offset.saturating_add(*len)
+                )
+            }
             Self::Truncated { len, expected } => {
                 write!(f, "the file is truncated: it has {len} bytes but must have {expected}")
             }
@@ -299,9 +320,10 @@ impl fmt::Display for TablebaseError {
 
 impl TablebaseError {
     /// Whether the file itself is at fault in a way that making the table
-    /// again cures: damaged, truncated, from another format version or
-    /// encoding, or solved for another index layout or size. False for I/O
-    /// errors, files that are not tablebases at all, and tables of another
+    /// again cures: damaged, truncated (also after it was opened: a
+    /// [`TablebaseError::Read`] that ran past the end), from another format
+    /// version or encoding, or solved for another index layout or size. False
+    /// for other I/O errors, files that are not tablebases at all, and tables of another
     /// game or other rules (the caller asked for something else). Meant for
     /// the errors of opening a file and of reading its blocks (a damaged
     /// block is [`TablebaseError::BlockChecksum`] or
@@ -330,6 +352,7 @@ impl TablebaseError {
             | Self::WrongLayout { .. }
             | Self::WrongEncoding { .. }
             | Self::WrongSize { .. } => true,
+            Self::Read { source, .. } => source.kind() == io::ErrorKind::UnexpectedEof,
             Self::Io { .. }
             | Self::BadMagic
             | Self::WrongGame { .. }
@@ -343,7 +366,7 @@ impl TablebaseError {
 impl Error for TablebaseError {
     fn source(&self) -> Option<&(dyn Error + 'static)> {
         match self {
-            Self::Io { source, .. } => Some(source),
+            Self::Io { source, .. } | Self::Read { source, .. } => Some(source),
             _ => None,
         }
     }

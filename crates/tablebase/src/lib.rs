@@ -32,7 +32,9 @@
 //!   in compressed blocks; [`write_with`] in a layout of the caller's.
 //! * [`Tablebase::entry`] reads one entry (checking and decoding its block);
 //!   [`Tablebase::entries`] all (checking and decoding every block).
-//! * [`Tablebase::open`] memory-maps and validates a file;
+//! * [`Tablebase::open`] validates a file and reads it with positioned reads, a block at a
+//!   time (a plain table whole, when it opens it): never a memory map, so that a file
+//!   truncated under a reader is an error ([`TablebaseError::Read`]), not a crash;
 //!   [`Tablebase::from_bytes`] validates and keeps a buffer (same checks);
 //!   [`Tablebase::open_expecting`] also checks that it is the table the
 //!   caller wants (game, rules, index layout, encoding, size).

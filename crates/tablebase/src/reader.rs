@@ -1,5 +1,5 @@
 //! Validating reader: [`validate_bytes`] for any buffer, [`Tablebase`] for a
-//! memory-mapped file or an owned buffer.
+//! file, an owned buffer or any [`ReadAt`] source.
 //!
 //! Over 500 lines: the checks of a file, in the order they run, and the readers they guard.
 
@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::blocks::{
-    check_histogram, decode_block, histogram_of, Blocks, Codec, Shape, HISTOGRAM_RECORD_BYTES, RECORD_BYTES,
+    check_histogram, check_index, crc_of, decode_block, end_of, histogram_of, start_of, Blocks, Codec, Shape,
+    HISTOGRAM_RECORD_BYTES, RECORD_BYTES,
 };
 use crate::source::ReadAt;
 use crate::{Expected, Header, Storage, TablebaseError, HEADER_SIZE};
@@ -80,33 +81,35 @@ fn payload_of(bytes: &[u8]) -> &[u8] {
     bytes.get(HEADER_SIZE..).unwrap_or_default()
 }
 
-/// The bytes of a validated table: memory-mapped from a file, or handed
-/// over by the caller.
+/// The bytes of a validated table: all of them in memory, or a compressed table's read a
+/// range at a time.
 #[derive(Debug)]
 pub(crate) enum Bytes {
-    /// A file's bytes ([`Tablebase::open`]).
-    #[cfg(feature = "files")]
-    Mapped(crate::file::Mapped),
+    /// The whole file: handed over by the caller ([`Tablebase::from_bytes`]), or a plain
+    /// table's, read whole when it was opened.
     Owned(Vec<u8>),
-    /// A compressed table read a range at a time ([`Tablebase::from_reader`]), with its
-    /// histogram, read and checked when it was opened.
-    Read {
-        source: Box<dyn ReadAt>,
-        histogram: Vec<u8>,
-    },
+    /// A compressed table read a range at a time ([`Tablebase::open`],
+    /// [`Tablebase::from_reader`]), with its histogram, read and checked when it was opened,
+    /// and its block index where that was read and checked whole then (a file's): without it,
+    /// each block's records are read with the block.
+    Read { source: Box<dyn ReadAt>, histogram: Vec<u8>, index: Option<Vec<u8>> },
 }
 
 impl Bytes {
     /// The file's bytes as one slice (empty for a table read a range at a time).
     fn all(&self) -> &[u8] {
         match self {
-            #[cfg(feature = "files")]
-            Self::Mapped(map) => map,
             Self::Owned(bytes) => bytes,
             Self::Read { .. } => &[],
         }
     }
 }
+
+/// How many stored bytes of consecutive blocks a read of a whole table, or of a span of its
+/// blocks, takes from a file at a time ([`Tablebase::check_blocks`], [`Tablebase::entries`],
+/// [`Tablebase::decode_blocks`]): checking Dobutsu's 63,325 blocks took 37 ms with a read a
+/// block, 8 ms with reads of 1 MiB.
+const SPAN_BYTES: u64 = 1 << 20;
 
 /// Numbers the tables of a process, so that a cached block is never taken
 /// for another table's.
@@ -132,9 +135,9 @@ thread_local! {
     static BLOCK_CACHE: RefCell<BlockCache> = RefCell::new(BlockCache::default());
 }
 
-/// An open, validated tablebase: memory-mapped from a file
-/// ([`Tablebase::open`]) or held in memory ([`Tablebase::from_bytes`], for
-/// a server or WebAssembly that has the bytes but no file).
+/// An open, validated tablebase: read from a file ([`Tablebase::open`]), held in memory
+/// ([`Tablebase::from_bytes`], for a server or WebAssembly that has the bytes but no file), or
+/// read a range at a time from any source ([`Tablebase::from_reader`]).
 ///
 /// Construction checks the header, the exact file length and the payload's
 /// checksum: for a plain table that is every byte; for a compressed table
@@ -185,7 +188,20 @@ impl Tablebase {
     ///
     /// [`TablebaseError::Io`] where `source` fails to read, and the failed check otherwise.
     pub fn from_reader(source: Box<dyn ReadAt>, name: &str) -> Result<Self, TablebaseError> {
-        let path = PathBuf::from(name);
+        Self::from_source(source, PathBuf::from(name), false)
+    }
+
+    /// Opens a table whose bytes come from `source`, named `path`: a plain table read whole
+    /// and checked as [`Tablebase::from_bytes`] does; for compressed blocks, the header, the
+    /// exact length and the histogram read and checked, and with `whole_index` the block
+    /// index too, read, held, and checked with the histogram against their CRC-32, every
+    /// block's bounds with it ([`Tablebase::open`]); without it, each block's index records
+    /// are read with the block ([`Tablebase::from_reader`]).
+    pub(crate) fn from_source(
+        source: Box<dyn ReadAt>,
+        path: PathBuf,
+        whole_index: bool,
+    ) -> Result<Self, TablebaseError> {
         let io_error = |source: io::Error| TablebaseError::Io { path: path.clone(), source };
         let len = source.len();
         let mut head = vec![0u8; (HEADER_SIZE as u64).min(len) as usize];
@@ -205,14 +221,22 @@ impl Tablebase {
         };
         let shape = Shape::new(header.entries, header.entry_width, block_entries, codec)?;
         let histogram_len = u64::from(storage.histogram_records) * HISTOGRAM_RECORD_BYTES as u64;
-        if shape.index_len().is_none_or(|index| index.saturating_add(histogram_len) > storage.payload_len) {
-            return Err(TablebaseError::BadLayout(
-                "the payload is too short for its block index and histogram",
-            ));
-        }
+        let index_len = shape
+            .index_len()
+            .filter(|&index| index.saturating_add(histogram_len) <= storage.payload_len)
+            .ok_or(TablebaseError::BadLayout("the payload is too short for its block index and histogram"))?;
         let mut histogram = vec![0u8; histogram_len as usize];
         source.read_at(&mut histogram, len - histogram_len).map_err(io_error)?;
-        check_histogram(&histogram, &shape)?;
+        let index = if whole_index {
+            let mut index = vec![0u8; index_len as usize];
+            source.read_at(&mut index, HEADER_SIZE as u64).map_err(io_error)?;
+            let data_len = storage.payload_len - index_len - histogram_len;
+            check_index(&index, &histogram, data_len, &shape, storage.payload_crc)?;
+            Some(index)
+        } else {
+            check_histogram(&histogram, &shape)?;
+            None
+        };
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         Ok(Self {
             path: Some(path),
@@ -220,43 +244,54 @@ impl Tablebase {
             storage,
             shape: Some(shape),
             id,
-            bytes: Bytes::Read { source, histogram },
+            bytes: Bytes::Read { source, histogram, index },
         })
     }
 
-    /// Block `k` of a table read a range at a time: its index record, its bounds, its bytes
-    /// and their CRC-32, decoded into `out`.
+    /// Block `k` of a table read a range at a time: its index record (held, or read), its
+    /// bounds, its bytes and their CRC-32, decoded into `out` where there is one.
     fn read_block(
         &self,
         source: &dyn ReadAt,
+        index: Option<&[u8]>,
         shape: Shape,
         k: u64,
-        out: &mut Vec<u8>,
+        out: Option<&mut Vec<u8>>,
     ) -> Result<(), TablebaseError> {
-        let io_error =
-            |source: io::Error| TablebaseError::Io { path: self.path.clone().unwrap_or_default(), source };
+        let read = |buf: &mut [u8], offset: u64| {
+            source.read_at(buf, offset).map_err(|source| TablebaseError::Read {
+                offset,
+                len: buf.len() as u64,
+                source,
+            })
+        };
         let index_len = shape.blocks * RECORD_BYTES as u64;
         let histogram_len = u64::from(self.storage.histogram_records) * HISTOGRAM_RECORD_BYTES as u64;
         let data_len = self.storage.payload_len - index_len - histogram_len;
-        // Records k - 1 and k: where the block starts and ends, and its CRC-32.
-        let first = k.saturating_sub(1);
-        let mut records = vec![0u8; (k - first + 1) as usize * RECORD_BYTES];
-        source.read_at(&mut records, HEADER_SIZE as u64 + first * RECORD_BYTES as u64).map_err(io_error)?;
-        let field = |at: usize| u64::from_le_bytes(records[at..at + 8].try_into().expect("8 bytes"));
-        let (start, record) = if k == 0 { (0, 0) } else { (field(0), RECORD_BYTES) };
-        let end = field(record);
-        let crc = u32::from_le_bytes(records[record + 8..record + 12].try_into().expect("4 bytes"));
+        // Where the block starts and ends, and its CRC-32: from the index held, else from
+        // records k - 1 and k, read.
+        let (start, end, crc) = match index {
+            Some(index) => (start_of(index, k), end_of(index, k), crc_of(index, k)),
+            None => {
+                let first = k.saturating_sub(1);
+                let mut records = vec![0u8; (k - first + 1) as usize * RECORD_BYTES];
+                read(&mut records, HEADER_SIZE as u64 + first * RECORD_BYTES as u64)?;
+                // `records` holds records `first..=k`: record k is the last.
+                let k_within = k - first;
+                (start_of(&records, k_within), end_of(&records, k_within), crc_of(&records, k_within))
+            }
+        };
         let len = shape.len_of(k);
         if end < start || end > data_len || end - start > shape.codec.max_stored(len) {
             return Err(TablebaseError::CorruptBlock { block: k, reason: "it ends out of order or bounds" });
         }
         let mut stored = vec![0u8; (end - start) as usize];
-        source.read_at(&mut stored, HEADER_SIZE as u64 + index_len + start).map_err(io_error)?;
+        read(&mut stored, HEADER_SIZE as u64 + index_len + start)?;
         let actual = crc32fast::hash(&stored);
         if actual != crc {
             return Err(TablebaseError::BlockChecksum { block: k, expected: crc, actual });
         }
-        decode_block(shape.codec, &stored, k, len, out)
+        out.map_or(Ok(()), |out| decode_block(shape.codec, &stored, k, len, out))
     }
 
     /// The one constructor behind both sources, so that they are validated
@@ -291,16 +326,22 @@ impl Tablebase {
         &self.storage
     }
 
-    /// The stored payload, everything after the header: for
-    /// [`Layout::Plain`](crate::Layout::Plain) the entry array itself.
+    /// The stored payload, everything after the header, where the table holds it in memory: a
+    /// table from bytes ([`Tablebase::from_bytes`]), and a plain table, read whole when it was
+    /// opened; for [`Layout::Plain`](crate::Layout::Plain) the entry array itself. `None` for a
+    /// compressed table read a range at a time (a file's, [`Tablebase::open`], or a reader's):
+    /// its length is [`Storage::payload_len`] of [`Tablebase::storage`].
     #[must_use]
-    pub fn payload(&self) -> &[u8] {
-        payload_of(self.bytes.all())
+    pub fn payload(&self) -> Option<&[u8]> {
+        match &self.bytes {
+            Bytes::Owned(bytes) => Some(payload_of(bytes)),
+            Bytes::Read { .. } => None,
+        }
     }
 
     /// The entry array, `entries × entry_width` bytes: borrowed from the
-    /// file for [`Layout::Plain`](crate::Layout::Plain), decoded (all of it, into memory of that
-    /// size) for a compressed table, each block checked against its CRC-32
+    /// payload held in memory for [`Layout::Plain`](crate::Layout::Plain), decoded (all of it,
+    /// into memory of that size) for a compressed table, each block checked against its CRC-32
     /// before it is decoded, and the decoded entries against theirs.
     /// Don't-care entries ([`Header::dont_care`]) are as stored: the game
     /// that wrote them knows which they are.
@@ -312,29 +353,19 @@ impl Tablebase {
     /// CRC-32, [`TablebaseError::CorruptBlock`] if they do but do not decode
     /// to its length; or [`TablebaseError::EntriesChecksum`] if the decoded
     /// entries do not match their checksum (blocks that matched their own
-    /// checksums, so a writer that stored what it was not given).
+    /// checksums, so a writer that stored what it was not given);
+    /// [`TablebaseError::Read`] where a block read from the file cannot be read.
     pub fn entries(&self) -> Result<Cow<'_, [u8]>, TablebaseError> {
-        if let (Bytes::Read { source, .. }, Some(shape)) = (&self.bytes, self.shape) {
-            let mut all = Vec::with_capacity(shape.total as usize);
-            let mut block = Vec::new();
-            for k in 0..shape.blocks {
-                self.read_block(source.as_ref(), shape, k, &mut block)?;
-                all.extend_from_slice(&block);
-            }
-            let actual = crc32fast::hash(&all);
-            if actual != self.storage.entries_crc {
-                return Err(TablebaseError::EntriesChecksum { expected: self.storage.entries_crc, actual });
-            }
-            return Ok(Cow::Owned(all));
+        let Some(shape) = self.shape else {
+            return Ok(Cow::Borrowed(payload_of(self.bytes.all())));
+        };
+        let mut all = Vec::with_capacity(shape.total as usize);
+        self.each_block(shape, 0..shape.blocks, true, |block| all.extend_from_slice(block))?;
+        let actual = crc32fast::hash(&all);
+        if actual != self.storage.entries_crc {
+            return Err(TablebaseError::EntriesChecksum { expected: self.storage.entries_crc, actual });
         }
-        match self.blocks() {
-            None => Ok(Cow::Borrowed(self.payload())),
-            Some(blocks) => {
-                let mut all = Vec::with_capacity(blocks.shape().total as usize);
-                blocks.for_each(self.storage.entries_crc, |block| all.extend_from_slice(block))?;
-                Ok(Cow::Owned(all))
-            }
-        }
+        Ok(Cow::Owned(all))
     }
 
     /// Entry `index` as an unsigned integer (a 2-byte entry little-endian),
@@ -342,8 +373,8 @@ impl Tablebase {
     /// ([`Header::dont_care`]) reads as stored: its neighbour's value.
     ///
     /// A compressed table checks the block that holds it against its CRC-32
-    /// and decodes it, unless this thread's cache of decoded blocks (256
-    /// slots, each block in the slot its table and number hash to) holds it.
+    /// and decodes it (reading it from the file first, for a table read a range at a time),
+    /// unless this thread's cache of decoded blocks holds it.
     /// Only a block that was checked and decoded is cached: a damaged one is
     /// refused every time it is read.
     ///
@@ -352,22 +383,16 @@ impl Tablebase {
     /// Where the entry's block is damaged: [`TablebaseError::BlockChecksum`]
     /// if its bytes do not match their CRC-32, [`TablebaseError::CorruptBlock`]
     /// if they do but do not decode to its length (only a writer that stored
-    /// a block not of its layout's codec makes one). Never for a plain table, which is
-    /// checked whole when it is opened.
+    /// a block not of its layout's codec makes one); [`TablebaseError::Read`] where it cannot
+    /// be read (a file truncated after it was opened). Never for a plain table, which is
+    /// read and checked whole when it is opened.
     pub fn entry(&self, index: u64) -> Result<Option<u16>, TablebaseError> {
         if index >= self.header.entries {
             return Ok(None);
         }
         let width = self.header.entry_width as usize;
-        let remote = match &self.bytes {
-            Bytes::Read { source, .. } => Some(source.as_ref()),
-            _ => None,
-        };
-        let blocks = self.blocks();
-        let shape = match (&blocks, remote, self.shape) {
-            (Some(blocks), _, _) => *blocks.shape(),
-            (None, Some(_), Some(shape)) => shape,
-            _ => return Ok(Some(read_entry(self.payload(), index as usize * width, width))),
+        let Some(shape) = self.shape else {
+            return Ok(Some(read_entry(payload_of(self.bytes.all()), index as usize * width, width)));
         };
         let at = index * width as u64;
         let (k, within) = (at / shape.block_bytes, (at % shape.block_bytes) as usize);
@@ -384,11 +409,7 @@ impl Tablebase {
                 // Whatever this slot held is replaced: empty until the block is checked and
                 // decodes.
                 *id = 0;
-                match (&blocks, remote) {
-                    (Some(blocks), _) => blocks.decode(k, block)?,
-                    (None, Some(source)) => self.read_block(source, shape, k, block)?,
-                    (None, None) => unreachable!("a compressed table has blocks or a source"),
-                }
+                self.block(shape, k, Some(block))?;
                 (*id, *number) = (self.id, k);
             }
             Ok(Some(read_entry(block, within, width)))
@@ -416,21 +437,7 @@ impl Tablebase {
         let shape = self.shape?;
         assert!(blocks.end <= shape.blocks, "blocks {blocks:?} of a table of {}", shape.blocks);
         out.clear();
-        let mut block = Vec::with_capacity(shape.block_bytes as usize);
-        let decoded = (|| {
-            for k in blocks {
-                match (&self.bytes, self.blocks()) {
-                    (Bytes::Read { source, .. }, _) => {
-                        self.read_block(source.as_ref(), shape, k, &mut block)?
-                    }
-                    (_, Some(b)) => b.decode(k, &mut block)?,
-                    (_, None) => unreachable!("a compressed table has blocks or a source"),
-                }
-                out.extend_from_slice(&block);
-            }
-            Ok(())
-        })();
-        Some(decoded)
+        Some(self.each_block(shape, blocks, true, |block| out.extend_from_slice(block)))
     }
 
     /// How many entries a compressed table's block holds (the last may hold fewer), and how
@@ -446,10 +453,15 @@ impl Tablebase {
     /// `None` for [`Layout::Plain`](crate::Layout::Plain), which has no histogram.
     #[must_use]
     pub fn histogram(&self) -> Option<Vec<(u16, u64)>> {
-        if let Bytes::Read { histogram, .. } = &self.bytes {
-            return Some(histogram_of(histogram).collect());
+        match (&self.bytes, self.shape) {
+            (_, None) => None,
+            (Bytes::Read { histogram, .. }, Some(_)) => Some(histogram_of(histogram).collect()),
+            (Bytes::Owned(bytes), Some(shape)) => Some(
+                Blocks::checked_before(payload_of(bytes), shape, self.storage.histogram_records)
+                    .histogram()
+                    .collect(),
+            ),
         }
-        self.blocks().map(|blocks| blocks.histogram().collect())
     }
 
     /// Checks every block of a compressed table against its CRC-32, in order,
@@ -460,22 +472,89 @@ impl Tablebase {
     /// # Errors
     ///
     /// [`TablebaseError::BlockChecksum`] for the first block whose bytes do
-    /// not match their CRC-32.
+    /// not match their CRC-32; for a table read a range at a time,
+    /// [`TablebaseError::CorruptBlock`] for a block whose record its index did not check and
+    /// that ends out of order or bounds, and [`TablebaseError::Read`] where a block cannot be read.
     pub fn check_blocks(&self) -> Result<(), TablebaseError> {
-        if let (Bytes::Read { source, .. }, Some(shape)) = (&self.bytes, self.shape) {
-            let mut block = Vec::new();
-            return (0..shape.blocks)
-                .try_for_each(|k| self.read_block(source.as_ref(), shape, k, &mut block));
-        }
-        self.blocks().map_or(Ok(()), |blocks| blocks.check_all())
+        self.shape.map_or(Ok(()), |shape| self.each_block(shape, 0..shape.blocks, false, |_| {}))
     }
 
-    /// The block index of a compressed table, checked when it was opened.
-    fn blocks(&self) -> Option<Blocks<'_>> {
-        if matches!(self.bytes, Bytes::Read { .. }) {
-            return None;
+    /// Blocks `blocks` of a compressed table of `shape`, in order, each checked against its
+    /// CRC-32 and, with `decode`, decoded and handed to `f`. A file's (its block index held)
+    /// are read [`SPAN_BYTES`] at a time, many blocks a read; other sources' a block at a time.
+    fn each_block(
+        &self,
+        shape: Shape,
+        blocks: std::ops::Range<u64>,
+        decode: bool,
+        mut f: impl FnMut(&[u8]),
+    ) -> Result<(), TablebaseError> {
+        let mut block = Vec::with_capacity(shape.block_bytes as usize);
+        let Bytes::Read { source, index: Some(index), .. } = &self.bytes else {
+            for k in blocks {
+                self.block(shape, k, decode.then_some(&mut block))?;
+                if decode {
+                    f(&block);
+                }
+            }
+            return Ok(());
+        };
+        let data = HEADER_SIZE as u64 + shape.blocks * RECORD_BYTES as u64;
+        let mut stored = Vec::new();
+        let mut k = blocks.start;
+        while k < blocks.end {
+            // Blocks k..next, SPAN_BYTES together or one larger block; bounds checked on open.
+            let start = start_of(index, k);
+            let mut next = k + 1;
+            while next < blocks.end && end_of(index, next) - start <= SPAN_BYTES {
+                next += 1;
+            }
+            stored.resize((end_of(index, next - 1) - start) as usize, 0);
+            let offset = data + start;
+            source.read_at(&mut stored, offset).map_err(|source| TablebaseError::Read {
+                offset,
+                len: stored.len() as u64,
+                source,
+            })?;
+            for k in k..next {
+                let (from, to) = ((start_of(index, k) - start) as usize, (end_of(index, k) - start) as usize);
+                let bytes = &stored[from..to];
+                let len = shape.len_of(k);
+                if bytes.len() as u64 > shape.codec.max_stored(len) {
+                    return Err(TablebaseError::CorruptBlock {
+                        block: k,
+                        reason: "it ends out of order or bounds",
+                    });
+                }
+                let (expected, actual) = (crc_of(index, k), crc32fast::hash(bytes));
+                if actual != expected {
+                    return Err(TablebaseError::BlockChecksum { block: k, expected, actual });
+                }
+                if decode {
+                    decode_block(shape.codec, bytes, k, len, &mut block)?;
+                    f(&block);
+                }
+            }
+            k = next;
         }
-        self.shape.map(|shape| Blocks::checked_before(self.payload(), shape, self.storage.histogram_records))
+        Ok(())
+    }
+
+    /// Block `k` of a compressed table of `shape`, checked against its CRC-32 and, with `out`,
+    /// decoded into it: from the bytes in memory, or read from the source first.
+    fn block(&self, shape: Shape, k: u64, out: Option<&mut Vec<u8>>) -> Result<(), TablebaseError> {
+        match &self.bytes {
+            Bytes::Read { source, index, .. } => {
+                self.read_block(source.as_ref(), index.as_deref(), shape, k, out)
+            }
+            Bytes::Owned(bytes) => {
+                let blocks = Blocks::checked_before(payload_of(bytes), shape, self.storage.histogram_records);
+                match out {
+                    Some(out) => blocks.decode(k, out),
+                    None => blocks.check(k),
+                }
+            }
+        }
     }
 
     /// The path the table was opened from (`None` for

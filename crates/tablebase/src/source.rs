@@ -2,12 +2,13 @@
 //! reader of a table goes through when it does not hold the file's bytes as
 //! one slice (shakmaty-syzygy's `RandomAccessFile` is the model).
 //!
-//! A memory-mapped file and bytes in memory implement it, and
-//! [`Tablebase`](crate::Tablebase) reads them as the slices they are; any
-//! other source (a web page that fetches byte ranges over HTTP) implements
-//! it and is read through [`Tablebase::from_reader`](crate::Tablebase::from_reader),
-//! a range at a time: the header and the histogram when it is opened, then a
-//! block's index record and the block's bytes for each entry read.
+//! A table file ([`Tablebase::open`](crate::Tablebase::open), with positioned reads) and
+//! any other source (a web page that fetches byte ranges over HTTP, through
+//! [`Tablebase::from_reader`](crate::Tablebase::from_reader)) implement it, and a compressed
+//! table is read from it a range at a time: the header and the histogram when it is opened
+//! (a file's whole block index too), then, for each entry read whose block is not cached, the
+//! block's bytes (and a reader's the block's index records). Bytes in memory implement it too;
+//! [`Tablebase::from_bytes`](crate::Tablebase::from_bytes) reads them as the slice they are.
 
 use std::fmt;
 use std::io;

@@ -59,10 +59,13 @@ fn round_trip(entries: u64, width: u32) {
         }
         assert_eq!((table.entry(entries).unwrap(), table.entry(u64::MAX).unwrap()), (None, None));
         assert_eq!(table.path(), Some(path.as_path()));
-        let stored = HEADER_SIZE as u64 + table.payload().len() as u64;
+        let stored = HEADER_SIZE as u64 + table.storage().payload_len;
         assert_eq!(fs::metadata(&path).unwrap().len(), stored);
+        // A plain file is read whole when it is opened; a compressed one a block at a time.
         if layout == Layout::Plain {
-            assert_eq!(table.payload(), payload.as_slice());
+            assert_eq!(table.payload(), Some(payload.as_slice()));
+        } else {
+            assert_eq!(table.payload(), None);
         }
         // The temporary file is gone.
         assert_eq!(dir_entries(dir.path()), ["table.tb"]);
@@ -70,7 +73,8 @@ fn round_trip(entries: u64, width: u32) {
         // The same bytes handed over in memory give the same table.
         let in_memory = Tablebase::from_bytes(fs::read(&path).unwrap()).unwrap();
         assert_eq!(in_memory.header(), table.header());
-        assert_eq!(in_memory.payload(), table.payload());
+        assert_eq!(in_memory.payload().map(<[u8]>::len), Some(table.storage().payload_len as usize));
+        assert_eq!(in_memory.storage(), table.storage());
         assert_eq!(in_memory.entries().unwrap(), table.entries().unwrap());
         assert_eq!(in_memory.path(), None);
     }
@@ -485,12 +489,12 @@ fn write_replaces_existing_file() {
     assert_eq!(dir_entries(dir.path()), ["t.tb"]);
 }
 
-/// A reader that has the old file mapped keeps seeing the complete old
+/// A reader that has the old file open keeps seeing the complete old
 /// table: the writer replaces the directory entry, never the old bytes.
 /// (Unix only: elsewhere an open file cannot be renamed over.)
 #[cfg(unix)]
 #[test]
-fn open_mapping_survives_replacement() {
+fn an_open_table_survives_replacement() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.tb");
     write(&path, &header(ENTRIES, 1), &payload(ENTRIES, 1)).unwrap();
@@ -502,6 +506,122 @@ fn open_mapping_survives_replacement() {
     assert_eq!(old.entries().unwrap(), payload(ENTRIES, 1).as_slice());
     assert_eq!(old.entry(ENTRIES - 1).unwrap(), Some(u16::from(payload(ENTRIES, 1)[ENTRIES as usize - 1])));
     assert_eq!(validate_bytes(&fs::read(&path).unwrap()).unwrap(), header(50, 2));
+}
+
+/// A file cut short after it was opened (another process truncating it under the reader) is an
+/// error where an entry's block lies past its new end, every time, and the same for reading the
+/// whole table or checking its blocks: never a crash (a memory-mapped file kills its reader with
+/// SIGBUS there) and never a value. A block read before is still answered from this thread's
+/// cache; a plain table, read whole when it was opened, answers as before.
+#[test]
+fn a_file_truncated_after_it_was_opened_is_an_error_not_a_crash() {
+    const MANY: u64 = 1 << 16;
+    // Bytes that do not compress: the blocks fill the file, and the last lies past its new end.
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let entries: Vec<u8> = (0..MANY)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state as u8
+        })
+        .collect();
+    let layouts = [
+        Layout::Lz4Blocks { block_entries: 1024 },
+        Layout::ZstdBlocks { block_entries: 1024 },
+        Layout::Plain,
+    ];
+    for layout in layouts {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.tb");
+        write_with(&path, &header(MANY, 1), &entries, layout).unwrap();
+        let len = fs::metadata(&path).unwrap().len();
+        let table = Tablebase::open(&path).unwrap();
+        assert_eq!(table.entry(0).unwrap(), Some(u16::from(entries[0])), "{layout}");
+
+        let cut = len / 2;
+        fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(cut).unwrap();
+        let last = MANY - 1;
+        if layout == Layout::Plain {
+            assert_eq!(table.entry(last).unwrap(), Some(u16::from(entries[last as usize])));
+            assert_eq!(table.entries().unwrap(), entries.as_slice());
+            table.check_blocks().unwrap();
+            continue;
+        }
+        for _ in 0..2 {
+            let error = table.entry(last).unwrap_err();
+            match &error {
+                TablebaseError::Read { offset, len: wanted, source } => {
+                    assert_eq!(source.kind(), std::io::ErrorKind::UnexpectedEof, "{layout}: {error}");
+                    assert!(offset + wanted > cut && offset + wanted <= len, "{layout}: {error}");
+                }
+                other => panic!("{layout}: expected Read, got {other:?}"),
+            }
+            let message = error.to_string();
+            assert!(
+                message.contains(&format!("the file has {cut} bytes now, {len} when it was opened")),
+                "{message}"
+            );
+            assert!(!message.contains('\n') && error.needs_regeneration(), "{message}");
+        }
+        // Block 0 was read and cached before the cut.
+        assert_eq!(table.entry(0).unwrap(), Some(u16::from(entries[0])), "{layout}");
+        assert!(matches!(table.entries(), Err(TablebaseError::Read { .. })), "{layout}");
+        assert!(matches!(table.check_blocks(), Err(TablebaseError::Read { .. })), "{layout}");
+        let (_, blocks) = table.block_entries().unwrap();
+        let mut out = Vec::new();
+        let decoded = table.decode_blocks(blocks - 1..blocks, &mut out).unwrap();
+        assert!(matches!(decoded, Err(TablebaseError::Read { .. })), "{layout}");
+    }
+}
+
+/// A file's blocks are read many at a time (up to 1 MiB of them a read) by a whole-table read,
+/// a span's decode and the check of every block: across those reads they decode to the
+/// entries, and a block damaged in the file is named by each of them and by a lookup in it,
+/// the other blocks' entries answered.
+#[test]
+fn a_file_read_many_blocks_at_a_time_reads_and_checks_each() {
+    const MANY: u64 = 3 << 20;
+    const BLOCK: u64 = 1 << 16;
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let entries: Vec<u8> = (0..MANY)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state as u8
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.tb");
+    write_with(&path, &header(MANY, 1), &entries, Layout::Lz4Blocks { block_entries: BLOCK as u32 }).unwrap();
+    let table = Tablebase::open(&path).unwrap();
+    assert_eq!(table.entries().unwrap(), entries.as_slice());
+    table.check_blocks().unwrap();
+    let mut out = Vec::new();
+    table.decode_blocks(5..40, &mut out).unwrap().unwrap();
+    assert_eq!(out.as_slice(), &entries[(5 * BLOCK) as usize..(40 * BLOCK) as usize]);
+
+    // One byte of block 30's stored bytes, in the second MiB of blocks.
+    let mut bytes = fs::read(&path).unwrap();
+    let blocks = (MANY / BLOCK) as usize;
+    let end_of = |k: usize| {
+        let at = HEADER_SIZE + 12 * k;
+        u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize
+    };
+    let at = HEADER_SIZE + 12 * blocks + end_of(29) + 7;
+    assert!(end_of(29) > 1 << 20, "block 30 is past the first read");
+    bytes[at] ^= 0x40;
+    fs::write(&path, &bytes).unwrap();
+    let table = Tablebase::open(&path).unwrap();
+    let damaged = |e: TablebaseError| matches!(e, TablebaseError::BlockChecksum { block: 30, .. });
+    assert!(damaged(table.check_blocks().unwrap_err()));
+    assert!(damaged(table.entries().unwrap_err()));
+    assert!(damaged(table.decode_blocks(20..35, &mut out).unwrap().unwrap_err()));
+    assert!(damaged(table.entry(30 * BLOCK + 1).unwrap_err()));
+    for i in [0, 29 * BLOCK + 3, 31 * BLOCK, MANY - 1] {
+        assert_eq!(table.entry(i).unwrap(), Some(u16::from(entries[i as usize])), "entry {i}");
+    }
 }
 
 #[test]
@@ -570,6 +690,7 @@ fn failed_rename_removes_temp_file() {
 fn error_messages_are_single_lines() {
     let errors = [
         TablebaseError::Io { path: "x.tb".into(), source: std::io::Error::other("boom") },
+        TablebaseError::Read { offset: 256, len: 12, source: std::io::Error::other("boom") },
         TablebaseError::Truncated { len: 1, expected: 256 },
         TablebaseError::TrailingBytes { len: 300, expected: 256 },
         TablebaseError::BadMagic,
@@ -613,7 +734,9 @@ fn error_messages_are_single_lines() {
         // The crate names the problem; which command cures it is the caller's business.
         assert!(!message.contains("nana"), "{message:?}");
     }
-    assert!(std::error::Error::source(&errors[0]).is_some());
+    assert!(
+        std::error::Error::source(&errors[0]).is_some() && std::error::Error::source(&errors[1]).is_some()
+    );
 }
 
 /// A killed writer's temporary file (its process gone) is removed by the next write of the same

@@ -190,7 +190,7 @@ fn the_compressed_file_reads_as_its_entries_and_refuses_a_damaged_block() {
         .filter(|&i| file.entry(i).unwrap() != Some(u16::from(entries[i as usize])))
         .count();
     assert_eq!(differing, 0);
-    let stored = file.payload().len() as u64;
+    let stored = file.storage().payload_len;
     assert!(stored < SIZE * 21 / 100, "{stored} bytes stored for {SIZE} entries");
 
     nana_fixture::check_a_damaged_block(rules, 100_003, 500);

@@ -161,7 +161,7 @@ fn the_compressed_file_reads_as_its_entries_and_refuses_a_damaged_block() {
         .count();
     assert_eq!(differing, 0);
     assert_eq!(file.entry(SIZE).unwrap(), None);
-    let stored = HEADER_SIZE + file.payload().len();
+    let stored = HEADER_SIZE + file.storage().payload_len as usize;
     assert!(stored < entries.len() / 2, "{stored} bytes stored for {} entries", entries.len());
 
     let bytes = std::fs::read(nana_fixture::path(rules)).unwrap();

@@ -1,6 +1,6 @@
 //! Tables in files (the `files` feature): writing a solution to its file, opening a file
-//! (memory-mapped) and checking that it is the table asked for, and solving one when no file is
-//! found. The static site's WebAssembly module is built without it: it opens its tables from
+//! ([`Tablebase::open`]) and checking that it is the table asked for, and solving one when no
+//! file is found. The static site's WebAssembly module is built without it: it opens its tables from
 //! bytes ([`Table::from_tablebase`]).
 
 use std::path::{Path, PathBuf};

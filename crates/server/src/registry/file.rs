@@ -29,7 +29,7 @@ impl<G: Game> ServedGame for GameType<G> {
 }
 
 /// Adds every rule set of `G` ([`Game::RULE_SETS`]) to `registry` under the game's name, each
-/// by its name in URLs: opened from its file in `dir` (memory-mapped) where there is one,
+/// by its name in URLs: opened from its file in `dir` (and checked) where there is one,
 /// reported damaged where that file cannot be served, and otherwise queued for
 /// [`Registry::solve_queued`] (which writes the table to `dir`) or reported missing, as
 /// `missing` says. Returns a line for the console about each rule set not opened, naming its
