@@ -167,6 +167,46 @@ fn serve_on_an_empty_folder_answers_at_once_and_saves_what_it_solves() {
     stop_serve(child);
 }
 
+/// A served table file cut short under the server (`truncate -s 100000`): a request that reads
+/// a block past the new end is answered 500 with the problem in words (naming the bytes, not
+/// the server's folder), and the server goes on: still running, still answering its health and
+/// the other table, and it stops cleanly (a memory-mapped file would kill it there with SIGBUS,
+/// without a word).
+#[cfg(unix)]
+#[test]
+fn serve_answers_an_error_for_a_table_truncated_under_it_and_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    for rules in ["current", "original"] {
+        std::fs::copy(table(rules), dir.path().join(format!("nana-{rules}.tb"))).unwrap();
+    }
+    let served = dir.path().join("nana-original.tb");
+    let len = std::fs::metadata(&served).unwrap().len();
+    let d = dir.path().to_str().unwrap();
+    let (mut child, addr, _) =
+        start_serve(&["--game", "nana", "serve", "--port", "0", "--no-solve", "--tablebase-dir", d]);
+    std::fs::OpenOptions::new().write(true).open(&served).unwrap().set_len(100_000).unwrap();
+    // The start's entry is the table's last: its block lies past the new end, and no request
+    // has read it yet.
+    let (status, body) = http_get(&addr, "/api/nana/original?position=3/3/3_b_KRBkrb_1");
+    assert_eq!(status, 500, "{body}");
+    let error: Json = serde_json::from_str(&body).unwrap();
+    let message = s(&error["error"]);
+    assert!(
+        message.contains("cannot read bytes")
+            && message.contains(&format!("the file has 100000 bytes now, {len} when it was opened")),
+        "{message}"
+    );
+    assert!(!message.contains(d), "the server's folder is not told: {message}");
+    assert!(child.try_wait().unwrap().is_none(), "the server is still running");
+    // Asked again, the same answer: the block is read again, never a value.
+    assert_eq!(http_get(&addr, "/api/nana/original?position=3/3/3_b_KRBkrb_1").0, 500);
+    let (status, body) = http_get(&addr, "/api/health");
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = http_get(&addr, "/api/nana/current?position=3/3/3_b_KRBkrb_1");
+    assert_eq!(status, 200, "the intact table still answers: {body}");
+    stop_serve(child);
+}
+
 /// A busy port is reported at once, before any table is opened or solved.
 #[test]
 fn serve_reports_a_busy_port_before_solving() {
