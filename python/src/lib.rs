@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use nana_engine::Value;
-use nana_front::{game_type, regenerate_command, solve_command, DynGame, Game, GameType, ProtocolNotation};
+use nana_front::{game_type, regenerate_command, DynGame, Game, GameType, ProtocolNotation};
 use nana_probe::table::{Table, TableError, TableRules};
 use nana_probe::{ProbeError, ProbeRules};
 use pyo3::exceptions::PyValueError;
@@ -42,7 +42,7 @@ enum Error {
     /// The game has no rule set of that name: `ValueError`.
     UnknownRules { game: String, rules: String, known: Vec<&'static str> },
     /// No table for the game and rule set in the folder `dir`: `MissingTableError`.
-    Missing { file: PathBuf, command: String, dir: PathBuf },
+    Missing { file: PathBuf, command: String },
     /// The table's file was refused when the folder was opened: `DamagedTableError`.
     Refused(Arc<Refusal>),
     /// A lookup failed; `regenerate` is the command that makes the table again where its file
@@ -76,13 +76,8 @@ impl fmt::Display for Error {
             Error::UnknownRules { game, rules, known } => {
                 write!(f, "unknown rule set {rules:?} of {game} (known: {})", known.join(", "))
             }
-            Error::Missing { file, command, dir } => {
-                write!(
-                    f,
-                    "no tablebase at {}; make it with `{command} --out {}`",
-                    file.display(),
-                    dir.display()
-                )
+            Error::Missing { file, command } => {
+                write!(f, "no tablebase at {}; make it with `{command}`", file.display())
             }
             Error::Refused(refusal) => write!(f, "{refusal}"),
             Error::Probe { error, regenerate: None, .. } => write!(f, "{error}"),
@@ -249,7 +244,7 @@ struct Slot {
     rules: &'static str,
     file: PathBuf,
     table: Option<Result<Box<dyn Opened>, Arc<Refusal>>>,
-    /// The command that makes its table.
+    /// The command that makes its table in its folder.
     command: String,
 }
 
@@ -283,7 +278,8 @@ impl<G: Game + ProtocolNotation> PyGame for GameType<G> {
                         })
                         .map_err(|e| refusal::<G>(&rules, &file, e))
                 });
-                Slot { game: G::NAME, rules: rule_set.name, file, table, command: solve_command::<G>(&rules) }
+                let command = regenerate_command::<G>(&rules, &file);
+                Slot { game: G::NAME, rules: rule_set.name, file, table, command }
             })
             .collect()
     }
@@ -309,7 +305,6 @@ fn game(game: &str) -> Result<&'static dyn PyGame, Error> {
 /// The tables of every game and named rule set found in a folder.
 #[pyclass(module = "nana._nana", frozen)]
 struct Tablebases {
-    dir: PathBuf,
     slots: Vec<Slot>,
 }
 
@@ -322,11 +317,7 @@ impl Tablebases {
         };
         match &slot.table {
             Some(Ok(table)) => Ok(table.as_ref()),
-            None => Err(Error::Missing {
-                file: slot.file.clone(),
-                command: slot.command.clone(),
-                dir: self.dir.clone(),
-            }),
+            None => Err(Error::Missing { file: slot.file.clone(), command: slot.command.clone() }),
             Some(Err(refusal)) => Err(Error::Refused(refusal.clone())),
         }
     }
@@ -350,9 +341,8 @@ impl Tablebases {
         if !directory.is_dir() {
             return Err(Error::NotADirectory(directory).into_py(py));
         }
-        let dir = directory.clone();
-        let slots = py.detach(move || GAMES.iter().flat_map(|g| g.open(&dir)).collect());
-        Ok(Tablebases { dir: directory, slots })
+        let slots = py.detach(move || GAMES.iter().flat_map(|g| g.open(&directory)).collect());
+        Ok(Tablebases { slots })
     }
 
     /// `(game, rules, path)` of every table opened.

@@ -508,6 +508,18 @@ fn an_open_table_survives_replacement() {
     assert_eq!(validate_bytes(&fs::read(&path).unwrap()).unwrap(), header(50, 2));
 }
 
+/// `n` bytes of xorshift noise from `seed`: entries that do not compress.
+fn noise(n: u64, mut seed: u64) -> Vec<u8> {
+    (0..n)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed as u8
+        })
+        .collect()
+}
+
 /// A file cut short after it was opened (another process truncating it under the reader) is an
 /// error where an entry's block lies past its new end, every time, and the same for reading the
 /// whole table or checking its blocks: never a crash (a memory-mapped file kills its reader with
@@ -517,15 +529,7 @@ fn an_open_table_survives_replacement() {
 fn a_file_truncated_after_it_was_opened_is_an_error_not_a_crash() {
     const MANY: u64 = 1 << 16;
     // Bytes that do not compress: the blocks fill the file, and the last lies past its new end.
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let entries: Vec<u8> = (0..MANY)
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state as u8
-        })
-        .collect();
+    let entries = noise(MANY, 0x9e37_79b9_7f4a_7c15);
     let layouts = [
         Layout::Lz4Blocks { block_entries: 1024 },
         Layout::ZstdBlocks { block_entries: 1024 },
@@ -583,15 +587,7 @@ fn a_file_truncated_after_it_was_opened_is_an_error_not_a_crash() {
 fn a_file_read_many_blocks_at_a_time_reads_and_checks_each() {
     const MANY: u64 = 3 << 20;
     const BLOCK: u64 = 1 << 16;
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let entries: Vec<u8> = (0..MANY)
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state as u8
-        })
-        .collect();
+    let entries = noise(MANY, 0x2545_f491_4f6c_dd1d);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.tb");
     write_with(&path, &header(MANY, 1), &entries, Layout::Lz4Blocks { block_entries: BLOCK as u32 }).unwrap();
