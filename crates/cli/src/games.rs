@@ -19,11 +19,15 @@ use nana_protocol::EngineGame;
 use nana_server::ServedGame;
 
 /// Every game of the `nana` command line and explorer, the default (`--game` not given) first.
-pub const GAMES: &[&dyn Registered] = &[game::<nana_shogi::Nana>(), game::<dobutsu_shogi::Dobutsu>()];
+///
+/// A `static`, not a `const`: a constant is copied into every crate that names it, and with it
+/// the code of every game's commands (this crate's generic code, compiled for each game),
+/// which each of the two programs and every test binary would then compile again.
+pub static GAMES: &[&dyn Registered] = &[game::<nana_shogi::Nana>(), game::<dobutsu_shogi::Dobutsu>()];
 
 /// A game of the registry, whatever its type; its name and words come from [`DynGame`], its
 /// face in `nana engine` from [`EngineGame`], its rule sets in `nana serve` from [`ServedGame`].
-pub trait Registered: DynGame + EngineGame + ServedGame {
+pub trait Registered: DynGame + EngineGame + ServedGame + Sync {
     /// Parses the arguments as this game's command line and runs the command; `games` is the
     /// whole registry (for `--game`'s values, `serve` and `verify --all-games`).
     fn run(&self, args: Vec<OsString>, games: &[&dyn Registered], out: &mut dyn Write) -> ExitCode;
