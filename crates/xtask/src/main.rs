@@ -104,15 +104,7 @@ fn test(args: Vec<String>) -> Result<ExitCode, XtaskError> {
     ensure_clippy()?;
     python::prepare()?;
     let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    // The build `cargo test --workspace` runs on, the Python package's extension module among it
-    // (a crate without tests, which `cargo test` would not build).
-    let build = ["build", "--workspace", "--lib", "--bins", "--tests", "--examples"];
-    eprintln!("xtask: cargo {} (the tests' build, the Python package's module with it)", build.join(" "));
-    let built = Command::new(&cargo)
-        .args(build)
-        .status()
-        .map_err(|source| XtaskError::Start { command: "cargo build".to_string(), source })?;
-    if !built.success() {
+    if !build_tests(&cargo)? {
         return Ok(ExitCode::FAILURE);
     }
     python::install_from_build()?;
@@ -132,8 +124,27 @@ fn test(args: Vec<String>) -> Result<ExitCode, XtaskError> {
     Ok(if status.success() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
-/// The exhaustive tier (docs/TESTING.md): the release `nana verify --solve --check --self-check
-/// --all-games` into `--dir DIR` (default: a folder `self-check` in the temporary folder, made
+/// The build `cargo test --workspace` runs on, the Python package's extension module among it (a
+/// crate without tests, which `cargo test` would not build), and the self-check's `nana`. The
+/// same selection of packages and targets each time: another one would turn on other features
+/// of the dependencies, and cargo would build them again. Whether it succeeded.
+fn build_tests(cargo: &std::ffi::OsStr) -> Result<bool, XtaskError> {
+    let build = ["build", "--workspace", "--lib", "--bins", "--tests", "--examples"];
+    eprintln!("xtask: cargo {} (the tests' build, the Python package's module with it)", build.join(" "));
+    let built = Command::new(cargo)
+        .args(build)
+        .status()
+        .map_err(|source| XtaskError::Start { command: "cargo build".to_string(), source })?;
+    Ok(built.success())
+}
+
+/// The workspace's target folder: `CARGO_TARGET_DIR`, else `target`.
+pub(crate) fn target_dir() -> PathBuf {
+    env::var_os("CARGO_TARGET_DIR").map_or_else(|| workspace().join("target"), PathBuf::from)
+}
+
+/// The exhaustive tier (docs/TESTING.md): `nana verify --solve --check --self-check --all-games`
+/// of the tests' build (`cargo run`, the `dev` profile) into `--dir DIR` (default: a folder `self-check` in the temporary folder, made
 /// afresh), its every Markdown table and verdict line found in docs/RESULTS.md, then the tests
 /// that only this tier runs (`cargo test --workspace --tests -- --ignored`: each says why it is
 /// left to this tier).
@@ -155,14 +166,17 @@ fn self_check(args: Vec<String>) -> Result<ExitCode, XtaskError> {
         }
     };
     let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    eprintln!(
-        "xtask: cargo run --release -- verify --solve --check --self-check --all-games --dir {}",
-        dir.display()
-    );
-    let verify_args =
-        ["run", "--release", "--", "verify", "--solve", "--check", "--self-check", "--all-games"];
-    let start = |source| XtaskError::Start { command: "cargo run --release -- verify".to_string(), source };
-    let mut verify = Command::new(&cargo)
+    // The tests' build, not release: the solving crates are compiled there as in release (one
+    // codegen unit, no debug assertions), the rest with overflow checks and debug assertions
+    // on, and in CI the test command has built it already (docs/TESTING.md).
+    if !build_tests(&cargo)? {
+        return Ok(ExitCode::FAILURE);
+    }
+    let nana = target_dir().join("debug/nana");
+    let verify_args = ["verify", "--solve", "--check", "--self-check", "--all-games"];
+    eprintln!("xtask: {} {} --dir {}", nana.display(), verify_args.join(" "), dir.display());
+    let start = |source| XtaskError::Start { command: format!("{} verify", nana.display()), source };
+    let mut verify = Command::new(&nana)
         .args(verify_args)
         .arg("--dir")
         .arg(&dir)

@@ -114,8 +114,7 @@ fn build_module(root: &Path) -> Result<PathBuf, XtaskError> {
     if !status.success() {
         return Err(XtaskError::ModuleBuild);
     }
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
-    Ok(target.join(TARGET).join("release/nana_web.wasm"))
+    Ok(crate::target_dir().join(TARGET).join("release/nana_web.wasm"))
 }
 
 /// FNV-1a, 64 bits: the build's version, for the service worker's cache name.
