@@ -212,13 +212,34 @@ fn self_check(args: Vec<String>) -> Result<ExitCode, XtaskError> {
     // The Python tests of this tier run on the package as a user installs it.
     python::prepare()?;
     python::install_wheel()?;
-    eprintln!("xtask: cargo test --workspace --tests -- --ignored (the tests left to this tier)");
-    let status = Command::new(&cargo)
-        .args(["test", "--workspace", "--tests", "--", "--ignored"])
-        .status()
-        .map_err(|source| XtaskError::Start { command: "cargo test -- --ignored".to_string(), source })?;
-    Ok(if status.success() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    // The Python tests beside the others: pytest keeps about one core busy, the perft
+    // reference's check both. The same selection of packages as the tests' build, so that
+    // nothing is built again; the Python tests' output is printed when they end.
+    let start = |what: &str| {
+        let command = format!("cargo test --workspace --tests -- --ignored {what}");
+        move |source| XtaskError::Start { command, source }
+    };
+    let ignored = ["test", "--workspace", "--tests", "--", "--ignored"];
+    eprintln!("xtask: cargo test --workspace --tests -- --ignored (the tests left to this tier), the Python tests beside the others");
+    let python = Command::new(&cargo)
+        .args(ignored)
+        .args(["--exact", PYTHON_TEST])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(start(PYTHON_TEST))?;
+    let others = Command::new(&cargo).args(ignored).args(["--skip", PYTHON_TEST]).status();
+    let python = python.wait_with_output().map_err(start(PYTHON_TEST))?;
+    eprintln!("xtask: the Python tests (cargo test --workspace --tests -- --ignored --exact {PYTHON_TEST}):");
+    use std::io::Write as _;
+    let _ = std::io::stdout().write_all(&python.stdout);
+    let _ = std::io::stderr().write_all(&python.stderr);
+    let others = others.map_err(start("--skip every_python_test"))?;
+    Ok(if others.success() && python.status.success() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
+
+/// The self-check's Python tests, on the package installed from the wheel (`tests/python.rs`).
+const PYTHON_TEST: &str = "every_python_test";
 
 /// The parts of `verify`'s output that `doc` lacks: each Markdown table (a run of lines that
 /// start with `|`) and each verdict line (`CONFIRMED ...`, `NOT CONFIRMED ...`), verbatim.
