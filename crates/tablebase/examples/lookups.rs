@@ -1,8 +1,8 @@
 //! In-process lookups in a table file, one entry at a time through `Tablebase::entry` on one
 //! thread: how many per second, for entries at random anywhere in the table (nearly every one
 //! decodes a block) and for entries at random among 16 blocks in the middle of the table, once
-//! they are decoded (a warm cache: nearly every lookup a hit, unless two of the 16 blocks share
-//! one of the cache's 4096 slots). Also how long opening takes (the header, the block index and
+//! they are decoded (a warm cache: every lookup a hit, since consecutive blocks take consecutive
+//! slots of the cache's 16,384). Also how long opening takes (the header, the block index and
 //! the histogram checked; the first open, then the mean of 100 more) and checking every block's
 //! CRC-32 after it.
 //!
