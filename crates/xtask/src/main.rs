@@ -144,7 +144,8 @@ pub(crate) fn target_dir() -> PathBuf {
 }
 
 /// The exhaustive tier (docs/TESTING.md): `nana verify --solve --check --self-check --all-games`
-/// of the tests' build (`cargo run`, the `dev` profile) into `--dir DIR` (default: a folder `self-check` in the temporary folder, made
+/// of the tests' build (`target/debug/nana`, after [`build_tests`]) into `--dir DIR` (default: a
+/// folder `self-check` in the temporary folder, made
 /// afresh), its every Markdown table and verdict line found in docs/RESULTS.md, then the tests
 /// that only this tier runs (`cargo test --workspace --tests -- --ignored`: each says why it is
 /// left to this tier).
@@ -234,7 +235,7 @@ fn self_check(args: Vec<String>) -> Result<ExitCode, XtaskError> {
     use std::io::Write as _;
     let _ = std::io::stdout().write_all(&python.stdout);
     let _ = std::io::stderr().write_all(&python.stderr);
-    let others = others.map_err(start("--skip every_python_test"))?;
+    let others = others.map_err(start(&format!("--skip {PYTHON_TEST}")))?;
     Ok(if others.success() && python.status.success() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
