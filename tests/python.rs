@@ -16,8 +16,9 @@ fn python() -> PathBuf {
 }
 
 /// Runs pytest over `python/tests` with the virtual environment's Python, selecting the tests
-/// by their marks (`-m MARKS`, `None` for all of them).
-fn pytest(marks: Option<&str>) {
+/// by their marks (`-m MARKS`, `None` for all of them), over the tables of `rule_sets` (as
+/// `game/rules`).
+fn pytest(marks: Option<&str>, rule_sets: &[&str]) {
     let python = python();
     assert!(
         python.exists(),
@@ -25,11 +26,18 @@ fn pytest(marks: Option<&str>) {
          (or set NANA_PYTHON to a Python with the package, pytest and pyarrow installed)",
         python.display()
     );
-    // Every named rule set of both games, in the run's folder under their own file names.
-    nana_fixture::path(nana_shogi::Rules::CURRENT);
-    nana_fixture::path(nana_shogi::Rules::ORIGINAL);
-    nana_fixture::path(dobutsu_shogi::Rules::TANAKA);
-    let dir = nana_fixture::path(dobutsu_shogi::Rules::SAFE_TRY).parent().expect("a folder").to_path_buf();
+    // The rule sets' tables, in the run's folder under their own file names.
+    let mut dir = PathBuf::new();
+    for rule_set in rule_sets {
+        dir = match *rule_set {
+            "nana/current" => nana_fixture::path(nana_shogi::Rules::CURRENT),
+            "nana/original" => nana_fixture::path(nana_shogi::Rules::ORIGINAL),
+            "dobutsu/tanaka" => nana_fixture::path(dobutsu_shogi::Rules::TANAKA),
+            "dobutsu/safe-try" => nana_fixture::path(dobutsu_shogi::Rules::SAFE_TRY),
+            other => panic!("no rule set {other}"),
+        };
+    }
+    let dir = dir.parent().expect("a folder").to_path_buf();
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("the workspace");
     let mut command = Command::new(&python);
     command.args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "python/tests"]);
@@ -40,21 +48,27 @@ fn pytest(marks: Option<&str>) {
         .current_dir(workspace)
         .env("NANA_BIN", env!("CARGO_BIN_EXE_nana"))
         .env("NANA_TEST_TABLES", &dir)
+        .env("NANA_TEST_RULE_SETS", rule_sets.join(","))
         .status()
         .unwrap_or_else(|e| panic!("{}: {e}", python.display()));
     assert!(status.success(), "pytest failed: {status}");
 }
 
-/// The package's tests but those marked `self_check` (`nana export` of a whole table).
+/// Every named rule set but Dobutsu's safe-try reading, whose table is a second whole-game
+/// solve (the self-check's tests have it).
+const QUICK: [&str; 3] = ["nana/current", "nana/original", "dobutsu/tanaka"];
+
+/// The package's tests but those marked `self_check` (`nana export` of a whole table), over
+/// every table but the safe-try reading's.
 #[test]
 fn the_python_package_agrees_with_the_command_line() {
-    pytest(Some("not self_check"));
+    pytest(Some("not self_check"), &QUICK);
 }
 
 /// Every test of the package, on the package as a user installs it (`cargo xtask self-check`
-/// installs the wheel maturin builds first).
+/// installs the wheel maturin builds first), over every named rule set's table.
 #[test]
 #[ignore = "exhaustive tier: cargo xtask self-check"]
 fn every_python_test() {
-    pytest(None);
+    pytest(None, &[&QUICK[..], &["dobutsu/safe-try"]].concat());
 }

@@ -1,8 +1,9 @@
-//! What the explorer's tests share: the tables of Nana's and Dobutsu's rule sets (from the test
-//! run's fixture, `nana-fixture`: each solved once per run), requests to the router in process,
-//! and a server on a loopback port.
+//! What the explorer's tests share: the tables of Nana's rule sets and of Dobutsu's Tanaka rules
+//! (from the test run's fixture, `nana-fixture`: each solved once per run), requests to the
+//! router in process, and a server on a loopback port.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use axum::body::Body;
@@ -10,7 +11,7 @@ use axum::http::{HeaderMap, Request, StatusCode};
 use dobutsu_shogi::Dobutsu;
 use nana_front::Game;
 use nana_probe::table::Table;
-use nana_server::Registry;
+use nana_server::{add_game, Missing, Registry};
 use nana_shogi::{Nana, Rules};
 use tower::ServiceExt;
 
@@ -28,7 +29,9 @@ pub fn table(name: &str) -> &'static Table<Rules> {
     &tables().iter().find(|(n, _)| *n == name).expect("a rule set").1
 }
 
-/// A registry over the solved tables: Nana's two rule sets and Dobutsu's (see [`dobutsu`]).
+/// A registry over the solved tables: Nana's two rule sets, and Dobutsu's as `nana serve
+/// --no-solve` serves a folder holding Tanaka's table alone (see [`dobutsu`]): Tanaka's rules
+/// ready, the safe-try reading missing.
 pub fn registry() -> Arc<Registry> {
     static REGISTRY: OnceLock<Arc<Registry>> = OnceLock::new();
     REGISTRY
@@ -37,9 +40,9 @@ pub fn registry() -> Arc<Registry> {
             for (name, table) in tables() {
                 r.add(Nana::NAME, name, Box::new(table.clone()));
             }
-            for (name, table) in dobutsu_tables() {
-                r.add(Dobutsu::NAME, name, Box::new(table.clone()));
-            }
+            let notes = add_game::<Dobutsu>(&mut r, &dobutsu_folder(), Missing::Refuse);
+            assert_eq!(notes.len(), 1, "{notes:?}");
+            assert!(notes[0].contains("dobutsu-safe-try.tb"), "{notes:?}");
             Arc::new(r)
         })
         .clone()
@@ -127,24 +130,24 @@ impl Drop for Server {
     }
 }
 
-type DobutsuTables = Vec<(&'static str, Arc<Table<dobutsu_shogi::Rules>>)>;
-
-/// Dobutsu's two rule sets' tables, each solved once per test run.
-pub fn dobutsu_tables() -> &'static DobutsuTables {
-    use dobutsu_shogi::Rules;
-    static TABLES: OnceLock<DobutsuTables> = OnceLock::new();
-    TABLES.get_or_init(|| {
-        let tanaka = nana_fixture::table(Rules::TANAKA);
-        let safe_try = nana_fixture::table(Rules::SAFE_TRY);
-        let tables = vec![("tanaka", Arc::new(tanaka)), ("safe-try", Arc::new(safe_try))];
-        let names: Vec<&str> = tables.iter().map(|(n, _)| *n).collect();
-        let expected: Vec<&str> = Dobutsu::RULE_SETS.iter().map(|r| r.name).collect();
-        assert_eq!(names, expected, "the fixture covers every Dobutsu rule set");
-        tables
-    })
+/// Dobutsu's table of Tanaka's rules, solved once per test run. The safe-try reading's is a
+/// second whole-game solve, left to the self-check (`cargo xtask self-check`), whose `nana
+/// verify` checks it; the server serves every rule set through the same code.
+pub fn dobutsu(name: &str) -> &'static Table<dobutsu_shogi::Rules> {
+    static TANAKA: OnceLock<Table<dobutsu_shogi::Rules>> = OnceLock::new();
+    assert_eq!(name, "tanaka", "the explorer's tests have Tanaka's table alone");
+    TANAKA.get_or_init(|| nana_fixture::table(dobutsu_shogi::Rules::TANAKA))
 }
 
-/// The table of Dobutsu's rule set `name`.
-pub fn dobutsu(name: &str) -> &'static Table<dobutsu_shogi::Rules> {
-    &dobutsu_tables().iter().find(|(n, _)| *n == name).expect("a Dobutsu rule set").1
+/// A folder of the test run holding Tanaka's table alone (a hard link to the fixture's file).
+pub fn dobutsu_folder() -> PathBuf {
+    let tanaka = nana_fixture::path(dobutsu_shogi::Rules::TANAKA);
+    let dir = nana_fixture::run_dir().join("explorer-dobutsu");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("the explorer's Dobutsu folder");
+    let name = tanaka.file_name().expect("a file");
+    std::fs::hard_link(&tanaka, dir.join(name))
+        .or_else(|_| std::fs::copy(&tanaka, dir.join(name)).map(|_| ()))
+        .expect("Tanaka's table in the explorer's Dobutsu folder");
+    dir
 }

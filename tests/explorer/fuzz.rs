@@ -234,8 +234,11 @@ async fn fuzz() {
         let status = response.status();
         let is_api = uri.starts_with("/api/");
         let body = axum::body::to_bytes(response.into_body(), usize::MAX).await.expect("a body");
+        // The one 5xx: a 503 for the safe-try reading, whose table the registry lacks.
+        let missing = status == StatusCode::SERVICE_UNAVAILABLE
+            && String::from_utf8_lossy(&body).contains("dobutsu-safe-try.tb");
         assert!(
-            !status.is_server_error(),
+            !status.is_server_error() || missing,
             "case {case}: {uri} -> {status}: {}",
             String::from_utf8_lossy(&body)
         );

@@ -51,43 +51,52 @@ fn value_from_moves(pos: &Position, rules: &Rules, entries: &[u8]) -> Value {
     }
 }
 
-/// Both rule sets' tables: the start's value, and every 101st used entry, its mirror image and
-/// its colour flip ranked to the entry and valued from their own moves, each generated on its
-/// own board (the self-check, `nana verify --self-check`, checks every entry of both with the
-/// engine's independent check).
+/// Tanaka's table: the start's value, and every 101st used entry, its mirror image and its
+/// colour flip ranked to the entry and valued from their own moves, each generated on its own
+/// board (the self-check, `nana verify --self-check`, checks every entry of both rule sets'
+/// tables with the engine's independent check).
 #[test]
 fn dobutsu_solved_and_checked() {
     let tanaka = nana_fixture::table(Rules::TANAKA);
-    let safe_try = nana_fixture::table(Rules::SAFE_TRY);
     assert_eq!(tanaka.entries().len() as u64, SIZE);
     assert_eq!(EntryWidth::One.value(tanaka.entries(), rank(&Position::start())), Some(CLAIMS[0].value));
-    for (rules, table) in [(Rules::TANAKA, &tanaka), (Rules::SAFE_TRY, &safe_try)] {
-        let entries = table.entries();
-        let checked: u64 = (0..SIZE / 101)
-            .into_par_iter()
-            .map(|k| k * 101)
-            .filter(|&i| EntryWidth::One.value(entries, i).is_some())
-            .map(|i| {
-                let stored = EntryWidth::One.value(entries, i);
-                let pos = unrank(i).expect("a used entry is a position");
-                for image in [pos, pos.mirror(), pos.rotate(), pos.rotate().mirror()] {
-                    assert_eq!(rank(&image), i, "{image:?} is a symmetric image of entry {i}");
-                    assert_eq!(
-                        Some(value_from_moves(&image, &rules, entries)),
-                        stored,
-                        "{rules:?}: {image:?}"
-                    );
-                }
-                1
-            })
-            .sum();
-        assert!(checked > 2_000_000, "only {checked} entries looked at");
-    }
+    every_101st_entry_valued_from_its_moves(&Rules::TANAKA, tanaka.entries());
+}
+
+/// The safe-try reading's table, as Tanaka's, and against it: a second whole-game solve, which
+/// the self-check's `nana verify --solve` makes anyway (the fixture takes its table from there).
+#[test]
+#[ignore = "exhaustive tier: cargo xtask self-check"]
+fn safe_try_solved_and_checked() {
+    let tanaka = nana_fixture::table(Rules::TANAKA);
+    let safe_try = nana_fixture::table(Rules::SAFE_TRY);
+    assert_eq!(safe_try.entries().len() as u64, SIZE);
+    every_101st_entry_valued_from_its_moves(&Rules::SAFE_TRY, safe_try.entries());
     // The readings differ only where a lion on its far rank is attacked, which never arises
     // from the start: some entries differ, but few.
     let differ =
         (0..SIZE as usize).into_par_iter().filter(|&i| tanaka.entries()[i] != safe_try.entries()[i]).count();
     assert!(differ > 0 && differ < 100_000_000, "{differ} entries differ");
+}
+
+/// Every 101st used entry of a rule set's table, its mirror image and its colour flip ranked to
+/// the entry and valued from their own moves.
+fn every_101st_entry_valued_from_its_moves(rules: &Rules, entries: &[u8]) {
+    let checked: u64 = (0..SIZE / 101)
+        .into_par_iter()
+        .map(|k| k * 101)
+        .filter(|&i| EntryWidth::One.value(entries, i).is_some())
+        .map(|i| {
+            let stored = EntryWidth::One.value(entries, i);
+            let pos = unrank(i).expect("a used entry is a position");
+            for image in [pos, pos.mirror(), pos.rotate(), pos.rotate().mirror()] {
+                assert_eq!(rank(&image), i, "{image:?} is a symmetric image of entry {i}");
+                assert_eq!(Some(value_from_moves(&image, rules, entries)), stored, "{rules:?}: {image:?}");
+            }
+            1
+        })
+        .sum();
+    assert!(checked > 2_000_000, "only {checked} entries looked at");
 }
 
 /// A plain search of the rules to `depth` plies: the value where every line within the depth
@@ -124,51 +133,61 @@ fn search(pos: &Position, rules: &Rules, depth: u16) -> Option<Value> {
 /// three plies agrees wherever it decides.
 #[test]
 fn positions_after_a_declined_capture_have_their_values() {
-    for rules in Rules::all() {
-        let table = nana_fixture::table(rules);
-        let probe: Probe = table.probe();
-        let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ u64::from(rules == Rules::SAFE_TRY);
-        let mut random = move |n: usize| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % n as u64) as usize
-        };
-        let (mut met, mut declined, mut after_declined, mut decided) = (0, 0, 0, 0);
-        for _game in 0..500 {
-            let mut pos = Position::start();
-            let mut after_a_decline = false;
-            for _ply in 0..200 {
-                let value = probe.value(&pos).unwrap_or_else(|e| panic!("{pos}: {e}"));
-                met += 1;
-                after_declined += usize::from(after_a_decline);
-                if let Some(searched) = search(&pos, &rules, 3) {
-                    assert_eq!(value, searched, "{pos}");
-                    decided += 1;
-                }
-                let moves = pos.legal_moves(&rules);
-                if moves.is_empty() {
-                    break;
-                }
-                let mut mv = moves[random(moves.len())];
-                if pos.can_capture_lion() {
-                    let takes = |m: &dobutsu_shogi::Move| {
-                        pos.play_unchecked(*m).lion(pos.side_to_move().other()).is_none()
-                    };
-                    let others: Vec<_> = moves.iter().filter(|m| !takes(m)).collect();
-                    if random(3) > 0 && !others.is_empty() {
-                        mv = *others[random(others.len())];
-                        declined += 1;
-                        after_a_decline = true;
-                    } else {
-                        mv = *moves.iter().find(|m| takes(m)).expect("a capture");
-                    }
-                }
-                pos = pos.play_unchecked(mv);
+    declined_captures(Rules::TANAKA);
+}
+
+/// The same games under the safe-try reading: its table is a second whole-game solve, which the
+/// self-check's `nana verify --solve` makes anyway (the fixture takes its table from there).
+#[test]
+#[ignore = "exhaustive tier: cargo xtask self-check"]
+fn safe_try_positions_after_a_declined_capture_have_their_values() {
+    declined_captures(Rules::SAFE_TRY);
+}
+
+fn declined_captures(rules: Rules) {
+    let table = nana_fixture::table(rules);
+    let probe: Probe = table.probe();
+    let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ u64::from(rules == Rules::SAFE_TRY);
+    let mut random = move |n: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % n as u64) as usize
+    };
+    let (mut met, mut declined, mut after_declined, mut decided) = (0, 0, 0, 0);
+    for _game in 0..500 {
+        let mut pos = Position::start();
+        let mut after_a_decline = false;
+        for _ply in 0..200 {
+            let value = probe.value(&pos).unwrap_or_else(|e| panic!("{pos}: {e}"));
+            met += 1;
+            after_declined += usize::from(after_a_decline);
+            if let Some(searched) = search(&pos, &rules, 3) {
+                assert_eq!(value, searched, "{pos}");
+                decided += 1;
             }
+            let moves = pos.legal_moves(&rules);
+            if moves.is_empty() {
+                break;
+            }
+            let mut mv = moves[random(moves.len())];
+            if pos.can_capture_lion() {
+                let takes = |m: &dobutsu_shogi::Move| {
+                    pos.play_unchecked(*m).lion(pos.side_to_move().other()).is_none()
+                };
+                let others: Vec<_> = moves.iter().filter(|m| !takes(m)).collect();
+                if random(3) > 0 && !others.is_empty() {
+                    mv = *others[random(others.len())];
+                    declined += 1;
+                    after_a_decline = true;
+                } else {
+                    mv = *moves.iter().find(|m| takes(m)).expect("a capture");
+                }
+            }
+            pos = pos.play_unchecked(mv);
         }
-        assert!(declined > 400 && after_declined > 1000 && decided > 1000, "{rules:?}: {met} positions, {declined} declined captures, {after_declined} after one, {decided} decided by the search");
     }
+    assert!(declined > 400 && after_declined > 1000 && decided > 1000, "{rules:?}: {met} positions, {declined} declined captures, {after_declined} after one, {decided} decided by the search");
 }
 
 /// The fixture's table is a file in compressed blocks: entries of the solved set read one at a
@@ -199,8 +218,7 @@ fn the_compressed_file_reads_as_its_entries_and_refuses_a_damaged_block() {
 /// The fixture's file stores the entries outside the solved set filled (don't-care): the
 /// probe's answers (every move ranked by the value it leads to, the mainline) through the file
 /// equal those through the entries read whole, where those entries are marked unused again
-/// (so marked, the safe-try table's pass the engine's check in `dobutsu_solved_and_checked`, and
-/// Tanaka's `nana check-table` in the main job), over random games from the
+/// (so marked, the tables pass the engine's check in the self-check's `nana verify --check`), over random games from the
 /// start and from random positions of the index. A lookup of a filled entry would read a value
 /// through the file and an unused entry through the whole entries, and differ.
 #[test]
