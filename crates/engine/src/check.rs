@@ -197,17 +197,14 @@ pub fn check_relations_every<G: Game>(game: &G, every: u64) -> Result<u64, Missi
                     succ.dedup();
                     for &q in succ.iter() {
                         other.clear();
-                        if game.has_predecessors(q) {
-                            game.predecessors(q, other);
-                        }
+                        game.predecessors(q, other);
                         if !other.contains(&i) {
                             return Err(MissingEdge { from: i, to: q, forward: true });
                         }
                         edges += 1;
                     }
                 }
-                let silent = matches!(node, Node::Terminal(_)) && !game.has_predecessors(i);
-                if node == Node::Illegal || silent {
+                if node == Node::Illegal {
                     return Ok(edges);
                 }
                 succ.clear();
@@ -239,8 +236,7 @@ fn edge_hash(p: u64, q: u64) -> u64 {
 /// from the `successors` of inner entries equals the one from the `predecessors` of legal
 /// entries (compared by count and by a sum of 64-bit edge hashes). So no inner entry has a move
 /// to an illegal one, and no terminal entry is reported as a predecessor. The predecessors of
-/// illegal entries are not asked for (the solver never asks either), nor those of a terminal
-/// entry the game says has none ([`Game::has_predecessors`]): a move into one is a mismatch.
+/// illegal entries are not asked for (the solver never asks either).
 /// Returns the number of edges.
 pub fn check_relations<G: Game>(game: &G) -> Result<u64, RelationMismatch> {
     const CHUNK: u64 = 1 << 12;
@@ -255,8 +251,6 @@ pub fn check_relations<G: Game>(game: &G) -> Result<u64, RelationMismatch> {
                     succ.clear();
                     match game.successors(i, succ) {
                         Node::Illegal => continue,
-                        // The solver never walks back from it: as if it had no predecessors.
-                        Node::Terminal(_) if !game.has_predecessors(i) => continue,
                         // A terminal entry has no moves, whatever it pushed.
                         Node::Terminal(_) => {}
                         Node::Inner => {

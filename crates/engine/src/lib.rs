@@ -93,29 +93,6 @@ pub trait Game: Sync {
         }
     }
 
-    /// Says what `index` is and, for an inner entry, how many distinct entries its legal moves
-    /// reach: all the forward pass needs when the solver does not keep the successors
-    /// ([`Game::reverse_successors`]). The default lists them with [`Game::successors`] (into
-    /// `scratch`) and counts the distinct ones; a game that has counted them already, say while
-    /// enumerating its reachable positions, answers without generating a move.
-    fn successor_count(&self, index: u64, scratch: &mut Vec<u64>) -> (Node, usize) {
-        scratch.clear();
-        let node = self.successors(index, scratch);
-        scratch.sort_unstable();
-        scratch.dedup();
-        (node, scratch.len())
-    }
-
-    /// Whether the backward passes have anything to walk back to from the terminal entry
-    /// `index`: whether some inner entry's successors include it. A game that leaves the moves
-    /// into some terminal entries out of its successors (and so out of their predecessors) says
-    /// no for those; the solver then sets their values without ever listing their predecessors
-    /// or holding them in a frontier. Default: yes.
-    fn has_predecessors(&self, index: u64) -> bool {
-        let _ = index;
-        true
-    }
-
     /// Whether the solver should keep the successors its forward pass finds and run the
     /// backward passes over them, turned around once, instead of asking [`Game::predecessors`].
     /// The solution is the same; it pays where predecessors cost more to generate than memory
@@ -126,7 +103,9 @@ pub trait Game: Sync {
 }
 
 /// A game's forward pass, made before the solve: one byte per index entry, which `read` turns
-/// into what the solver needs to know of the entry.
+/// into what the solver needs to know of the entry. A game that has made it already, say while
+/// enumerating its positions, hands it to [`solve_census`] instead of answering
+/// [`Game::successors`] entry by entry.
 #[derive(Debug)]
 pub struct Census {
     pub bytes: Vec<u8>,
@@ -139,7 +118,11 @@ pub struct Counted {
     pub node: Node,
     /// For an inner entry, its distinct successors (at most 255 in a [`Census`]).
     pub successors: u8,
-    /// For a terminal entry, whether a move leads into it ([`Game::has_predecessors`]).
+    /// For a terminal entry, whether a move leads into it: whether the backward passes have
+    /// anything to walk back to from it. A game that leaves the moves into some terminal
+    /// entries out of its successors (and so out of their predecessors) says no for those; the
+    /// solver then sets their values without ever listing their predecessors or holding them in
+    /// a frontier. Without a census, every terminal entry has predecessors.
     pub has_predecessors: bool,
 }
 
@@ -243,10 +226,8 @@ mod tests {
 
     /// Terminal entries 0 and 4 are wins in 1 that no move leads to; 1 is a loss in 0. Then 2
     /// wins in 1 (into 1), 3 loses in 2 (into 2), 5 wins in 3 (into 3) and 6, whose only move
-    /// is into 5, loses in 4. `silent` lists the terminal entries it says have no predecessors.
-    struct Leaves {
-        silent: &'static [u64],
-    }
+    /// is into 5, loses in 4.
+    struct Leaves;
 
     impl Game for Leaves {
         fn size(&self) -> u64 {
@@ -273,31 +254,38 @@ mod tests {
                 _ => {}
             }
         }
-        fn has_predecessors(&self, i: u64) -> bool {
-            !self.silent.contains(&i)
-        }
     }
 
     /// A game whose forward pass is made beforehand: `inner`'s, written as census bytes (255
     /// unused, 254 a loss in 0, 253 a win in 1 without predecessors, 252 a draw, 251 a win in 1,
-    /// else the count).
+    /// 250 a loss in 0 without predecessors, else the count of distinct successors), where the
+    /// terminal entries of `silent` are said to have no predecessors.
     struct Censused<G> {
         inner: G,
+        silent: &'static [u64],
     }
 
     impl<G: Game> Censused<G> {
         fn census(&self) -> Census {
             let inner = &self.inner;
-            let mut scratch = Vec::new();
+            let mut succ = Vec::new();
             let bytes = (0..inner.size())
-                .map(|i| match inner.successor_count(i, &mut scratch) {
-                    (Node::Illegal, _) => 255,
-                    (Node::Terminal(Value::Loss(Dtm(0))), _) => 254,
-                    (Node::Terminal(Value::Win(Dtm(1))), _) if !inner.has_predecessors(i) => 253,
-                    (Node::Terminal(Value::Win(Dtm(1))), _) => 251,
-                    (Node::Terminal(Value::Draw), _) => 252,
-                    (Node::Inner, n) => u8::try_from(n).unwrap(),
-                    (node, _) => panic!("{i}: {node:?} has no census byte"),
+                .map(|i| {
+                    succ.clear();
+                    let node = inner.successors(i, &mut succ);
+                    succ.sort_unstable();
+                    succ.dedup();
+                    let silent = self.silent.contains(&i);
+                    match node {
+                        Node::Illegal => 255,
+                        Node::Terminal(Value::Loss(Dtm(0))) if silent => 250,
+                        Node::Terminal(Value::Loss(Dtm(0))) => 254,
+                        Node::Terminal(Value::Win(Dtm(1))) if silent => 253,
+                        Node::Terminal(Value::Win(Dtm(1))) => 251,
+                        Node::Terminal(Value::Draw) => 252,
+                        Node::Inner => u8::try_from(succ.len()).unwrap(),
+                        node => panic!("{i}: {node:?} has no census byte"),
+                    }
                 })
                 .collect();
             Census { bytes, read: Censused::<G>::read }
@@ -311,6 +299,7 @@ mod tests {
             };
             match b {
                 255 => Counted { node: Node::Illegal, successors: 0, has_predecessors: false },
+                250 => terminal(Value::Loss(Dtm(0)), false),
                 254 => terminal(Value::Loss(Dtm(0)), true),
                 253 => terminal(Value::Win(Dtm(1)), false),
                 252 => terminal(Value::Draw, true),
@@ -331,29 +320,26 @@ mod tests {
         fn predecessors(&self, i: u64, out: &mut Vec<u64>) {
             self.inner.predecessors(i, out)
         }
-        fn has_predecessors(&self, _: u64) -> bool {
-            panic!("the forward pass asked for predecessors despite a census")
-        }
     }
 
-    fn solve_censused<G: Game>(inner: G) -> Solution {
-        let censused = Censused { inner };
+    fn solve_censused<G: Game>(inner: G, silent: &'static [u64]) -> Solution {
+        let censused = Censused { inner, silent };
         solve_census(&censused, censused.census(), &NoProgress).unwrap()
     }
 
     /// A census gives the same solution as the game's own answers.
     #[test]
     fn a_census_stands_for_the_forward_pass() {
+        let plain = solve(&Leaves, &NoProgress).unwrap();
         for silent in [&[][..], &[0, 4]] {
-            let plain = solve(&Leaves { silent }, &NoProgress).unwrap();
-            assert_eq!(solve_censused(Leaves { silent }).bytes(), plain.bytes(), "{silent:?}");
+            assert_eq!(solve_censused(Leaves, silent).bytes(), plain.bytes(), "{silent:?}");
         }
         let plain = solve(&TakeAway, &NoProgress).unwrap();
-        assert_eq!(solve_censused(TakeAway).bytes(), plain.bytes());
+        assert_eq!(solve_censused(TakeAway, &[]).bytes(), plain.bytes());
         let plain = solve(&Cycle, &NoProgress).unwrap();
-        assert_eq!(solve_censused(Cycle).bytes(), plain.bytes());
+        assert_eq!(solve_censused(Cycle, &[]).bytes(), plain.bytes());
         // A census of another size is an error, not a wrong solution.
-        let short = Censused { inner: TakeAway };
+        let short = Censused { inner: TakeAway, silent: &[] };
         let mut census = short.census();
         census.bytes.pop();
         assert_eq!(
@@ -411,19 +397,17 @@ mod tests {
 
     #[test]
     fn terminal_entries_without_predecessors_are_decided_without_a_walk_back() {
-        let walked = solve(&Leaves { silent: &[] }, &NoProgress).unwrap();
-        let silent = Leaves { silent: &[0, 4] };
-        let settled = solve(&silent, &NoProgress).unwrap();
+        let walked = solve(&Leaves, &NoProgress).unwrap();
+        let settled = solve_censused(Leaves, &[0, 4]);
         assert_eq!(settled.bytes(), walked.bytes());
         assert_eq!(settled.stats, walked.stats);
         let (w, l) = (|d| Some(Value::Win(Dtm(d))), |d| Some(Value::Loss(Dtm(d))));
-        assert_eq!(values(&silent), [w(1), l(0), w(1), l(2), w(1), w(3), l(4)]);
-        // Saying so of a terminal entry that has a move into it loses the walk back from it.
-        let wrong = Leaves { silent: &[1] };
-        assert!(check_relations(&wrong).is_err());
-        let s = solve(&wrong, &NoProgress).unwrap();
+        assert_eq!(values(&Leaves), [w(1), l(0), w(1), l(2), w(1), w(3), l(4)]);
+        // A census that says so of a terminal entry with a move into it loses the walk back
+        // from it, and the check, which asks the game, finds the wrong value.
+        let s = solve_censused(Leaves, &[1]);
         assert_eq!(s.value(2), Some(Value::Draw));
-        assert_eq!(check(&wrong, &s.bytes(), &|_| {}).unwrap_err().index, 2);
+        assert_eq!(check(&Leaves, &s.bytes(), &|_| {}).unwrap_err().index, 2);
     }
 
     #[test]

@@ -21,7 +21,7 @@ pub(super) struct Seeds {
     pub lists: Vec<Vec<u32>>,
     /// `counts[d]`: how many terminal entries of distance `d` have predecessors.
     pub counts: Vec<u64>,
-    /// Terminal entries decided without predecessors ([`Game::has_predecessors`]).
+    /// Terminal entries decided without predecessors ([`Counted::has_predecessors`]).
     pub settled: u64,
 }
 
@@ -214,7 +214,7 @@ fn visit<G: Game, M: Marks>(
         Source::Census(read) => {
             // The census byte is read, then overwritten by the marks.
             let c = read(counters[i].load(Ordering::Relaxed));
-            (c.node, usize::from(c.successors), Some(c.has_predecessors))
+            (c.node, usize::from(c.successors), c.has_predecessors)
         }
         Source::KeepEdges => {
             // Kept as reported, duplicates too: an entry reported twice is counted twice and
@@ -222,11 +222,14 @@ fn visit<G: Game, M: Marks>(
             // is the same, without sorting every list.
             succ.clear();
             let node = game.successors(i as u64, succ);
-            (node, succ.len(), None)
+            (node, succ.len(), true)
         }
         Source::Count => {
-            let (node, count) = game.successor_count(i as u64, succ);
-            (node, count, None)
+            succ.clear();
+            let node = game.successors(i as u64, succ);
+            succ.sort_unstable();
+            succ.dedup();
+            (node, succ.len(), true)
         }
     };
     match node {
@@ -242,7 +245,7 @@ fn visit<G: Game, M: Marks>(
             if dtm.0 > marks.max_dtm() {
                 return Err(SolveError::DtmOverflow { dtm: dtm.0.into(), width: marks.width() });
             }
-            if !has_predecessors.unwrap_or_else(|| game.has_predecessors(i as u64)) {
+            if !has_predecessors {
                 // Decided, and nothing to walk back to: no frontier holds it.
                 marks.settled(i, dtm.0);
                 share.seeds.settled += 1;

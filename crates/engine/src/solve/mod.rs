@@ -3,7 +3,7 @@
 //! 1. **Forward pass.** Every entry asks the game what it is. Illegal entries are marked;
 //!    terminal entries get the value the game gives them and wait, by distance, for their turn
 //!    as a frontier (a no-move loss enters at 0, a win at once at 1), unless no move leads into
-//!    them ([`Game::has_predecessors`]); inner entries count their
+//!    them (a census says so: [`crate::Counted::has_predecessors`]); inner entries count their
 //!    distinct successors (or, where the solver keeps the successors, each as often as the game
 //!    reports it, with as many edges back: the same result).
 //! 2. **Backward passes**, one per distance `d`. The frontier of `d` is what the previous pass
