@@ -24,7 +24,7 @@ pub use check::{
     RelationMismatch,
 };
 pub use progress::{NoProgress, PhasePlan, Progress};
-pub use solution::{Solution, Solved, Stats};
+pub use solution::{Solution, Stats};
 pub use solve::{phases, solve, solve_census, solve_with, SolveError, MAX_SIZE};
 pub use subset::Subset;
 pub use value::{Dtm, Entry, EntryWidth, Value, WideEntry};
@@ -184,7 +184,7 @@ mod tests {
 
     fn values<G: Game>(g: &G) -> Vec<Option<Value>> {
         let s = solve(g, &NoProgress).unwrap();
-        check(g, &s.bytes(), &|_| {}).unwrap();
+        check(g, s.bytes(), &|_| {}).unwrap();
         check_relations(g).unwrap();
         (0..g.size()).map(|i| s.value(i)).collect()
     }
@@ -385,7 +385,7 @@ mod tests {
             check_relations(&game).unwrap();
             let packed = solve(&game, &NoProgress).unwrap();
             let split = solve_with(&game, EntryWidth::Two, &NoProgress).unwrap();
-            check(&game, &packed.bytes(), &|_| {}).unwrap();
+            check(&game, packed.bytes(), &|_| {}).unwrap();
             for i in 0..game.size() {
                 assert_eq!(packed.value(i), split.value(i), "{len}: {i}");
             }
@@ -407,7 +407,7 @@ mod tests {
         // from it, and the check, which asks the game, finds the wrong value.
         let s = solve_censused(Leaves, &[1]);
         assert_eq!(s.value(2), Some(Value::Draw));
-        assert_eq!(check(&Leaves, &s.bytes(), &|_| {}).unwrap_err().index, 2);
+        assert_eq!(check(&Leaves, s.bytes(), &|_| {}).unwrap_err().index, 2);
     }
 
     #[test]

@@ -1,10 +1,7 @@
 //! A solved game's entries and their counts.
 
-use std::borrow::Cow;
-
 use crate::par::prelude::*;
 use crate::value::{Code, Entry, EntryWidth, Value, WideEntry};
-use crate::Subset;
 
 /// Counts over a solution.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -65,47 +62,24 @@ impl Stats {
 }
 
 /// A solved game: one entry of `width` bytes per index entry ([`Entry`] or [`WideEntry`],
-/// little-endian).
+/// little-endian), and their counts.
 #[derive(Debug, Clone)]
 pub struct Solution {
-    pub entries: Solved,
+    pub entries: Vec<u8>,
     pub width: EntryWidth,
     pub stats: Stats,
-}
-
-/// Where a solution's entries are.
-#[derive(Debug, Clone)]
-pub enum Solved {
-    /// Every index entry's, in an array.
-    Whole(Vec<u8>),
-    /// The one-byte entries of a set's members, by dense number; every other index entry is
-    /// unused. Spread over the index when asked ([`Solved::fill`]), so that a table is written
-    /// block by block without the whole array in memory.
-    Members { set: Subset, values: Vec<u8> },
 }
 
 impl Solution {
     /// A solution of every index entry, with its counts.
     pub fn whole(entries: Vec<u8>, width: EntryWidth) -> Solution {
         let stats = Stats::of(&entries, width);
-        Solution { entries: Solved::Whole(entries), width, stats }
-    }
-
-    /// A solution of a set's members (one-byte entries by dense number), with its counts: every
-    /// entry outside the set is unused.
-    pub fn of_members(set: Subset, values: Vec<u8>) -> Solution {
-        assert_eq!(values.len() as u64, set.len(), "one value per member");
-        let mut stats = Stats::of(&values, EntryWidth::One);
-        stats.illegal += set.universe() - set.len();
-        Solution { entries: Solved::Members { set, values }, width: EntryWidth::One, stats }
+        Solution { entries, width, stats }
     }
 
     /// The number of index entries.
     pub fn len(&self) -> u64 {
-        match &self.entries {
-            Solved::Whole(bytes) => bytes.len() as u64 / self.width.bytes() as u64,
-            Solved::Members { set, .. } => set.universe(),
-        }
+        self.entries.len() as u64 / self.width.bytes() as u64
     }
 
     /// Whether the index has no entry.
@@ -116,38 +90,22 @@ impl Solution {
     /// The value of an entry, or `None` for an unused entry.
     #[inline]
     pub fn value(&self, index: u64) -> Option<Value> {
-        match &self.entries {
-            Solved::Whole(bytes) => self.width.value(bytes, index),
-            Solved::Members { set, values } => {
-                set.rank(index).and_then(|d| Entry(values[d as usize]).value())
-            }
-        }
+        self.width.value(&self.entries, index)
     }
 
     /// The bytes of entries `first..` filling `out` (a whole number of entries).
     pub fn fill(&self, first: u64, out: &mut [u8]) {
-        match &self.entries {
-            Solved::Whole(bytes) => {
-                let start = first as usize * self.width.bytes();
-                out.copy_from_slice(&bytes[start..start + out.len()]);
-            }
-            Solved::Members { set, values } => set.spread_into(values, Entry::ILLEGAL.0, first, out),
-        }
+        let start = first as usize * self.width.bytes();
+        out.copy_from_slice(&self.entries[start..start + out.len()]);
     }
 
-    /// Every entry's bytes, in one array (spread over the index for a set's members).
-    pub fn bytes(&self) -> Cow<'_, [u8]> {
-        match &self.entries {
-            Solved::Whole(bytes) => Cow::Borrowed(bytes),
-            Solved::Members { set, values } => Cow::Owned(set.spread(values, Entry::ILLEGAL.0)),
-        }
+    /// Every entry's bytes, in one array.
+    pub fn bytes(&self) -> &[u8] {
+        &self.entries
     }
 
     /// Every entry's bytes, in one array.
     pub fn into_bytes(self) -> Vec<u8> {
-        match self.entries {
-            Solved::Whole(bytes) => bytes,
-            Solved::Members { set, values } => set.spread(&values, Entry::ILLEGAL.0),
-        }
+        self.entries
     }
 }

@@ -18,9 +18,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use nana_engine::{
-    CheckError, Entry, EntryWidth, Progress, Solution, SolveError, Solved, Stats, Value, WideEntry,
-};
+use nana_engine::{CheckError, Entry, EntryWidth, Progress, Solution, SolveError, Stats, Value, WideEntry};
 use nana_tablebase::{Counts, Expected, Header, Layout, Tablebase, TablebaseError};
 
 use crate::{Probe, ProbeRules};
@@ -242,6 +240,8 @@ fn stats_of_histogram(histogram: &[(u16, u64)], width: EntryWidth) -> Stats {
 }
 
 /// Where a table's entries are.
+// One per open table, never in a collection: the file's reader is kept inline.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum Source {
     /// A validated file, read a block at a time (a plain one read whole when it was opened).
@@ -414,10 +414,7 @@ impl<G: TableRules> Table<G> {
                 }
                 Ok(self.decoded.get_or_init(|| entries))
             }
-            Source::Memory(s) => match &s.entries {
-                Solved::Whole(bytes) => Ok(bytes),
-                Solved::Members { .. } => Ok(self.decoded.get_or_init(|| s.bytes().into_owned())),
-            },
+            Source::Memory(s) => Ok(&s.entries),
         }
     }
 

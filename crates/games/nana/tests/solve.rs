@@ -102,7 +102,7 @@ fn solve_both_rule_sets() {
 
         // Every win has a move to a loss one ply shorter and none shorter, every loss's moves
         // all lead to wins, draws have a drawing move and no winning one.
-        check(&plain, &s.bytes(), &|_| {}).unwrap();
+        check(&plain, s.bytes(), &|_| {}).unwrap();
 
         // Mirror symmetry where mirror images are stored apart (Kings on file 2).
         let asym = (0..MAIN)
