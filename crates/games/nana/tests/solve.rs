@@ -3,7 +3,7 @@
 //! checked (the reachable set: `reachable.rs`). Heavy: they run in the test profile,
 //! which the workspace builds with opt-level 3.
 
-use nana_engine::{check, solve, Entry, Game, NoProgress, Value};
+use nana_engine::{check, Entry, EntryWidth, Game, Solution, Value};
 use nana_shogi::index::{is_self_mirror_pair, rank, unrank, MAIN, SIZE};
 use nana_shogi::probe::Probe;
 use nana_shogi::self_check;
@@ -89,16 +89,19 @@ fn solver_successors_match_prepared_successors() {
     }
 }
 
-/// Both rule sets: solved, independently re-checked, symmetric, and the published results (the
-/// self-check, `nana verify --self-check`, solves both on one thread and over retro-moves
-/// instead of reversed successors too, for the same bytes: `self_check::solves_agree`).
+/// Both rule sets: solved (the test run's tables, `nana-fixture`, solved once per run with the
+/// engine's solve over [`NanaGame::solver`]), independently re-checked, symmetric, and the
+/// published results (the self-check, `nana verify --self-check`, solves both on one thread
+/// and over retro-moves instead of reversed successors too, for the same bytes:
+/// `self_check::solves_agree`).
 #[test]
 fn solve_both_rule_sets() {
     for rules in [Rules::CURRENT, Rules::ORIGINAL] {
         let game = NanaGame::solver(rules);
         // The independent check generates every move from the rules alone.
         let plain = NanaGame::new(rules);
-        let s = solve(&game, &NoProgress).unwrap();
+        let table = nana_fixture::table(rules);
+        let s = Solution::whole(table.entries().to_vec(), EntryWidth::One);
 
         // Every win has a move to a loss one ply shorter and none shorter, every loss's moves
         // all lead to wins, draws have a drawing move and no winning one.
