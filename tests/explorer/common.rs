@@ -145,9 +145,15 @@ pub fn dobutsu_folder() -> PathBuf {
     let dir = nana_fixture::run_dir().join("explorer-dobutsu");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("the explorer's Dobutsu folder");
-    let name = tanaka.file_name().expect("a file");
-    std::fs::hard_link(&tanaka, dir.join(name))
-        .or_else(|_| std::fs::copy(&tanaka, dir.join(name)).map(|_| ()))
-        .expect("Tanaka's table in the explorer's Dobutsu folder");
+    link_into(&tanaka, &dir);
     dir
+}
+
+/// The table file `table` in the folder `dir` under its own name: a hard link, or a copy where
+/// the two folders are on different filesystems.
+pub fn link_into(table: &std::path::Path, dir: &std::path::Path) {
+    let to = dir.join(table.file_name().expect("a file"));
+    std::fs::hard_link(table, &to)
+        .or_else(|_| std::fs::copy(table, &to).map(|_| ()))
+        .unwrap_or_else(|e| panic!("{} in {}: {e}", table.display(), dir.display()));
 }

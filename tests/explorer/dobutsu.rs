@@ -260,11 +260,8 @@ fn dobutsu_tables_load_from_their_files_and_missing_ones_are_named() {
     }
     // The shared table of Tanaka's rules is a file already: link it in. The safe-try reading's
     // is left to the self-check, and stays missing.
-    let source = nana_fixture::path(Rules::TANAKA);
+    crate::common::link_into(&nana_fixture::path(Rules::TANAKA), dir.path());
     let file = "dobutsu-tanaka.tb";
-    std::fs::hard_link(&source, dir.path().join(file))
-        .or_else(|_| std::fs::copy(&source, dir.path().join(file)).map(|_| ()))
-        .unwrap();
     let mut registry = Registry::new();
     let notes = add_game::<Dobutsu>(&mut registry, dir.path(), Missing::Refuse);
     assert_eq!(notes.len(), 1, "{notes:?}");
