@@ -103,7 +103,7 @@ pub fn ensure_wasm_target() -> Result<(), XtaskError> {
 }
 
 /// Builds the module; its path.
-fn build_module(root: &Path) -> Result<PathBuf, XtaskError> {
+pub fn build_module(root: &Path) -> Result<PathBuf, XtaskError> {
     ensure_wasm_target()?;
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let status = Command::new(cargo)
