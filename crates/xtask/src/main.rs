@@ -127,6 +127,7 @@ fn test(args: Vec<String>) -> Result<ExitCode, XtaskError> {
     }
     // The whole suite. The static site's browser test builds the module with `cargo xtask
     // site`; built here, that compile is the build's, not the tests'.
+    eprintln!("xtask: the static site's WebAssembly module, for its browser test");
     site::build_module(workspace())?;
     let halves = suite::halves(&cargo)?;
     let with_path = |mut command: Command| {

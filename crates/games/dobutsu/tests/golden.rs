@@ -29,10 +29,8 @@ use nana_probe::ProbeRules;
 mod common;
 use common::XorShift;
 
-const TABLEBASES: &str =
-    concat!(env!("CARGO_MANIFEST_DIR"), "/../../../tests/data/golden/dobutsu-tablebases.csv");
-const POSITIONS: &str =
-    concat!(env!("CARGO_MANIFEST_DIR"), "/../../../tests/data/golden/dobutsu-positions.csv");
+const TABLEBASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/golden/dobutsu-tablebases.csv");
+const POSITIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/golden/dobutsu-positions.csv");
 
 /// Random legal positions per rule set, besides the start, its children and the mainline.
 const RANDOM: usize = 300;

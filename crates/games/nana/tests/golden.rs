@@ -25,8 +25,8 @@ use nana_tablebase::{Layout, HEADER_SIZE};
 mod common;
 use common::XorShift;
 
-const TABLEBASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../tests/data/golden/tablebases.csv");
-const POSITIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../tests/data/golden/positions.csv");
+const TABLEBASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/golden/tablebases.csv");
+const POSITIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/golden/positions.csv");
 
 fn on_off(b: bool) -> &'static str {
     if b {

@@ -44,7 +44,7 @@ fn parse_header(line: &str) -> Section {
 }
 
 fn read_sections() -> Vec<Section> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../tests/data/perft.txt");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft.txt");
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut sections: Vec<Section> = Vec::new();
     for line in text.lines().map(str::trim) {
@@ -126,7 +126,7 @@ fn header_options() {
 /// `shared/reference/perft.txt`; `.ci/run` checks that the copy still equals the original.
 #[test]
 fn data_file_holds_the_shared_reference_counts() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../tests/data/reference-perft.txt");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/reference-perft.txt");
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let ours = read_sections();
     let mut header: Option<Section> = None;

@@ -664,7 +664,7 @@ struct DataSection {
 }
 
 fn read_data_file() -> Vec<DataSection> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../tests/data/perft.txt");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft.txt");
     let text = std::fs::read_to_string(path).unwrap();
     let mut sections: Vec<DataSection> = Vec::new();
     for line in text.lines().map(str::trim) {
