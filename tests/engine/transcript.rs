@@ -245,6 +245,45 @@ fn junk_never_stops_the_engine() {
     assert!(lines.iter().any(|l| l.contains(" score mate -39 ")), "{lines:?}");
 }
 
+/// The engine's input is bounded: a line of a mebibyte is read to its end and refused with an
+/// `info string error` naming its length, not kept, and thousands of lines sent at once without
+/// reading the answers (a flooding GUI) are each answered in order, the engine waiting on the
+/// pipe rather than queueing them without limit.
+#[test]
+fn a_line_over_the_limit_is_refused_and_a_flood_of_lines_is_answered_in_order() {
+    let mut engine = Engine::nana(&dobutsu_dir());
+    engine.send("uci");
+    engine.until("uciok");
+    let long = "x".repeat(1 << 20);
+    engine.send(&format!("position {long}"));
+    let len = "position ".len() + long.len() + 1;
+    assert_eq!(
+        engine.sync(),
+        [format!("info string error: a line of {len} bytes, over the 65536 read: ignored")]
+    );
+    // Just under the limit is read as a line: an unknown command, answered as one.
+    let kept = "y".repeat(65_535 - 1);
+    engine.send(&kept);
+    let lines = engine.sync();
+    assert!(
+        lines.len() == 1 && !lines[0].contains("over the"),
+        "{:?}",
+        lines.iter().map(|l| &l[..l.len().min(80)]).collect::<Vec<_>>()
+    );
+
+    let flood = 20_000;
+    let batch: String = (0..flood).map(|_| "isready\n").collect();
+    engine.send_bytes(batch.trim_end().as_bytes());
+    for i in 0..flood {
+        assert_eq!(engine.line(), "readyok", "answer {i}");
+    }
+    engine.send("setoption name UCI_Variant value dobutsu");
+    engine.send("position startpos");
+    engine.send("go");
+    let lines = engine.until("bestmove");
+    assert!(lines.iter().any(|l| l.contains(" score mate -39 ")), "{lines:?}");
+}
+
 /// A table whose block of the start's entry is damaged: `go` refuses the start with an error
 /// that names the block and gives the command that makes the table again, answers no move, and
 /// the engine goes on.
