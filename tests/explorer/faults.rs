@@ -137,3 +137,96 @@ async fn the_server_answers_an_error_for_a_failing_read_and_serves_the_rest() {
     assert_eq!(tables()[1].0, "original");
     assert_eq!(again.json(), want.json());
 }
+
+/// One GET on a new connection, blocking: the status and how long the answer took.
+fn get_blocking(addr: std::net::SocketAddr, path: &str) -> (u16, std::time::Duration) {
+    use std::io::{Read, Write};
+    let start = std::time::Instant::now();
+    let mut s = std::net::TcpStream::connect(addr).expect("connects");
+    s.set_read_timeout(Some(std::time::Duration::from_secs(5))).expect("a timeout");
+    write!(s, "GET {path} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n").expect("sent");
+    let mut answer = Vec::new();
+    s.read_to_end(&mut answer).expect("an answer");
+    let status = String::from_utf8_lossy(&answer).split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    (status, start.elapsed())
+}
+
+/// Slow and greedy clients at once, on a server whose header-read timeout is 1 s: a client that
+/// sends its headers a byte every 50 ms (slowloris) has its connection closed within 2 s; 500
+/// idle connections and a client that asks for answers and never reads them hold the server
+/// meanwhile; through it all, `/api/health` is 200 and a position's answer comes within 500 ms.
+#[test]
+fn slow_and_greedy_clients_leave_the_server_answering() {
+    use std::io::{Read, Write};
+    use std::time::{Duration, Instant};
+    let _turn = crate::common::heavy();
+    let registry = crate::common::registry();
+    let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build();
+        runtime.expect("a runtime").block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a port");
+            addr_tx.send(listener.local_addr().expect("an address")).expect("the test waits");
+            let shutdown = async {
+                let _ = stopped.await;
+            };
+            nana_server::serve_with(listener, registry, Duration::from_secs(1), shutdown)
+                .await
+                .expect("serves");
+        });
+    });
+    let addr = addr_rx.recv().expect("the server starts");
+    let idle: Vec<_> =
+        (0..500).map(|_| std::net::TcpStream::connect(addr).expect("an idle connection")).collect();
+    let mut greedy = std::net::TcpStream::connect(addr).expect("connects");
+    greedy.set_write_timeout(Some(Duration::from_millis(500))).expect("a timeout");
+    for _ in 0..2000 {
+        if write!(greedy, "GET /api/nana/original?position=3/3/3_b_KRBkrb_1 HTTP/1.1\r\nhost: x\r\n\r\n")
+            .is_err()
+        {
+            break;
+        }
+    }
+    let slowloris = std::thread::spawn(move || {
+        let start = Instant::now();
+        let mut s = std::net::TcpStream::connect(addr).expect("connects");
+        s.set_read_timeout(Some(Duration::from_millis(50))).expect("a timeout");
+        let head = b"GET /api/health HTTP/1.1\r\nhost: x\r\nx-slow: ".iter().chain(std::iter::repeat(&b'a'));
+        for &b in head {
+            if start.elapsed() > Duration::from_millis(2500) {
+                return None;
+            }
+            let mut one = [0u8; 1];
+            if let Ok(0) = s.read(&mut one) {
+                return Some(start.elapsed());
+            }
+            if s.write_all(&[b]).is_err() {
+                return Some(start.elapsed());
+            }
+        }
+        None
+    });
+    let mut slowest = Duration::ZERO;
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_millis(2000) {
+        let (status, took) = get_blocking(addr, "/api/health");
+        assert_eq!(status, 200);
+        slowest = slowest.max(took);
+        let (status, took) = get_blocking(addr, "/api/nana/current?position=3/3/3_b_KRBkrb_1");
+        assert_eq!(status, 200);
+        slowest = slowest.max(took);
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(slowest < Duration::from_millis(500), "the slowest answer took {slowest:?}");
+    let closed = slowloris.join().expect("the slow client ends");
+    let closed = closed.expect("the slow client's connection is closed within 2.5 s");
+    assert!(closed >= Duration::from_millis(900), "closed after {closed:?}, before the timeout");
+    drop((idle, greedy));
+    let _ = stop.send(());
+    server.join().expect("the server stops");
+    eprintln!(
+        "slowest answer {slowest:?}, slow client closed after {closed:?}, all in {:?}",
+        start.elapsed()
+    );
+}
