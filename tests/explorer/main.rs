@@ -6,5 +6,6 @@ mod api;
 mod browser;
 mod common;
 mod dobutsu;
+mod faults;
 mod fuzz;
 mod load;

@@ -2,10 +2,15 @@
 //! line over 64 KiB itself, with an empty 414 and none of the API's headers. [`Guarded`] reads
 //! every connection through [`LineGuard`], which answers a line (the request line or a header)
 //! longer than [`MAX_LINE`] with a 414, its JSON body and CORS header, and closes the connection.
+//! It also closes a connection whose request head, once its first byte has come, is not whole
+//! within the header-read timeout ([`HEADER_TIMEOUT`] by default): a client that sends its
+//! headers a byte at a time (slowloris) holds a connection that long, no longer.
 
+use std::future::Future;
 use std::io;
 use std::pin::Pin;
 use std::task::{Context, Poll};
+use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
@@ -15,9 +20,12 @@ use crate::error::ApiError;
 /// The longest line of a request read, in bytes.
 pub const MAX_LINE: usize = 16 * 1024;
 
-/// A listener whose connections are read through [`LineGuard`].
+/// How long a request's head may take to come whole, from its first byte, by default.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A listener whose connections are read through [`LineGuard`], with its header-read timeout.
 #[derive(Debug)]
-pub struct Guarded(pub TcpListener);
+pub struct Guarded(pub TcpListener, pub Duration);
 
 impl axum::serve::Listener for Guarded {
     type Io = LineGuard<TcpStream>;
@@ -25,7 +33,7 @@ impl axum::serve::Listener for Guarded {
 
     async fn accept(&mut self) -> (Self::Io, Self::Addr) {
         let (io, addr) = axum::serve::Listener::accept(&mut self.0).await;
-        (LineGuard::new(io), addr)
+        (LineGuard::new(io).with_header_timeout(self.1), addr)
     }
 
     fn local_addr(&self) -> io::Result<Self::Addr> {
@@ -45,6 +53,12 @@ pub struct LineGuard<T> {
     /// After the refusal, the request's bytes still read and dropped (so that the client reads
     /// the answer before the connection closes): the last four, and how many in all.
     drained: (u32, usize),
+    /// The last four bytes read, to find the end of a request's head.
+    last: u32,
+    /// Set from a request's first byte until its head is whole: when it elapses first, the
+    /// connection is closed.
+    deadline: Option<Pin<Box<tokio::time::Sleep>>>,
+    header_timeout: Duration,
 }
 
 /// The most bytes of a refused request read and dropped.
@@ -52,7 +66,22 @@ const MAX_DRAIN: usize = 1 << 20;
 
 impl<T> LineGuard<T> {
     pub fn new(inner: T) -> LineGuard<T> {
-        LineGuard { inner, line: 0, refusal: None, drained: (0, 0) }
+        LineGuard {
+            inner,
+            line: 0,
+            refusal: None,
+            drained: (0, 0),
+            last: 0,
+            deadline: None,
+            header_timeout: HEADER_TIMEOUT,
+        }
+    }
+
+    /// The same guard, with `timeout` for a request's head to come whole.
+    #[must_use]
+    pub fn with_header_timeout(mut self, timeout: Duration) -> LineGuard<T> {
+        self.header_timeout = timeout;
+        self
     }
 }
 
@@ -112,12 +141,27 @@ impl<T: AsyncRead + AsyncWrite + Unpin> AsyncRead for LineGuard<T> {
             // Refused: the reader sees the end of the connection once the answer is out.
             return this.poll_refuse(cx).map(|_| Ok(()));
         }
+        if let Some(deadline) = &mut this.deadline {
+            if deadline.as_mut().poll(cx).is_ready() {
+                let timeout = this.header_timeout;
+                tracing::info!(target: "nana_server", "a request head not whole in {timeout:?}: connection closed");
+                this.deadline = None;
+                return Poll::Ready(Err(io::Error::new(io::ErrorKind::TimedOut, "request head too slow")));
+            }
+        }
         let before = buf.filled().len();
         match Pin::new(&mut this.inner).poll_read(cx, buf) {
             Poll::Ready(Ok(())) => {}
             other => return other,
         }
         for &b in &buf.filled()[before..] {
+            if this.deadline.is_none() {
+                this.deadline = Some(Box::pin(tokio::time::sleep(this.header_timeout)));
+            }
+            this.last = this.last << 8 | u32::from(b);
+            if this.last == u32::from_be_bytes(*b"\r\n\r\n") || this.last & 0xffff == 0x0a0a {
+                this.deadline = None;
+            }
             this.line = if b == b'\n' { 0 } else { this.line + 1 };
             if this.line > MAX_LINE {
                 buf.set_filled(before);

@@ -67,4 +67,4 @@ pub use response::{
 #[cfg(feature = "http")]
 pub use routes::router;
 #[cfg(feature = "http")]
-pub use run::{ctrl_c, run, serve, RunError};
+pub use run::{ctrl_c, run, serve, serve_with, RunError};

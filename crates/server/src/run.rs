@@ -12,13 +12,26 @@ use crate::routes::router;
 
 /// Serves `router(registry)` on `listener` until `shutdown` completes, then lets the requests
 /// under way finish. Each connection is read through [`LineGuard`](crate::guard::LineGuard): a
-/// line too long is a 414 with a JSON body.
+/// line too long is a 414 with a JSON body, a request head not whole within
+/// [`HEADER_TIMEOUT`](crate::guard::HEADER_TIMEOUT) of its first byte closes the connection.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     registry: Arc<Registry>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(crate::guard::Guarded(listener), router(registry)).with_graceful_shutdown(shutdown).await
+    serve_with(listener, registry, crate::guard::HEADER_TIMEOUT, shutdown).await
+}
+
+/// [`serve`] with another header-read timeout.
+pub async fn serve_with(
+    listener: tokio::net::TcpListener,
+    registry: Arc<Registry>,
+    header_timeout: std::time::Duration,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(crate::guard::Guarded(listener, header_timeout), router(registry))
+        .with_graceful_shutdown(shutdown)
+        .await
 }
 
 /// Completes on Ctrl-C (SIGINT), or on SIGTERM on Unix. The handlers are installed when it is

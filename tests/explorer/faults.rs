@@ -1,0 +1,232 @@
+//! Faults from the world around the server: a device that fails to read some of a table's bytes
+//! (EIO). A [`FailingReads`] source stands in for the device: the table's bytes, with the reads
+//! that touch a chosen range failing while it is armed.
+
+use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use nana_front::Game;
+use nana_probe::table::Table;
+use nana_probe::ProbeRules;
+use nana_server::Registry;
+use nana_shogi::{Nana, Rules};
+use nana_tablebase::{Header, ReadAt, Tablebase, HEADER_SIZE};
+
+use crate::common::{request, table, tables};
+
+/// A table's bytes whose reads touching `fail` fail with EIO while `armed` is set.
+#[derive(Debug)]
+struct FailingReads {
+    bytes: Vec<u8>,
+    fail: std::ops::Range<u64>,
+    armed: Arc<AtomicBool>,
+}
+
+impl ReadAt for FailingReads {
+    fn len(&self) -> u64 {
+        self.bytes.len() as u64
+    }
+
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+        let end = offset + buf.len() as u64;
+        if self.armed.load(Ordering::SeqCst) && offset < self.fail.end && self.fail.start < end {
+            return Err(io::Error::from_raw_os_error(5));
+        }
+        self.bytes.read_at(buf, offset)
+    }
+}
+
+/// The stored bytes of the block holding entry `index` of the table file `bytes`, and the
+/// block's number (the layout of `docs/FORMAT.md`: the header, one 12-byte record a block with
+/// the block's end first, then the blocks).
+fn block_of(bytes: &[u8], index: u64) -> (std::ops::Range<u64>, u64) {
+    let (header, storage) = Header::decode(bytes).expect("a table's header");
+    let block_entries = u64::from(storage.layout.block_entries());
+    assert!(block_entries > 0, "a table in compressed blocks");
+    let (block, blocks) = (index / block_entries, header.entries.div_ceil(block_entries));
+    let end_of = |k: u64| {
+        let at = HEADER_SIZE + k as usize * 12;
+        u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
+    };
+    let start = if block == 0 { 0 } else { end_of(block - 1) };
+    let base = (HEADER_SIZE + blocks as usize * 12) as u64;
+    (base + start..base + end_of(block), block)
+}
+
+/// Nana's original rules, read from the fixture's file through a source that fails to read the
+/// block holding the start's entry while the switch it returns is on (it starts on).
+fn failing_table() -> (Table<Rules>, Arc<AtomicBool>, u64) {
+    let game = *table("original").game();
+    let bytes = std::fs::read(nana_fixture::path(game)).expect("the fixture's file");
+    let (fail, block) = block_of(&bytes, game.index(&game.start()));
+    let armed = Arc::new(AtomicBool::new(true));
+    let source = FailingReads { bytes, fail, armed: armed.clone() };
+    let tb = Tablebase::from_reader(Box::new(source), "nana-original.tb").expect("the index reads");
+    (Table::from_tablebase(game, tb).expect("the table opens"), armed, block)
+}
+
+/// The probe: the start's value is an error naming the failed read, each time it is asked,
+/// never a value; positions whose entries lie in other blocks answer as the intact table does;
+/// once the device reads again, so does the start.
+#[test]
+fn a_failing_read_is_an_error_for_the_positions_of_its_block_alone() {
+    let (failing, armed, block) = failing_table();
+    let intact = table("original");
+    let game = *intact.game();
+    let start = game.start();
+    let (probe, good) = (failing.probe(), intact.probe());
+    for _ in 0..2 {
+        let error = probe.value(&start).unwrap_err().to_string();
+        assert!(error.contains("cannot read bytes") && error.contains("os error 5"), "{error}");
+        assert!(probe.answer(&start, 10).is_err());
+    }
+    let nana_probe::table::Source::File(file) = failing.source() else {
+        panic!("a table read from a source")
+    };
+    let block_entries = u64::from(file.storage().layout.block_entries());
+    let mut compared = 0;
+    for i in (0..game.size()).step_by(997) {
+        match game.unindex(i) {
+            Some(pos) if i / block_entries != block && game.value_by_rules(&pos).is_none() => {
+                assert_eq!(probe.value(&pos), good.value(&pos), "entry {i}");
+                compared += 1;
+            }
+            _ => {}
+        }
+    }
+    assert!(compared > 100, "{compared} positions compared");
+    armed.store(false, Ordering::SeqCst);
+    assert_eq!(probe.value(&start), good.value(&start), "read again once the device reads");
+}
+
+/// The server: the request that needs the block is a 500 with the failed read in words, the
+/// same when asked again; its health, the other rule set and the game's list answer meanwhile;
+/// once the device reads again, the request answers as the intact table does.
+#[tokio::test]
+async fn the_server_answers_an_error_for_a_failing_read_and_serves_the_rest() {
+    let (failing, armed, _) = failing_table();
+    let mut r = Registry::new();
+    r.add(Nana::NAME, "original", Box::new(failing));
+    let current = tables().iter().find(|(n, _)| *n == "current").expect("current").1.clone();
+    r.add(Nana::NAME, "current", Box::new(current));
+    let registry = Arc::new(r);
+    let get = |uri: &str| {
+        let request = Request::get(uri).body(Body::empty()).expect("a request");
+        self::request(registry.clone(), request)
+    };
+    let start = "/api/nana/original?position=3/3/3_b_KRBkrb_1";
+    for _ in 0..2 {
+        let reply = get(start).await;
+        assert_eq!(reply.status, StatusCode::INTERNAL_SERVER_ERROR, "{}", reply.text());
+        let message = reply.json()["error"].as_str().expect("an error message").to_owned();
+        assert!(message.contains("cannot read bytes") && message.contains("os error 5"), "{message}");
+    }
+    let health = get("/api/health").await;
+    assert_eq!(health.status, StatusCode::OK, "{}", health.text());
+    let other = get("/api/nana/current?position=3/3/3_b_KRBkrb_1").await;
+    assert_eq!(other.status, StatusCode::OK, "{}", other.text());
+    armed.store(false, Ordering::SeqCst);
+    let again = get(start).await;
+    assert_eq!(again.status, StatusCode::OK, "{}", again.text());
+    let mut intact = Registry::new();
+    intact.add(Nana::NAME, "original", Box::new(tables()[1].1.clone()));
+    let want = request(Arc::new(intact), Request::get(start).body(Body::empty()).expect("a request")).await;
+    assert_eq!(tables()[1].0, "original");
+    assert_eq!(again.json(), want.json());
+}
+
+/// One GET on a new connection, blocking: the status and how long the answer took.
+fn get_blocking(addr: std::net::SocketAddr, path: &str) -> (u16, std::time::Duration) {
+    use std::io::{Read, Write};
+    let start = std::time::Instant::now();
+    let mut s = std::net::TcpStream::connect(addr).expect("connects");
+    s.set_read_timeout(Some(std::time::Duration::from_secs(5))).expect("a timeout");
+    write!(s, "GET {path} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n").expect("sent");
+    let mut answer = Vec::new();
+    s.read_to_end(&mut answer).expect("an answer");
+    let status = String::from_utf8_lossy(&answer).split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    (status, start.elapsed())
+}
+
+/// Slow and greedy clients at once, on a server whose header-read timeout is 1 s: a client that
+/// sends its headers a byte every 50 ms (slowloris) has its connection closed within 2 s; 500
+/// idle connections and a client that asks for answers and never reads them hold the server
+/// meanwhile; through it all, `/api/health` is 200 and a position's answer comes within 500 ms.
+#[test]
+fn slow_and_greedy_clients_leave_the_server_answering() {
+    use std::io::{Read, Write};
+    use std::time::{Duration, Instant};
+    let _turn = crate::common::heavy();
+    let registry = crate::common::registry();
+    let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build();
+        runtime.expect("a runtime").block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a port");
+            addr_tx.send(listener.local_addr().expect("an address")).expect("the test waits");
+            let shutdown = async {
+                let _ = stopped.await;
+            };
+            nana_server::serve_with(listener, registry, Duration::from_secs(1), shutdown)
+                .await
+                .expect("serves");
+        });
+    });
+    let addr = addr_rx.recv().expect("the server starts");
+    let idle: Vec<_> =
+        (0..500).map(|_| std::net::TcpStream::connect(addr).expect("an idle connection")).collect();
+    let mut greedy = std::net::TcpStream::connect(addr).expect("connects");
+    greedy.set_write_timeout(Some(Duration::from_millis(500))).expect("a timeout");
+    for _ in 0..2000 {
+        if write!(greedy, "GET /api/nana/original?position=3/3/3_b_KRBkrb_1 HTTP/1.1\r\nhost: x\r\n\r\n")
+            .is_err()
+        {
+            break;
+        }
+    }
+    let slowloris = std::thread::spawn(move || {
+        let start = Instant::now();
+        let mut s = std::net::TcpStream::connect(addr).expect("connects");
+        s.set_read_timeout(Some(Duration::from_millis(50))).expect("a timeout");
+        let head = b"GET /api/health HTTP/1.1\r\nhost: x\r\nx-slow: ".iter().chain(std::iter::repeat(&b'a'));
+        for &b in head {
+            if start.elapsed() > Duration::from_millis(2500) {
+                return None;
+            }
+            let mut one = [0u8; 1];
+            if let Ok(0) = s.read(&mut one) {
+                return Some(start.elapsed());
+            }
+            if s.write_all(&[b]).is_err() {
+                return Some(start.elapsed());
+            }
+        }
+        None
+    });
+    let mut slowest = Duration::ZERO;
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_millis(2000) {
+        let (status, took) = get_blocking(addr, "/api/health");
+        assert_eq!(status, 200);
+        slowest = slowest.max(took);
+        let (status, took) = get_blocking(addr, "/api/nana/current?position=3/3/3_b_KRBkrb_1");
+        assert_eq!(status, 200);
+        slowest = slowest.max(took);
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(slowest < Duration::from_millis(500), "the slowest answer took {slowest:?}");
+    let closed = slowloris.join().expect("the slow client ends");
+    let closed = closed.expect("the slow client's connection is closed within 2.5 s");
+    assert!(closed >= Duration::from_millis(900), "closed after {closed:?}, before the timeout");
+    drop((idle, greedy));
+    let _ = stop.send(());
+    server.join().expect("the server stops");
+    eprintln!(
+        "slowest answer {slowest:?}, slow client closed after {closed:?}, all in {:?}",
+        start.elapsed()
+    );
+}
