@@ -27,8 +27,6 @@ pub enum XtaskError {
     Start { command: String, source: io::Error },
     /// `command` ended with `status`.
     Failed { command: String, status: ExitStatus },
-    /// `cargo metadata` did not describe the workspace as expected.
-    Metadata(String),
     /// The WebAssembly module did not build.
     ModuleBuild,
     /// An operation on `path` failed.
@@ -57,7 +55,6 @@ impl fmt::Display for XtaskError {
                 write!(f, "`{program}` is still missing after installing {package}")
             }
             XtaskError::Rustup(command) => write!(f, "`{command}` failed"),
-            XtaskError::Metadata(what) => write!(f, "cargo metadata: {what}"),
             XtaskError::NoRustup { target } => {
                 write!(f, "rustup is not available to add the {target} target: install it with rustup")
             }
@@ -93,7 +90,6 @@ impl Error for XtaskError {
             XtaskError::Install { .. }
             | XtaskError::StillMissing { .. }
             | XtaskError::Rustup(_)
-            | XtaskError::Metadata(_)
             | XtaskError::NoRustup { .. }
             | XtaskError::Node { .. }
             | XtaskError::Failed { .. }

@@ -1,9 +1,9 @@
 //! `cargo xtask test [ARGS]`: the project's one test command. It installs what the tests need
 //! and the machine lacks, builds the workspace's tests (`cargo build --workspace --lib --bins
 //! --tests --examples`, the build `cargo test --workspace` then runs on), installs the Python
-//! package from that build, then runs `cargo test ARGS` when arguments are given (`cargo xtask
-//! test -p nana-shogi --test golden`); without, the static site's module is built and the whole
-//! suite runs as two `cargo test --workspace` processes at once (`suite.rs`).
+//! package from that build, then builds the static site's module and runs `cargo test
+//! --workspace`, or `cargo test ARGS` when arguments are given (`cargo xtask test -p nana-shogi
+//! --test golden`).
 //!
 //! What the tests need beyond the Rust toolchain: Node.js with npm and Chromium, for the
 //! explorer's and the static site's browser tests (which install their pinned npm packages,
@@ -20,7 +20,6 @@
 mod error;
 mod python;
 mod site;
-mod suite;
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -116,34 +115,24 @@ fn test(args: Vec<String>) -> Result<ExitCode, XtaskError> {
         path.insert(0, bin);
     }
     let path = env::join_paths(path).map_err(XtaskError::Path)?;
-    if !args.is_empty() {
-        let status = Command::new(cargo)
-            .arg("test")
-            .args(&args)
-            .env("PATH", path)
-            .status()
-            .map_err(|source| XtaskError::Start { command: "cargo test".to_string(), source })?;
-        return Ok(if status.success() { ExitCode::SUCCESS } else { ExitCode::FAILURE });
+    if args.is_empty() {
+        // The static site's browser test builds the module with `cargo xtask site`; built here,
+        // that compile is the build's, not the tests'.
+        eprintln!("xtask: the static site's WebAssembly module, for its browser test");
+        site::build_module(workspace())?;
     }
-    // The whole suite. The static site's browser test builds the module with `cargo xtask
-    // site`; built here, that compile is the build's, not the tests'.
-    eprintln!("xtask: the static site's WebAssembly module, for its browser test");
-    site::build_module(workspace())?;
-    let halves = suite::halves(&cargo)?;
-    let with_path = |mut command: Command| {
-        command.env("PATH", &path);
-        command
-    };
-    let what = halves.beside_line();
-    eprintln!("xtask: cargo test --workspace, as two processes: {what} beside the rest");
-    let rest = halves.rest_commands(&cargo).map(with_path);
-    let passed = suite::beside_each_other(rest, with_path(halves.beside_command(&cargo)), &what)?;
-    Ok(if passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    let args = if args.is_empty() { vec!["--workspace".to_string()] } else { args };
+    let status = Command::new(cargo)
+        .arg("test")
+        .args(&args)
+        .env("PATH", path)
+        .status()
+        .map_err(|source| XtaskError::Start { command: "cargo test".to_string(), source })?;
+    Ok(if status.success() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
-/// The build `cargo test --workspace` runs on, the Python package's extension module among it
-/// (its crate's own tests are pytest's; `cargo test` would build only its empty harness), and the
-/// self-check's `nana`. The
+/// The build `cargo test --workspace` runs on, the Python package's extension module among it (a
+/// crate without tests, which `cargo test` would not build), and the self-check's `nana`. The
 /// same selection of packages and targets each time: another one would turn on other features
 /// of the dependencies, and cargo would build them again. Whether it succeeded.
 fn build_tests(cargo: &std::ffi::OsStr) -> Result<bool, XtaskError> {
@@ -234,6 +223,10 @@ fn self_check(args: Vec<String>) -> Result<ExitCode, XtaskError> {
     // The Python tests beside the others: pytest keeps about one core busy, the perft
     // reference's check both. The same selection of packages as the tests' build, so that
     // nothing is built again; the Python tests' output is printed when they end.
+    let start = |what: &str| {
+        let command = format!("cargo test --workspace --tests -- --ignored {what}");
+        move |source| XtaskError::Start { command, source }
+    };
     let ignored = ["test", "--workspace", "--tests", "--", "--ignored"];
     // The tests' fixture copies the tables `verify` has just made with this build instead of
     // solving them again (`nana_fixture::MADE_BY_THIS_BUILD`); the test binaries run in their
@@ -241,14 +234,23 @@ fn self_check(args: Vec<String>) -> Result<ExitCode, XtaskError> {
     let made = std::path::absolute(&dir).map_err(|source| XtaskError::File { path: dir.clone(), source })?;
     let made = ("NANA_FIXTURE_MADE_BY_THIS_BUILD", made.as_os_str());
     eprintln!("xtask: cargo test --workspace --tests -- --ignored (the tests left to this tier), the Python tests beside the others");
-    let mut others = Command::new(&cargo);
-    others.args(ignored).args(["--skip", PYTHON_TEST]).env(made.0, made.1);
-    let mut python = Command::new(&cargo);
-    python.args(ignored).args(["--exact", PYTHON_TEST]).env(made.0, made.1);
-    let what =
-        format!("the Python tests (cargo test --workspace --tests -- --ignored --exact {PYTHON_TEST})");
-    let passed = suite::beside_each_other([others], python, &what)?;
-    Ok(if passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    let python = Command::new(&cargo)
+        .args(ignored)
+        .args(["--exact", PYTHON_TEST])
+        .env(made.0, made.1)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(start(PYTHON_TEST))?;
+    let others =
+        Command::new(&cargo).args(ignored).args(["--skip", PYTHON_TEST]).env(made.0, made.1).status();
+    let python = python.wait_with_output().map_err(start(PYTHON_TEST))?;
+    eprintln!("xtask: the Python tests (cargo test --workspace --tests -- --ignored --exact {PYTHON_TEST}):");
+    use std::io::Write as _;
+    let _ = std::io::stdout().write_all(&python.stdout);
+    let _ = std::io::stderr().write_all(&python.stderr);
+    let others = others.map_err(start(&format!("--skip {PYTHON_TEST}")))?;
+    Ok(if others.success() && python.status.success() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
 /// The self-check's Python tests, on the package installed from the wheel (`tests/python.rs`).
