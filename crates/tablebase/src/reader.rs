@@ -447,6 +447,16 @@ impl Tablebase {
         self.shape.map(|s| (s.block_bytes / s.width as u64, s.blocks))
     }
 
+    /// Where a compressed table's block index lies in its file (right after the header: a
+    /// record of 12 bytes a block); `None` for a plain table. A reader that fetches a file a
+    /// range at a time can fetch it whole, so that no block's record takes a fetch of its own.
+    #[must_use]
+    pub fn block_index(&self) -> Option<std::ops::Range<u64>> {
+        let shape = self.shape?;
+        let start = HEADER_SIZE as u64;
+        Some(start..start + shape.blocks * crate::blocks::RECORD_BYTES as u64)
+    }
+
     /// How many entries hold each value, value by value in increasing order,
     /// as the writer was given them (don't-care entries counted as unused);
     /// read from a compressed table's histogram without decoding any block.

@@ -1128,3 +1128,34 @@ fn dont_care_entries_are_stored_filled(layout: Layout) {
     let result = write_with(&dir.path().join("plain.tb"), &filled, &given, Layout::Plain);
     assert!(matches!(result, Err(TablebaseError::BadLayout(_))), "{result:?}");
 }
+
+/// A compressed table's block index is where `Tablebase::block_index` says: right after the
+/// header, 12 bytes a block, and with the histogram it is what the header's payload CRC-32 covers
+/// (computed here over the file's bytes, not by the reader). A plain table has none.
+#[test]
+fn the_block_index_is_where_the_reader_says() {
+    const MANY: u64 = 10_000;
+    let entries = noise(MANY, 0x2545_f491_4f6c_dd1d);
+    for layout in
+        [Layout::Lz4Blocks { block_entries: 1000 }, Layout::ZstdBlocks { block_entries: 300 }, Layout::Plain]
+    {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.tb");
+        write_with(&path, &header(MANY, 1), &entries, layout).unwrap();
+        let table = Tablebase::open(&path).unwrap();
+        let (Layout::Lz4Blocks { block_entries } | Layout::ZstdBlocks { block_entries }) = layout else {
+            assert_eq!(table.block_index(), None);
+            continue;
+        };
+        let index = table.block_index().unwrap();
+        let bytes = fs::read(&path).unwrap();
+        let blocks = MANY.div_ceil(u64::from(block_entries));
+        assert_eq!(index, HEADER_SIZE as u64..HEADER_SIZE as u64 + 12 * blocks, "{layout}");
+        let records = u32::from_le_bytes(bytes[HISTOGRAM_RECORDS_AT..][..4].try_into().unwrap()) as usize;
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&bytes[index.start as usize..index.end as usize]);
+        crc.update(&bytes[bytes.len() - 10 * records..]);
+        let stored = u32::from_le_bytes(bytes[PAYLOAD_CRC_AT..][..4].try_into().unwrap());
+        assert_eq!(crc.finalize(), stored, "{layout}");
+    }
+}

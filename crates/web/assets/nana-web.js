@@ -148,6 +148,20 @@ const NanaStatic = (() => {
     return all;
   }
 
+  // The block index of each table read by range that has been opened (Dobutsu's: 12 bytes a
+  // block), fetched in the background once a first answer or view is shown: from then on each
+  // ply of a mainline takes one round of fetching (its blocks), not two (their index records,
+  // then the blocks). Where the fetch fails, the rounds go on asking for the records they need.
+  const indexes = new Set();
+  function fetchIndexes() {
+    for (const range of take(wasm.nana_block_indexes()).body) {
+      const key = `${range.file}:${range.start}-${range.end}`;
+      if (indexes.has(key)) continue;
+      indexes.add(key);
+      fetchRange(range).then((data) => supply(range.file, range.start, data)).catch(() => {});
+    }
+  }
+
   // The API's answer to `url`: {status, body}. For a view whose mainline takes more rounds of
   // fetching, `onSoFar` gets each round's view so far ({status, body}, the body the API's view
   // with its mainline cut short) before the round is fetched; where it returns false, the rest
@@ -162,10 +176,12 @@ const NanaStatic = (() => {
       counts.wasmMs += performance.now() - t0;
       if (!r.need) {
         if (view && r.status === 200) viewGiven();
+        fetchIndexes();
         return r;
       }
       if (r.so_far) {
         viewGiven();
+        fetchIndexes();
         if (onSoFar && onSoFar(r.so_far) === false) return null;
       }
       counts.rounds++;

@@ -106,6 +106,16 @@ pub unsafe extern "C" fn nana_request(ptr: *const u8, len: usize) -> *mut u8 {
     })
 }
 
+/// The block indexes to fetch in the background ([`Site::block_indexes`]): `{"status": 200,
+/// "body": [{"file", "start", "end"}, ...]}`.
+#[no_mangle]
+pub extern "C" fn nana_block_indexes() -> *mut u8 {
+    SITE.with(|s| match &*s.borrow() {
+        None => result(json!({"error": "the module was not started (nana_init)"})),
+        Some(site) => result(json!({"status": 200, "body": site.block_indexes()})),
+    })
+}
+
 /// Keeps the `data_len` bytes at `data` as the bytes of the table file named at `name` from
 /// `offset` ([`Site::supply`]); the result is `{"status": 200, "body": null}` or an error.
 ///

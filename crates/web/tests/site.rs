@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use nana_front::Game;
 use nana_probe::ProbeRules;
 use nana_server::Explorer;
+use nana_tablebase::Tablebase;
 use nana_web::{Outcome, Site, SiteTable, TAIL};
 
 /// A site over `files`, and how it answers: fetching what it needs from the files, as the page
@@ -204,6 +205,49 @@ fn dobutsus_start_from_a_cold_cache() {
     fetcher.site.supply(file, (len - TAIL as usize) as u64, &bytes[len - TAIL as usize..]).unwrap();
     let got = fetcher.get_so_far("/api/dobutsu/tanaka/view");
     assert_eq!(got.so_far.first().map(|s| s.rounds), Some(2), "the header and histogram fetched first");
+}
+
+/// Once a first view is shown, the page fetches the block index of each table opened by range
+/// (`Site::block_indexes`, 12 bytes a block): every later ply of the mainline then takes one
+/// round of fetching, its blocks, not two. Before the table is opened, and once its index is
+/// fetched, there is nothing to fetch in the background.
+#[test]
+fn with_the_block_index_fetched_a_mainline_takes_a_round_a_ply() {
+    let fetcher = Fetcher::new(&[nana_fixture::path(dobutsu_shogi::Rules::TANAKA)]);
+    let (file, bytes) = &fetcher.files[0];
+    let url = "/api/dobutsu/tanaka/view";
+    assert_eq!(fetcher.site.block_indexes(), [], "no table is open yet");
+    let mut rounds = 0;
+    let first_plies = loop {
+        let Outcome::Need { ranges, so_far } = fetcher.site.handle(url) else {
+            panic!("an answer before a view")
+        };
+        if let Some(view) = so_far {
+            let view: serde_json::Value = serde_json::from_str(&view).unwrap();
+            break view["mainline"].as_array().unwrap().len();
+        }
+        rounds += 1;
+        for r in ranges {
+            fetcher.site.supply(&r.file, r.start, &bytes[r.start as usize..r.end as usize]).unwrap();
+        }
+    };
+    let index = fetcher.site.block_indexes();
+    let (_, blocks) = Tablebase::from_bytes(bytes.clone()).unwrap().block_entries().unwrap();
+    assert_eq!(index.len(), 1, "{index:?}");
+    assert_eq!(
+        (index[0].file.as_str(), index[0].start, index[0].end),
+        (file.as_str(), 256, 256 + 12 * blocks)
+    );
+    fetcher.site.supply(file, 256, &bytes[256..(256 + 12 * blocks) as usize]).unwrap();
+    assert_eq!(fetcher.site.block_indexes(), [], "the index is fetched");
+
+    let got = fetcher.get_so_far(url);
+    let table = nana_fixture::table(dobutsu_shogi::Rules::TANAKA);
+    let expected = Explorer::view(&table, "dobutsu", "tanaka", None).unwrap();
+    assert_eq!((got.status, got.body), (200, serde_json::to_string(&expected).unwrap()));
+    let plies = expected.mainline.len() - first_plies;
+    assert!(got.rounds <= plies + 1, "{} rounds for {plies} plies after the first view", got.rounds);
+    println!("after the block index: {} rounds for the last {plies} plies of the mainline ({rounds} rounds before)", got.rounds);
 }
 
 /// A damaged block of a table read by range: the block is named and its positions refused,
