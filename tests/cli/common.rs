@@ -1,8 +1,7 @@
-//! Running the binary, the shared fixture (both rule sets solved once) and JSON helpers.
+//! Running the binary, the test run's tables (`nana-fixture`) and JSON helpers.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -97,61 +96,27 @@ pub(crate) fn assert_usage_error(run: &Run, needles: &[&str]) {
     assert!(run.stdout.is_empty(), "nothing on stdout: {run:#?}");
 }
 
-pub(crate) struct Tables {
-    /// Keeps the directory alive for the whole test binary.
-    _dir: TempDir,
-    pub(crate) current: PathBuf,
-    pub(crate) original: PathBuf,
-    /// What `nana solve` printed, per rule set.
-    pub(crate) solve_current: String,
-    pub(crate) solve_original: String,
-}
-
-pub(crate) fn tables() -> &'static Tables {
-    static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(|| {
-        let dir = tempfile::tempdir().expect("temp dir");
-        // The two solves are independent: run them side by side.
-        let children: Vec<_> = ["current", "original"]
-            .iter()
-            .map(|rules| {
-                std::process::Command::new(env!("CARGO_BIN_EXE_nana"))
-                    .args(["solve", "--rules", rules, "--out"])
-                    .arg(dir.path())
-                    .current_dir(dir.path())
-                    .stdin(Stdio::null())
-                    .stdout(Stdio::piped())
-                    .stderr(Stdio::piped())
-                    .spawn()
-                    .expect("nana solve starts")
-            })
-            .collect();
-        let mut outputs = Vec::new();
-        for child in children {
-            let out = child.wait_with_output().expect("nana solve runs");
-            let stdout = String::from_utf8(out.stdout).expect("UTF-8");
-            let stderr = String::from_utf8(out.stderr).expect("UTF-8");
-            assert!(out.status.success(), "nana solve failed:\n{stdout}\n{stderr}");
-            assert!(!stderr.contains("panicked"), "{stderr}");
-            outputs.push(stdout);
-        }
-        let current = dir.path().join("nana-current.tb");
-        let original = dir.path().join("nana-original.tb");
-        assert!(current.is_file() && original.is_file(), "solve writes nana-<rules>.tb into --out");
-        let solve_original = outputs.pop().expect("two solves");
-        let solve_current = outputs.pop().expect("two solves");
-        Tables { _dir: dir, current, original, solve_current, solve_original }
-    })
-}
-
+/// The test run's Nana table of `rules` (`current` or `original`), from `nana-fixture`: solved
+/// once per run and shared with every test binary, so a test that damages a table or writes
+/// beside it works on a copy in its own folder. `nana solve` itself is checked against these
+/// files byte for byte (`solve.rs`).
 pub(crate) fn table(rules: &str) -> &'static str {
-    let t = tables();
+    static TABLES: OnceLock<[PathBuf; 2]> = OnceLock::new();
+    let [current, original] = TABLES.get_or_init(|| {
+        [nana_fixture::path(nana_shogi::Rules::CURRENT), nana_fixture::path(nana_shogi::Rules::ORIGINAL)]
+    });
     let path = match rules {
-        "current" => &t.current,
-        "original" => &t.original,
+        "current" => current,
+        "original" => original,
         other => panic!("no fixture for {other}"),
     };
     path.to_str().expect("temp paths are UTF-8")
+}
+
+/// Wins, losses and draws of a table, from its header (bytes 144..168).
+pub(crate) fn header_counts(path: &str) -> [u64; 3] {
+    let bytes = std::fs::read(path).unwrap();
+    [144, 152, 160].map(|at| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()))
 }
 
 /// `nana query --rules RULES --tablebase <fixture> ARGS`.

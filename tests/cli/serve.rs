@@ -1,6 +1,5 @@
 //! `nana serve`: the HTTP API from the command line.
 
-use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -28,7 +27,11 @@ fn http_get(addr: &str, target: &str) -> (u16, String) {
 #[test]
 fn serve_answers_the_api_and_stops_on_ctrl_c() {
     use std::io::BufRead;
-    let dir = Path::new(table("current")).parent().unwrap();
+    let folder = tempfile::tempdir().unwrap();
+    for rules in ["current", "original"] {
+        std::fs::copy(table(rules), folder.path().join(format!("nana-{rules}.tb"))).unwrap();
+    }
+    let dir = folder.path();
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nana"))
         .args(["--game", "nana", "serve", "--port", "0", "--no-solve", "--tablebase-dir"])
         .arg(dir)

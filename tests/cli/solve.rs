@@ -6,29 +6,38 @@ use std::time::Duration;
 
 use crate::common::*;
 
+/// What `nana solve` printed for a table it wrote to `path`: its rule set, counts that agree
+/// with the file's header, and a file smaller than its entries (compressed).
+#[track_caller]
+fn assert_solve_report(out: &str, rules: &str, path: &Path) {
+    assert_eq!(out.lines().next(), Some(rules), "{out}");
+    assert!(out.contains(&format!(" to {}\n", path.display())), "{out}");
+    let legal = number_after(out, "  positions (index entries): ");
+    let wins = number_after(out, "  wins ");
+    assert!(wins > 0 && wins < legal, "{out}");
+    assert!(number_after(out, "  longest distance to mate: ") >= 31, "{out}");
+    let [w, l, d] = header_counts(path.to_str().unwrap());
+    assert!(out.contains(&format!("  wins {w}, losses {l}, draws {d}\n")), "{out}");
+    assert_eq!(legal, w + l + d, "{out}");
+    // The header counts one entry per index entry (bytes 24..32); the file stores them
+    // compressed, in fewer bytes.
+    let line = out.lines().find(|l| l.contains(" legal, ")).unwrap();
+    let counts: Vec<u64> = line.split(|c: char| !c.is_ascii_digit()).filter_map(|n| n.parse().ok()).collect();
+    let bytes = std::fs::read(path).unwrap();
+    let entries = u64::from_le_bytes(bytes[24..32].try_into().unwrap());
+    assert_eq!(entries, counts[0] + counts[1], "{line}");
+    assert!((bytes.len() as u64) < 256 + entries / 2, "{line}: {} bytes", bytes.len());
+}
+
+/// `nana solve` reports its rule set and writes the same bytes as the test run's table, which
+/// the fixture solved in its own process (the current rules' solve: the killed-solve test).
 #[test]
-fn solve_reports_each_rule_set() {
-    let t = tables();
-    for (out, rules, path) in [
-        (&t.solve_current, "current, drop-stalemate on, hand-stalemate on", &t.current),
-        (&t.solve_original, "original, drop-stalemate on, hand-stalemate on", &t.original),
-    ] {
-        assert_eq!(out.lines().next(), Some(rules), "{out}");
-        assert!(out.contains(&format!(" to {}\n", path.display())), "{out}");
-        let legal = number_after(out, "  positions (index entries): ");
-        let wins = number_after(out, "  wins ");
-        assert!(wins > 0 && wins < legal, "{out}");
-        assert!(number_after(out, "  longest distance to mate: ") >= 31, "{out}");
-        // The header counts one entry per index entry (bytes 24..32); the file stores them
-        // compressed, in fewer bytes.
-        let line = out.lines().find(|l| l.contains(" legal, ")).unwrap();
-        let counts: Vec<u64> =
-            line.split(|c: char| !c.is_ascii_digit()).filter_map(|n| n.parse().ok()).collect();
-        let bytes = std::fs::read(path).unwrap();
-        let entries = u64::from_le_bytes(bytes[24..32].try_into().unwrap());
-        assert_eq!(entries, counts[0] + counts[1], "{line}");
-        assert!((bytes.len() as u64) < 256 + entries / 2, "{line}: {} bytes", bytes.len());
-    }
+fn solve_reports_its_rule_set_and_writes_the_runs_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = nana(&["solve", "--rules", "original", "--out", dir.path().to_str().unwrap()]);
+    let path = dir.path().join("nana-original.tb");
+    assert_solve_report(&run.success().stdout, "original, drop-stalemate on, hand-stalemate on", &path);
+    assert!(std::fs::read(&path).unwrap() == std::fs::read(table("original")).unwrap(), "the run's bytes");
 }
 
 #[test]
@@ -140,9 +149,11 @@ fn a_killed_solve_leaves_no_partial_table() {
         let pid = child.id();
         std::fs::write(dir.path().join(format!("nana-current.tb.tmp-{pid}-1")), b"partial").unwrap();
         assert!(temp_files() >= 1);
-        nana(&["solve", "--rules", "current", "--out", out]).success();
+        let run = nana(&["solve", "--rules", "current", "--out", out]);
+        let path = dir.path().join("nana-current.tb");
+        assert_solve_report(&run.success().stdout, "current, drop-stalemate on, hand-stalemate on", &path);
         assert_eq!(temp_files(), 0);
-        assert_eq!(std::fs::read(dir.path().join("nana-current.tb")).unwrap(), complete);
+        assert!(std::fs::read(&path).unwrap() == complete, "the run's bytes");
     }
 }
 

@@ -13,6 +13,7 @@
 
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::{Arc, OnceLock};
 
 use nana_engine::{check_relations, check_relations_every, solve, Game, NoProgress};
 use nana_front::{CheckFailed, WholeCheck};
@@ -40,20 +41,26 @@ pub fn whole_space_checks() -> Vec<WholeCheck> {
         ));
     }
     for (rules, ..) in PINNED {
+        // The enumeration, made once for the two checks of it (by whichever runs first).
+        let enumerated = Arc::new(OnceLock::new());
+        let reachable = move || -> Arc<Reachable> {
+            enumerated.get_or_init(|| Arc::new(reach::reachable(&rules, &|_| {}))).clone()
+        };
+        let for_closure = reachable.clone();
         checks.push(WholeCheck::new(
             format!("{}: the solve on one thread and over retro-moves, byte for byte", rules.short_name()),
             move || solves_agree(rules),
         ));
         checks.push(WholeCheck::new(
             format!("{}: the reachable states against a plain breadth-first search", rules.short_name()),
-            move || reachable_against_plain_search(&rules, None),
+            move || reachable_against_plain_search(&rules, &reachable(), None),
         ));
         checks.push(WholeCheck::new(
             format!(
                 "{}: the reachable states closed under moves, each with a reachable predecessor",
                 rules.short_name()
             ),
-            move || reachable_closed_and_rooted(&rules, 1),
+            move || reachable_closed_and_rooted(&rules, &for_closure(), 1),
         ));
     }
     checks
@@ -134,10 +141,13 @@ pub fn solves_agree(rules: Rules) -> Result<String, CheckFailed> {
 /// The enumeration of the states reachable under `rules` against a plain breadth-first search
 /// over positions. To `depth` plies: every position the search finds is enumerated. Whole
 /// (`None`): the two are the same set, of the [`PINNED`] counts.
-pub fn reachable_against_plain_search(rules: &Rules, depth: Option<u32>) -> Result<String, CheckFailed> {
+pub fn reachable_against_plain_search(
+    rules: &Rules,
+    r: &Reachable,
+    depth: Option<u32>,
+) -> Result<String, CheckFailed> {
     let name = rules.short_name();
     let fail = |what: String| Err(CheckFailed(format!("{name}: {what}")));
-    let r = reach::reachable(rules, &|_| {});
     let seen = breadth_first(rules, depth);
     let missing: Vec<u64> = seen.keys().filter(|&k| !r.contains(&position(k, rules))).collect();
     if let Some(&k) = missing.first() {
@@ -153,7 +163,7 @@ pub fn reachable_against_plain_search(rules: &Rules, depth: Option<u32>) -> Resu
     // Every position an enumerated entry stands for was found by the search.
     let extra = (0..SIZE).into_par_iter().find_first(|&i| {
         Color::ALL.into_iter().any(|side| {
-            if !side_map(&r, side).contains(i) {
+            if !side_map(r, side).contains(i) {
                 return false;
             }
             let canonical = unrank(i).expect("in range");
@@ -188,8 +198,7 @@ pub fn reachable_against_plain_search(rules: &Rules, depth: Option<u32>) -> Resu
 /// an enumerated predecessor (from the retro-move generator, which the enumeration does not
 /// use). Both relations are over entries: a predecessor's canonical position moves into the
 /// entry.
-pub fn reachable_closed_and_rooted(rules: &Rules, every: u64) -> Result<String, CheckFailed> {
-    let r = reach::reachable(rules, &|_| {});
+pub fn reachable_closed_and_rooted(rules: &Rules, r: &Reachable, every: u64) -> Result<String, CheckFailed> {
     let game = NanaGame::prepared(*rules);
     let sides = [&r.black, &r.white];
     let broken = (0..SIZE.div_ceil(every)).into_par_iter().map(|k| k * every).find_first(|&i| {
