@@ -95,6 +95,19 @@ def test_record_batches_is_a_reader_of_the_export_columns(tb) -> None:
     assert first.num_rows > 0 and first.schema == reader.schema
 
 
+def test_the_move_counts_are_the_answers(tb) -> None:
+    # A row's winning_moves and drawing_moves are how many of the answer's moves lead to a loss,
+    # and a draw, for the opponent: "exactly one winning move" is a filter on a column.
+    batch = tb.record_batches("nana", "current").read_next_batch()
+    rows = batch.to_pylist()
+    only = [r for r in rows if r["category"] == "win" and r["winning_moves"] == 1]
+    assert only and len(only) < len(rows)
+    for row in only[:100] + rows[:: max(1, len(rows) // 200)]:
+        moves = tb.probe("nana", "current", row["fen"]).moves
+        counts = tuple(sum(m.category == c for m in moves) for c in ("loss", "draw"))
+        assert (row["winning_moves"], row["drawing_moves"]) == counts, row
+
+
 @pytest.mark.parametrize("call", ["to_arrow", "to_pandas"])
 def test_a_table_too_large_for_memory_is_refused_with_the_ways_to_read_it(tb, call) -> None:
     size = tb.size("dobutsu", "tanaka")

@@ -16,9 +16,12 @@
 //! | `dtm` | uint16, null for a draw | the distance to mate in plies |
 //! | `best_move` | string, null where the game is over | the best move in the machine notation (the JSON answer's `best_move`, `uci`) |
 //! | `hand` | string | the pieces in hand, the first player's (upper case) then the second's (lower case), each letter as often as it is held; empty for none |
+//! | `winning_moves` | uint16 | how many of the position's moves win for the side to move (0 where the game is over) |
+//! | `drawing_moves` | uint16 | how many of its moves draw |
 //!
-//! Every value is the probe's ([`Probe::value`], [`Probe::best_move`]), so a row says what
-//! `nana query --json` says of its position. Rows come in index order, a batch of index entries
+//! Every value is the probe's ([`Probe::value`], [`Probe::best_move_and_counts`]), so a row
+//! says what `nana query --json` says of its position (the move counts: how many of its moves
+//! have the category `loss`, and `draw`, after them). Rows come in index order, a batch of index entries
 //! at a time, each batch's positions valued in parallel. A row needs the values of the positions
 //! its moves lead to, all over the index: a compressed file's entries are read through a cache
 //! of decoded pages of a fixed budget ([`Pages`]), never decoded all at once, so memory does not
@@ -41,7 +44,8 @@ use nana_probe::{Probe, ProbeError};
 use rayon::prelude::*;
 
 /// The columns of a row, in order.
-pub const COLUMNS: [&str; 6] = ["fen", "side_to_move", "category", "dtm", "best_move", "hand"];
+pub const COLUMNS: [&str; 8] =
+    ["fen", "side_to_move", "category", "dtm", "best_move", "hand", "winning_moves", "drawing_moves"];
 
 /// How many index entries a batch covers: a batch's rows are valued in parallel, then written.
 pub const BATCH_ENTRIES: u64 = 1 << 18;
@@ -64,6 +68,9 @@ pub struct Row {
     /// In the machine notation; `None` where the game is over.
     pub best_move: Option<String>,
     pub hand: String,
+    /// How many moves win for the side to move, and how many draw.
+    pub winning_moves: u16,
+    pub drawing_moves: u16,
 }
 
 /// The row of index entry `index`, `None` where the table stores no position there; an error
@@ -79,7 +86,8 @@ pub fn row<R: FrontRules>(probe: &Probe<'_, R>, index: u64) -> Result<Option<Row
         Err(ProbeError::Unused { .. }) => return Ok(None),
         Err(e) => return Err(e),
     };
-    let best_move = probe.best_move(&pos)?.map(|m| game.machine_notation(&pos, m.mv));
+    let (best, counts) = probe.best_move_and_counts(&pos)?;
+    let best_move = best.map(|m| game.machine_notation(&pos, m.mv));
     let board = game.board(&pos);
     let mut hand = String::new();
     for piece in board.hands.iter().flat_map(|h| &h.pieces) {
@@ -92,6 +100,8 @@ pub fn row<R: FrontRules>(probe: &Probe<'_, R>, index: u64) -> Result<Option<Row
         dtm: value.dtm().map(|d| d.0),
         best_move,
         hand,
+        winning_moves: counts.winning,
+        drawing_moves: counts.drawing,
     }))
 }
 
@@ -120,6 +130,8 @@ pub fn schema() -> SchemaRef {
         Field::new("dtm", DataType::UInt16, true),
         Field::new("best_move", DataType::Utf8, true),
         Field::new("hand", DataType::Utf8, false),
+        Field::new("winning_moves", DataType::UInt16, false),
+        Field::new("drawing_moves", DataType::UInt16, false),
     ]))
 }
 
@@ -131,6 +143,8 @@ pub fn record_batch(rows: &[Row]) -> RecordBatch {
     let mut dtm = UInt16Builder::with_capacity(rows.len());
     let mut best = StringBuilder::new();
     let mut hand = StringBuilder::new();
+    let mut winning = UInt16Builder::with_capacity(rows.len());
+    let mut drawing = UInt16Builder::with_capacity(rows.len());
     for r in rows {
         fen.append_value(&r.fen);
         side.append_value(r.side_to_move);
@@ -138,6 +152,8 @@ pub fn record_batch(rows: &[Row]) -> RecordBatch {
         dtm.append_option(r.dtm);
         best.append_option(r.best_move.as_deref());
         hand.append_value(&r.hand);
+        winning.append_value(r.winning_moves);
+        drawing.append_value(r.drawing_moves);
     }
     let columns: Vec<ArrayRef> = vec![
         Arc::new(fen.finish()),
@@ -146,6 +162,8 @@ pub fn record_batch(rows: &[Row]) -> RecordBatch {
         Arc::new(dtm.finish()),
         Arc::new(best.finish()),
         Arc::new(hand.finish()),
+        Arc::new(winning.finish()),
+        Arc::new(drawing.finish()),
     ];
     RecordBatch::try_new(schema(), columns).expect("columns of the schema's types and one length")
 }
@@ -242,6 +260,7 @@ pub fn write<R: FrontRules>(
                 let len = range.end - range.start;
                 for r in rows(probe, range)? {
                     let dtm = r.dtm.map(|d| d.to_string()).unwrap_or_default();
+                    let (winning, drawing) = (r.winning_moves.to_string(), r.drawing_moves.to_string());
                     let fields = [
                         r.fen.as_str(),
                         r.side_to_move,
@@ -249,6 +268,8 @@ pub fn write<R: FrontRules>(
                         &dtm,
                         r.best_move.as_deref().unwrap_or(""),
                         &r.hand,
+                        &winning,
+                        &drawing,
                     ];
                     let line: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
                     writeln!(out, "{}", line.join(",")).map_err(ExportError::Write)?;

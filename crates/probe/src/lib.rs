@@ -275,6 +275,15 @@ impl fmt::Display for ProbeError {
 
 impl std::error::Error for ProbeError {}
 
+/// How many of a position's moves win, and how many draw, for the player making them (the
+/// rest lose): the counts a researcher asks of a position, e.g. won positions with exactly one
+/// winning move.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MoveCounts {
+    pub winning: u16,
+    pub drawing: u16,
+}
+
 /// A legal move with the value it leads to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RankedMove<P, M> {
@@ -441,14 +450,31 @@ impl<'a, G: ProbeRules> Probe<'a, G> {
     /// Only the moves of the best value and ending are written in machine notation, to choose
     /// among them.
     pub fn best_move(&self, pos: &G::Position) -> Result<Option<Ranked<G>>, ProbeError> {
-        let Some((own, moves)) = self.valued_moves(pos)? else { return Ok(None) };
+        Ok(self.best_move_and_counts(pos)?.0)
+    }
+
+    /// The best move ([`Probe::best_move`]) and how many of the moves win and draw for the
+    /// player making them, from the same lookups; no move where the game is over.
+    pub fn best_move_and_counts(
+        &self,
+        pos: &G::Position,
+    ) -> Result<(Option<Ranked<G>>, MoveCounts), ProbeError> {
+        let Some((own, moves)) = self.valued_moves(pos)? else { return Ok((None, MoveCounts::default())) };
+        let mut counts = MoveCounts::default();
+        for m in &moves {
+            match m.value() {
+                Value::Win(_) => counts.winning += 1,
+                Value::Draw => counts.drawing += 1,
+                Value::Loss(_) => {}
+            }
+        }
         let least = moves.iter().map(|m| self.order(m)).min();
         let best = moves
             .into_iter()
             .filter(|m| Some(self.order(m)) == least)
             .min_by_key(|m| self.game.machine_notation(pos, m.mv));
         self.checked_best(pos, own, best.as_ref())?;
-        Ok(best)
+        Ok((best, counts))
     }
 
     /// The position's value and its moves with theirs, in the order the game makes them;
