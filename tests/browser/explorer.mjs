@@ -211,6 +211,8 @@ try {
   const firstText = await page.locator("#longest li").first().textContent();
   const plies = Number(/mate in (\d+) plies/.exec(firstText)[1]);
   check(plies > 31, `the longest win is longer than the start's (${plies})`);
+  const lines = await page.locator("#longest-lines").textContent();
+  check(lines.includes(`longest win: mate in ${plies} plies; longest loss: `), `the longest win named is the first listed (${lines})`);
   await page.setViewportSize({ width: 1000, height: 900 });
   const statsFile = path.join(outDir, "explorer-stats.png");
   await page.screenshot({ path: statsFile, fullPage: true });

@@ -158,6 +158,19 @@ async fn view_moves_lead_where_they_say() {
     assert_eq!(v["mainline"][0]["san"], "C*2a");
 }
 
+/// The longest win and the longest loss apart: under the current rules the longest distance
+/// (136 plies) is a loss's, and the longest win is one ply shorter, as the histogram has them.
+#[tokio::test]
+async fn stats_tell_the_longest_win_from_the_longest_loss() {
+    let s = get("/api/nana/current/stats").await.json();
+    let per: Vec<u64> = s["per_dtm"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    let last = |parity: usize| (0..per.len()).rev().find(|&d| d % 2 == parity && per[d] > 0).unwrap() as u64;
+    let (win, loss) = (s["longest_win"].as_u64().unwrap(), s["longest_loss"].as_u64().unwrap());
+    assert_eq!((win, loss), (last(1), last(0)));
+    assert_eq!((win, loss, s["max_dtm"].as_u64().unwrap()), (135, 136, 136));
+    assert_eq!(s["longest_wins"][0]["dtm"].as_u64(), Some(win));
+}
+
 #[tokio::test]
 async fn stats_count_every_entry_and_list_the_longest_wins() {
     let r = get("/api/nana/original/stats").await;
@@ -169,7 +182,8 @@ async fn stats_count_every_entry_and_list_the_longest_wins() {
     assert_eq!(per, n("wins") + n("losses"));
     let longest = s["longest_wins"].as_array().unwrap();
     assert_eq!(longest.len(), nana_server::LONGEST_WINS);
-    assert_eq!(longest[0]["dtm"].as_u64(), Some(n("max_dtm")));
+    assert_eq!(longest[0]["dtm"].as_u64(), Some(n("longest_win")));
+    assert_eq!(n("max_dtm"), n("longest_win").max(n("longest_loss")));
     for w in longest {
         let a = get(&format!("/api/nana/original?position={}", w["fen"].as_str().unwrap().replace(' ', "_")))
             .await

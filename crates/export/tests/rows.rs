@@ -3,10 +3,10 @@
 //! keeping with the row's category: a won position has a winning move, a lost one neither a
 //! winning nor a drawing move, a drawn one a drawing move and no winning one.
 
+use nana_engine::Value;
 use nana_export::rows;
 use nana_front::FrontRules;
 use nana_probe::table::Table;
-use nana_engine::Value;
 
 fn counts_agree<R: FrontRules>(table: &Table<R>, span: u64) {
     let probe = table.probe();

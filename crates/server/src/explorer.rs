@@ -172,6 +172,8 @@ where
             draws: s.draws,
             unused: s.illegal,
             max_dtm: s.max_dtm,
+            longest_win: longest_at(&s.per_dtm, 1),
+            longest_loss: longest_at(&s.per_dtm, 0),
             per_dtm: s.per_dtm,
             longest_wins,
         })
@@ -201,4 +203,9 @@ impl<E: Explorer + ?Sized> Explorer for Arc<E> {
     fn words(&self) -> Words {
         (**self).words()
     }
+}
+
+/// The longest distance `d` with `d % 2 == parity` that some entry has (`per_dtm[d] > 0`).
+fn longest_at(per_dtm: &[u64], parity: usize) -> Option<u16> {
+    (0..per_dtm.len()).rev().find(|&d| d % 2 == parity && per_dtm[d] > 0).map(|d| d as u16)
 }

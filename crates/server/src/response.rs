@@ -88,7 +88,13 @@ pub struct TableStats {
     /// Index entries the table holds no value for: no legal position, or one whose value the
     /// rules decide (Dobutsu: the side to move can take the lion).
     pub unused: u64,
+    /// The longest distance of any decided entry: a win's (odd) or a loss's (even).
     pub max_dtm: u16,
+    /// The longest win in plies (odd), `None` where nothing is won.
+    pub longest_win: Option<u16>,
+    /// The longest loss in plies (even; 0 where every loss is over at once), `None` where
+    /// nothing is lost.
+    pub longest_loss: Option<u16>,
     /// `per_dtm[d]`: decided entries at distance `d` plies (wins at odd, losses at even `d`).
     pub per_dtm: Vec<u64>,
     /// The longest wins (at most [`LONGEST_WINS`](crate::LONGEST_WINS), longest first), one
