@@ -243,6 +243,20 @@ try {
   check((await lose.count()) === 4, "every move of the start loses");
   check((await lose.first().locator(".val").textContent()) === "loss in 78 plies", "the best move loses in 78");
   await shot("explorer-dobutsu.png", 12);
+  // On a phone (390×844): the board across the width, the value and the first moves on the
+  // first screen, nothing wider than the screen.
+  const desk = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const box = async (sel) => page.locator(sel).first().boundingBox();
+  const [board, valueBox, firstMove] = [await box("#board"), await box("#value"), await box("#moves button.move")];
+  check(board.width >= 330, `the phone's board uses the width (${board.width.toFixed(0)} px of 390)`);
+  check(valueBox.y + valueBox.height <= 844, `the value is on the phone's first screen (to y = ${(valueBox.y + valueBox.height).toFixed(0)})`);
+  check(firstMove.y + firstMove.height <= 844, `the best move is on the phone's first screen (to y = ${(firstMove.y + firstMove.height).toFixed(0)})`);
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  check(wide <= 390, `nothing is wider than the phone's screen (${wide} px)`);
+  await shot("explorer-phone.png", 12);
+  await page.setViewportSize(desk);
   await lose.first().click();
   await waitValue("Second player wins in 77 plies");
   check((await page.locator("#turn").textContent()) === "Second player to move", "the second player is to move");
