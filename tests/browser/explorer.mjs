@@ -164,6 +164,13 @@ try {
   // (R1K/2B/2k b Rb, docs/QUERY.md: Black mates in 3) is set up.
   await page.click("#edit");
   await page.click("#edit-clear");
+  const counts = async () => page.locator("#edit-hands .counter .count").allTextContents();
+  check((await counts()).every((c) => c === "0"), "clearing the board empties the hands too");
+  // "start position" puts the start back: Nana's board empty, one of each cube in each hand.
+  await page.click("#edit-start");
+  await page.waitForFunction(() => [...document.querySelectorAll("#edit-hands .counter .count")].every((c) => c.textContent === "1"));
+  check((await page.locator("#board .sq .piece").count()) === 0, "the start position's board is empty");
+  await page.click("#edit-clear");
   const place = async (code, square) => {
     await page.click(`#palette .pal[data-code="${code}"]`);
     await page.click(`#board .sq[data-square="${square}"]`);
@@ -172,7 +179,7 @@ try {
   await place("K", "1a");
   await place("B", "1b");
   await place("k", "1c");
-  // The hands still hold the start's cubes: too many cubes.
+  // The hands are empty: too few cubes.
   await page.click("#edit-apply");
   await page.waitForFunction(() => document.getElementById("edit-error").textContent.length > 0);
   const reason = await page.locator("#edit-error").textContent();
@@ -182,10 +189,8 @@ try {
     const counter = page.locator(`#edit-hands .counter[data-code="${code}"]`);
     for (let i = 0; i < Math.abs(delta); i++) await counter.locator(delta > 0 ? ".plus" : ".minus").click();
   };
-  await hand("K", -1);
-  await hand("B", -1);
-  await hand("k", -1);
-  await hand("r", -1);
+  await hand("R", 1);
+  await hand("b", 1);
   await page.click("#edit-apply");
   await waitValue("Black wins — mate in 3 plies");
   check((await fen()) === "R1K/2B/2k b Rb", "the editor set up R1K/2B/2k b Rb");

@@ -37,8 +37,10 @@ pub fn registry() -> Arc<Registry> {
     REGISTRY
         .get_or_init(|| {
             let mut r = Registry::new();
+            // As `nana serve` adds a game's tables (`add_game`): each with the board it draws.
             for (name, table) in tables() {
                 r.add(Nana::NAME, name, Box::new(table.clone()));
+                r.set_board(Nana::NAME, name, nana_server::board_of(*table.game()));
             }
             let notes = add_game::<Dobutsu>(&mut r, &dobutsu_folder(), Missing::Refuse);
             assert_eq!(notes.len(), 1, "{notes:?}");
