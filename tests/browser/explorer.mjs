@@ -129,6 +129,9 @@ try {
   await page.waitForFunction((f) => document.getElementById("fen").value !== f, afterFirst);
   check((await page.locator(`#board .sq[data-square="${target}"] .piece.white .label`).textContent()) === "K", "White's King stands where it was dropped");
   check((await value()).startsWith("Black wins — mate in"), "Black still wins");
+  check((await page.locator("#value").getAttribute("class")) === "win", "the side to move's win is green");
+  const firstPly = await page.locator("#mainline a").first().textContent();
+  check(firstPly.startsWith("3. "), `the mainline is numbered on from the two plies played (${firstPly})`);
   const afterSecond = await fen();
 
   // The browser's back button, then forward.
