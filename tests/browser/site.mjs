@@ -175,6 +175,18 @@ try {
     await shown(page, rs.start.fen, rs);
     check((await page.locator("#value").getAttribute("data-category")) === rs.start.category, `offline, ${rs.game} ${rs.rules}'s start still answers`);
   }
+  if (dobutsu) {
+    // A position whose blocks were never fetched: its board is still drawn, and the page says
+    // that it needs the network, not that the string is wrong.
+    const never = "l2/1c1/1C1/2L[GEge] b 0 1";
+    await page.goto("about:blank");
+    await page.goto(base + "#/dobutsu/tanaka?position=" + encodeURIComponent(never));
+    await page.waitForFunction(() => document.getElementById("error").textContent !== "");
+    const said = await page.locator("#error").textContent();
+    check(said.includes("needs the network") && !said.includes("Fix the position string"), `offline, a position never fetched says that it needs the network ("${said}")`);
+    check((await page.locator("#board .sq").count()) === 12, "offline, its board is still drawn");
+    check(!(await page.locator("#fen").getAttribute("class") || "").includes("bad"), "offline, its string is not marked wrong");
+  }
   await first.context.setOffline(false);
   check(first.errors.length === 0, "no script error: " + first.errors.join("; "));
 } catch (e) {
