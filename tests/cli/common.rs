@@ -113,10 +113,11 @@ pub(crate) fn table(rules: &str) -> &'static str {
     path.to_str().expect("temp paths are UTF-8")
 }
 
-/// Wins, losses and draws of a table, from its header (bytes 144..168).
+/// Wins, losses and draws of a table, from its header.
 pub(crate) fn header_counts(path: &str) -> [u64; 3] {
-    let bytes = std::fs::read(path).unwrap();
-    [144, 152, 160].map(|at| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()))
+    let (header, _) =
+        nana_tablebase::Header::decode(&std::fs::read(path).unwrap()).expect("a table's header");
+    [header.counts.wins, header.counts.losses, header.counts.draws]
 }
 
 /// `nana query --rules RULES --tablebase <fixture> ARGS`.
