@@ -4,7 +4,8 @@
 // tables. Loads the start, plays moves (by the move list, by clicking the board, by the
 // keyboard), checks values, URLs and the browser's back button, sets up a position in the editor
 // (an illegal one first, refused with the server's reason), opens the statistics, then does the
-// same for Dobutsu through the game switch, and saves screenshots to OUTDIR.
+// same for Dobutsu through the game switch, plays a few moves of a Dobutsu game against the table
+// (play mode: the replies, undo, the URL, a reload), and saves screenshots to OUTDIR.
 // Exits 0 when every check passes, 1 with the failed check, 2 when the tools are missing.
 
 import fs from "node:fs";
@@ -316,6 +317,88 @@ try {
   await page.waitForSelector("#histogram", { timeout: 120000 });
   const dFirst = await page.locator("#longest li").first().textContent();
   check(/ — 173 plies$/.test(dFirst), `the longest Dobutsu win is 173 plies (${dFirst})`);
+
+  // Play mode: Dobutsu, the user the second player; the page plays the first player's moves from
+  // the table, the best move, then, with the other opponent, a move of the best move's value.
+  const playT0 = Date.now();
+  const dView = async (f) => (await fetch(base + "/api/dobutsu/tanaka/view" + (f ? "?fen=" + encodeURIComponent(f.replace(/ /g, "_")) : ""))).json();
+  const after = async (f, uci) => (await dView(f)).moves.find((m) => m.uci === uci).fen;
+  const recordUcis = () => page.locator("#record a[data-uci]").evaluateAll((as) => as.map((a) => a.dataset.uci));
+  const yourMove = (plies) => page.waitForFunction((n) => /your move\.$/.test(document.getElementById("play-status").textContent) &&
+    document.querySelectorAll("#record a[data-uci]").length === n, plies);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(base + "/dobutsu/tanaka");
+  await waitValue("Second player wins in 78 plies");
+  await page.click("#play");
+  await page.waitForFunction(() => document.getElementById("play-panel").style.display === "block");
+  const sides = await page.locator("#play-side option").evaluateAll((os) => os.map((o) => o.value + ":" + o.textContent));
+  check(JSON.stringify(sides) === '["first:First","second:Second"]', `play: the sides are the game's players (${sides})`);
+  check(await page.locator("#edit").isDisabled(), "play: the editor is closed while playing");
+  await page.selectOption("#play-side", "second");
+  await yourMove(1);
+  const dStart = (await dView(null)).answer;
+  let played = await recordUcis();
+  check(played[0] === dStart.best_move, `play: the opponent opens with the table's best move (${played})`);
+  let u = new URL(page.url());
+  check(u.pathname + u.search === "/dobutsu/tanaka?play=second&moves=" + dStart.best_move, `play: the game's URL (${u.pathname}${u.search})`);
+  check((await page.locator("#play-status").textContent()) === "Second player to move — your move.", "play: the status says whose move it is");
+  // The user's move: the best (space); the reply: the best of the position after it.
+  const f1 = await after(dStart.fen, played[0]);
+  await page.keyboard.press(" ");
+  await yourMove(3);
+  played = await recordUcis();
+  const f2 = await after(f1, played[1]);
+  check(played[2] === (await dView(f2)).answer.best_move, `play: the reply ${played[2]} is the table's best move`);
+  // The other opponent: after the user's worst move, any move of the best move's value.
+  await page.selectOption("#play-opponent", "random");
+  check(new URL(page.url()).search.endsWith("&opponent=random"), "play: the opponent is in the URL");
+  const f3 = await after(f2, played[2]);
+  await page.locator("#moves button.move").last().click();
+  await yourMove(5);
+  played = await recordUcis();
+  const f4 = await after(f3, played[3]);
+  const ranked4 = (await dView(f4)).answer.moves;
+  const reply4 = ranked4.find((m) => m.uci === played[4]);
+  check(reply4 && reply4.category === ranked4[0].category, `play: the random reply ${played[4]} keeps the value (${reply4 && reply4.category})`);
+  const fullRecord = await page.locator("#record").textContent();
+  check(/^start 1\. \S+ 2\. \S+ 3\. \S+ 4\. \S+ 5\. \S+ $/.test(fullRecord), `play: the record is numbered (${fullRecord})`);
+  await shot("explorer-play.png", 12);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const playWide = await page.evaluate(() => document.documentElement.scrollWidth);
+  check(playWide <= 390, `play: nothing is wider than the phone's screen (${playWide} px)`);
+  await shot("explorer-play-phone.png", 12);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // Undo: the user's last move and the reply are taken back.
+  await page.click("#play-undo");
+  await yourMove(3);
+  check(JSON.stringify(await recordUcis()) === JSON.stringify(played.slice(0, 3)), "play: undo takes back the user's move and the reply");
+  // A reload restores the game from its URL.
+  const before = await fen();
+  await page.reload();
+  await yourMove(3);
+  check((await fen()) === before && JSON.stringify(await recordUcis()) === JSON.stringify(played.slice(0, 3)), "play: the game survives a reload");
+  check((await page.locator("#play-opponent").inputValue()) === "random", "play: so does the opponent chosen");
+  // Leaving play mode: the explorer at the same position, its line the game's record.
+  await page.click("#play");
+  await page.waitForFunction(() => document.getElementById("play-panel").style.display === "none");
+  check(!new URL(page.url()).searchParams.has("play") && (await fen()) === before, "play: leaving play mode keeps the position");
+  check((await page.locator("#mainline a").count()) > 0 && (await page.locator("#back").isEnabled()), "play: the explorer is back, its line the record");
+  await page.click("#back");
+  await page.waitForFunction((f) => document.getElementById("fen").value === f, f2);
+  // Nana from a URL: the user White, Black's opening move played by the page.
+  const nStart = await (await fetch(base + "/api/nana/original")).json();
+  await page.goto(base + "/nana/original?play=white");
+  await page.waitForFunction(() => /your move\.$/.test(document.getElementById("play-status").textContent));
+  check(JSON.stringify(await recordUcis()) === JSON.stringify([nStart.best_move]), `play: Nana from a URL, Black opens with ${nStart.best_move}`);
+  check((await page.locator("#play-status").textContent()) === "White to move — your move.", "play: Nana's players are named");
+  // A URL whose record holds a move that is not legal: the record ends before it, with a note.
+  await page.goto(base + "/nana/original?play=white&moves=" + encodeURIComponent(nStart.best_move) + ",zzzz");
+  await page.waitForFunction(() => /your move\.$/.test(document.getElementById("play-status").textContent));
+  const note = await page.locator("#play-status").textContent();
+  check(note === "The record's move zzzz (ply 2) is not a legal move there: the record ends before it. White to move — your move.", `play: an illegal move of the URL is named (${note})`);
+  check(new URL(page.url()).search === "?play=white&moves=" + encodeURIComponent(nStart.best_move), "play: the URL is the record read");
+  await page.setViewportSize({ width: 1000, height: 720 });
+  console.log(`figure: the play-mode checks took ${Date.now() - playT0} ms`);
 
   // A rule set whose table is not ready: the page says so and asks again; nothing to play.
   if (pendingBase) {

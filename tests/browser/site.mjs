@@ -5,7 +5,9 @@
 // rule set the site holds, that the start shows the value, DTM and ranked moves of
 // `nana query --json`; that the in-page answers along a random walk are the expected ones; that
 // a bad position string shows its error beside the input; that a missing table is named with the
-// command that makes it; and that with the network cut after a first visit, Nana still answers.
+// command that makes it; that a whole Dobutsu game played against the page (play mode) gets the
+// table's best move for every reply, and that its record reads back from its URL and survives a
+// reload; and that with the network cut after a first visit, Nana still answers.
 // Prints the figures of a cold visit to the Dobutsu start: when its value and ranked moves are
 // shown, and when its whole mainline is. Exits 0 when every check passes, 1 with
 // the failed check, 2 when the tools are missing.
@@ -67,6 +69,113 @@ async function shown(page, fen, rs) {
 // Waits until the page shows the whole mainline (the static site fills it in after the rest).
 async function wholeMainline(page) {
   await page.waitForFunction(() => document.getElementById("mainline").dataset.whole === "yes");
+}
+
+// The ranked moves of a position, each with the position it leads to, from the module (the view
+// as far as its value and moves, without waiting for its mainline).
+async function rankedMoves(page, rs, fen) {
+  return page.evaluate(async ([game, rules, f]) => {
+    let soFar = null;
+    const r = await NanaStatic.get(`/api/${game}/${rules}/view?fen=` + encodeURIComponent(f.replace(/ /g, "_")), (so) => { soFar = so.body; return false; });
+    const v = r ? r.body : soFar;
+    return v.moves.map((m, i) => ({ uci: m.uci, fen: m.fen, category: v.answer.moves[i].category, dtm: v.answer.moves[i].dtm }));
+  }, [rs.game, rs.rules, fen]);
+}
+
+async function playDobutsu(page, rs) {
+  const t0 = Date.now();
+  const status = () => page.locator("#play-status").textContent();
+  const record = () => page.locator("#record a").evaluateAll((as) => as.slice(1).map((a) => ({ uci: a.dataset.uci, by: a.dataset.by })));
+  // Settled: the user to move at the record's end, or the game over.
+  const settled = () => page.waitForFunction(() => {
+    const s = document.getElementById("play-status");
+    return s.dataset.over === "yes" || /your move\.$/.test(s.textContent);
+  });
+  await page.goto(base + "#/dobutsu/tanaka");
+  await shown(page, rs.start.fen, rs);
+  await page.click("#play");
+  await settled();
+  check((await page.locator("#play-side").inputValue()) === "first", "play: the user plays the side to move, the first player");
+  check(new URL(page.url()).hash === "#/dobutsu/tanaka?play=first", `play: the game's URL (${new URL(page.url()).hash})`);
+  const fens = [rs.start.fen];
+  for (let ply = 0; ; ply += 2) {
+    await settled();
+    if ((await page.locator("#play-status").getAttribute("data-over")) === "yes") break;
+    if (ply > 200) throw new Error("check failed: the game did not end in 200 plies");
+    const before = await page.locator("#fen").inputValue();
+    if (before !== fens[ply]) throw new Error(`check failed: ply ${ply}: the board shows ${before}, the record ${fens[ply]}`);
+    const moves = page.locator("#moves button.move");
+    const n = await moves.count();
+    const pick = ply < 6 ? 0 : n - 1;
+    const mine = await moves.nth(pick).getAttribute("data-uci");
+    const ranked = await rankedMoves(page, rs, before);
+    if (ranked[pick].uci !== mine) throw new Error(`check failed: ply ${ply}: the page's move ${mine} is not the table's ${ranked[pick].uci}`);
+    await moves.nth(pick).click();
+    await page.waitForFunction((len) => {
+      const done = document.getElementById("play-status").dataset.over === "yes";
+      return document.querySelectorAll("#record a").length >= len + (done ? 1 : 2);
+    }, ply + 1);
+    fens.push(ranked[pick].fen);
+    const rec = await record();
+    if (rec.length === ply + 1) {
+      check((await page.locator("#play-status").getAttribute("data-over")) === "yes", `play: the user's move ${mine} ends the game`);
+      break;
+    }
+    await settled();
+    const answer = await rankedMoves(page, rs, fens[ply + 1]);
+    const theirs = rec[ply + 1];
+    if (theirs.by !== "opponent" || rec[ply].by !== "you") throw new Error(`check failed: ply ${ply + 2} is not marked the opponent's: ${JSON.stringify(rec)}`);
+    if (theirs.uci !== answer[0].uci) throw new Error(`check failed: ply ${ply + 2}: the reply ${theirs.uci} is not the table's best move ${answer[0].uci}`);
+    fens.push(answer[0].fen);
+  }
+  const rec = await record();
+  const ucis = rec.map((r) => r.uci);
+  const final = fens[fens.length - 1];
+  check(rec.length === fens.length - 1 && rec.length >= 2, `play: the game ended after ${rec.length} plies, every reply the table's best move`);
+  check((await page.locator("#fen").inputValue()) === final, "play: the board shows the game's last position");
+  const over = await status();
+  check(/^Game over: Second player wins — .*\. You lose\.$/.test(over), `play: the result is said ("${over}")`);
+  check((await page.locator("#moves button.move:enabled").count()) === 0, "play: nothing can be played once the game is over");
+  const text = await page.locator("#record-text").textContent();
+  check(text === "position startpos moves " + ucis.join(" "), `play: the record as an engine command (${text})`);
+  const url = new URL(page.url()).hash;
+  check(url === "#/dobutsu/tanaka?play=first&moves=" + ucis.map(encodeURIComponent).join(","), `play: the URL holds the record (${url})`);
+
+  // The record read back: its moves, from the engine command, in a fresh page's URL.
+  const moves = text.replace(/^position startpos moves /, "").split(" ");
+  await page.goto("about:blank");
+  await page.goto(base + "#/dobutsu/tanaka?play=first&moves=" + moves.map(encodeURIComponent).join(","));
+  await page.waitForFunction((f) => document.getElementById("fen").value === f && document.getElementById("play-status").dataset.over === "yes", final);
+  check(JSON.stringify(await record()) === JSON.stringify(rec), "play: the moves of the engine command, opened as a URL, give the same record and last position");
+  await page.reload();
+  await page.waitForFunction((f) => document.getElementById("fen").value === f && document.getElementById("play-status").dataset.over === "yes", final);
+  check(JSON.stringify(await record()) === JSON.stringify(rec), "play: the record survives a reload");
+
+  // Each entry of the record links to its ply; the link opened anew shows that ply, record whole.
+  await page.click('#record a[data-ply="2"]');
+  await page.waitForFunction((f) => document.getElementById("fen").value === f, fens[2]);
+  check(new URL(page.url()).hash.endsWith("&ply=2"), `play: a record entry's link names its ply (${new URL(page.url()).hash})`);
+  await page.reload();
+  await page.waitForFunction((f) => document.getElementById("fen").value === f && document.querySelector("#record a.cur") !== null, fens[2]);
+  check((await page.locator("#record a.cur").getAttribute("data-ply")) === "2" && (await record()).length === rec.length, "play: the ply's link, reloaded, shows ply 2 with the whole record");
+
+  // Undo from the end: back to the user's last turn, the last move and its reply taken back.
+  await page.click(`#record a[data-ply="${rec.length}"]`);
+  await page.waitForFunction((f) => document.getElementById("fen").value === f, final);
+  // The user's last move is ply userLast (counted from 1); undo shows the position before it.
+  const userLast = rec.length - (rec[rec.length - 1].by === "opponent" ? 1 : 0);
+  await page.click("#play-undo");
+  await page.waitForFunction((f) => document.getElementById("fen").value === f, fens[userLast - 1]);
+  check((await record()).length === userLast - 1 && /your move\.$/.test(await status()), `play: undo takes back to ply ${userLast - 1}, the user to move`);
+  // Resign, then a new game: the record is empty, the user to move at the start.
+  await page.click("#play-resign");
+  await page.waitForFunction(() => document.getElementById("play-status").textContent.includes("you resigned"));
+  check(new URL(page.url()).hash.endsWith("&resigned=1"), "play: a resignation is in the URL");
+  await page.click("#play-new");
+  await page.waitForFunction((f) => document.getElementById("fen").value === f && document.querySelectorAll("#record a").length === 1, rs.start.fen);
+  await settled();
+  check(new URL(page.url()).hash === "#/dobutsu/tanaka?play=first", "play: a new game starts from the start");
+  console.log(`figure: the play-mode check took ${Date.now() - t0} ms (a game of ${rec.length} plies)`);
 }
 
 function dtmText(dtm) { return dtm === 1 ? "1 ply" : dtm + " plies"; }
@@ -140,6 +249,11 @@ try {
     });
     check(true, `${rs.game} ${rs.rules}: ${rs.walk.length} positions of a random walk answer as nana query --json`);
   }
+
+  // Play mode: a whole Dobutsu game against perfect play, the user playing the best move three
+  // times, then always the worst (the last ranked, so that the game is short). Every reply must
+  // be the table's best move.
+  if (dobutsu) await playDobutsu(page, dobutsu);
 
   // A bad position string: the error beside the input, the hint with it.
   const bad = expected.bad;

@@ -100,11 +100,13 @@ fn the_page_plays_edits_and_shows_statistics_in_chromium() {
         "explorer-stats.png",
         "explorer-dobutsu.png",
         "explorer-phone.png",
+        "explorer-play.png",
+        "explorer-play-phone.png",
     ];
     for name in names {
         let bytes = std::fs::read(out.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
         let (w, h) = png_size(&bytes).unwrap_or_else(|| panic!("{name} is not a PNG"));
-        let phone = name == "explorer-phone.png";
+        let phone = name.ends_with("phone.png");
         let size_ok = if phone { (w, h) == (390, 844) } else { w >= 800 && h >= 600 };
         assert!(size_ok && bytes.len() > 5000, "{name}: {w}x{h}, {} bytes", bytes.len());
     }
