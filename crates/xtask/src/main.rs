@@ -1,16 +1,17 @@
 //! `cargo xtask test [ARGS]`: the project's one test command. It installs what the tests need
 //! and the machine lacks, builds the workspace's tests (`cargo build --workspace --lib --bins
 //! --tests --examples`, the build `cargo test --workspace` then runs on), installs the Python
-//! package from that build, then builds the static site's module and runs `cargo test
-//! --workspace`, or `cargo test ARGS` when arguments are given (`cargo xtask test -p nana-shogi
-//! --test golden`).
+//! package from that build, then builds the static site's module and runs the tests of `cargo
+//! test --workspace`, two test binaries at a time (`run.rs`), or `cargo test ARGS` when
+//! arguments are given (`cargo xtask test -p nana-shogi --test golden`).
 //!
-//! What the tests need beyond the Rust toolchain: Node.js with npm and Chromium, for the
-//! explorer's and the static site's browser tests (which install their pinned npm packages,
-//! Playwright and the static file server http-server, themselves), the `wasm32-unknown-unknown`
+//! What the tests need beyond the Rust toolchain: Node.js with npm and Chromium (and the CJK
+//! fonts, `fonts-noto-cjk`, for the explorer's Japanese), for the
+//! explorer's and the static site's browser tests (with their pinned npm packages, Playwright
+//! and the static file server http-server, installed with `npm ci` where missing), the `wasm32-unknown-unknown`
 //! target and Clippy (added with rustup) for the static site's module and its check, and Fairy-Stockfish,
 //! the engine `nana engine` is checked and matched against (`tests/engine`). Where a program is
-//! missing, its Debian packages are installed with `apt-get --no-install-recommends` (as root,
+//! missing (or the fonts' file), its Debian packages are installed with `apt-get --no-install-recommends` (as root,
 //! else through `sudo -n`); where that is impossible, the command stops and says what to install. Playwright needs
 //! Node.js 20 or later: where the machine's is older (Debian 12 packages Node.js 18), a Node.js
 //! binary package from the npm registry is installed into `target/xtask-node` and put first on
@@ -19,6 +20,7 @@
 
 mod error;
 mod python;
+mod run;
 mod site;
 
 use std::env;
@@ -27,13 +29,16 @@ use std::process::{Command, ExitCode};
 
 use error::XtaskError;
 
-/// A program the tests run, and the Debian packages that provide it. Packages are installed
-/// without the ones they only recommend (for Chromium, more than a hundred, systemd among them);
-/// a font is named beside Chromium so that the page's text is laid out.
-const TOOLS: [(&str, &[&str]); 4] = [
+/// A program the tests run, or a file they need (an absolute path), and the Debian packages that
+/// provide it. Packages are installed without the ones they only recommend (for Chromium, more
+/// than a hundred, systemd among them); a font is named beside Chromium so that the page's text
+/// is laid out, and the CJK fonts, a file of theirs standing for them, so that the explorer's
+/// Japanese is (its browser test takes a screenshot of it).
+const TOOLS: [(&str, &[&str]); 5] = [
     ("node", &["nodejs"]),
     ("npm", &["npm"]),
     ("chromium", &["chromium", "fonts-liberation"]),
+    ("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", &["fonts-noto-cjk"]),
     ("fairy-stockfish", &["fairy-stockfish"]),
 ];
 
@@ -115,20 +120,45 @@ fn test(args: Vec<String>) -> Result<ExitCode, XtaskError> {
         path.insert(0, bin);
     }
     let path = env::join_paths(path).map_err(XtaskError::Path)?;
+    browser_packages(&path)?;
     if args.is_empty() {
         // The static site's browser test builds the module with `cargo xtask site`; built here,
         // that compile is the build's, not the tests'.
         eprintln!("xtask: the static site's WebAssembly module, for its browser test");
         site::build_module(workspace())?;
     }
-    let args = if args.is_empty() { vec!["--workspace".to_string()] } else { args };
-    let status = Command::new(cargo)
-        .arg("test")
-        .args(&args)
+    let passed = if args.is_empty() {
+        run::workspace_tests(&cargo, &path)?
+    } else {
+        Command::new(cargo)
+            .arg("test")
+            .args(&args)
+            .env("PATH", path)
+            .status()
+            .map_err(|source| XtaskError::Start { command: "cargo test".to_string(), source })?
+            .success()
+    };
+    Ok(if passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// The browser tests' npm packages (Playwright, http-server), pinned by
+/// `tests/browser/package-lock.json`: installed here where missing, before the tests, which
+/// would otherwise each install them on first use, two of them perhaps at once.
+fn browser_packages(path: &std::ffi::OsStr) -> Result<(), XtaskError> {
+    let modules = workspace().join("tests/browser/node_modules");
+    if ["playwright-core", "http-server"].iter().all(|p| modules.join(p).is_dir()) {
+        return Ok(());
+    }
+    let args = ["ci", "--prefix", "tests/browser", "--no-audit", "--no-fund"];
+    let command = format!("npm {}", args.join(" "));
+    eprintln!("xtask: the browser tests' npm packages: {command}");
+    let status = Command::new("npm")
+        .args(args)
+        .current_dir(workspace())
         .env("PATH", path)
         .status()
-        .map_err(|source| XtaskError::Start { command: "cargo test".to_string(), source })?;
-    Ok(if status.success() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+        .map_err(|source| XtaskError::Start { command: command.clone(), source })?;
+    status.success().then_some(()).ok_or(XtaskError::Failed { command, status })
 }
 
 /// The build `cargo test --workspace` runs on, the Python package's extension module among it (a
@@ -350,9 +380,13 @@ fn as_root(args: &[&str]) -> bool {
 }
 
 /// Whether `program` is an executable file in a folder of the `PATH` or in [`GAMES_DIR`] (the
-/// tests look for Fairy-Stockfish there too).
+/// tests look for Fairy-Stockfish there too); for an absolute path (a file, not a program),
+/// whether that file is there.
 fn installed(program: &str) -> bool {
     use std::os::unix::fs::PermissionsExt;
+    if Path::new(program).is_absolute() {
+        return Path::new(program).is_file();
+    }
     let path = env::var_os("PATH").unwrap_or_default();
     env::split_paths(&path).chain([PathBuf::from(GAMES_DIR)]).any(|dir| {
         dir.join(program).metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
