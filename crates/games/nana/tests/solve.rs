@@ -47,14 +47,14 @@ fn every_legal_position_maps_inside_the_space() {
     }
 }
 
-/// Retro-moves are checked against forward moves at every 97th entry, every edge in or out of
+/// Retro-moves are checked against forward moves at every 389th entry, every edge in or out of
 /// it, with the solver's prepared game (flags looked up by index) and, for the default rules,
 /// with the plain one (everything generated from the rules); the self-check compares the two
 /// relations' edges over the whole space.
 #[test]
 fn predecessors_match_successors() {
     for rules in Rules::all() {
-        let line = self_check::relations(rules, 97).unwrap_or_else(|e| panic!("{e}"));
+        let line = self_check::relations(rules, 389).unwrap_or_else(|e| panic!("{e}"));
         assert!(line.ends_with("edges agree"), "{line}");
     }
 }
@@ -68,7 +68,7 @@ fn solver_successors_match_prepared_successors() {
         let (solver, prepared) = (NanaGame::solver(rules), NanaGame::prepared(rules));
         let checked = (0..SIZE)
             .into_par_iter()
-            .filter(|i| i % 13 == 0 || *i >= MAIN)
+            .filter(|i| i % 53 == 0 || *i >= MAIN)
             .map_init(
                 || (Vec::new(), Vec::new()),
                 |(a, b), i| {
@@ -85,7 +85,7 @@ fn solver_successors_match_prepared_successors() {
                 },
             )
             .sum::<usize>();
-        assert!(checked > 1_000_000, "{checked}");
+        assert!(checked > 250_000, "{checked}");
     }
 }
 
