@@ -191,7 +191,7 @@ fn declined_captures(rules: Rules) {
 }
 
 /// The fixture's table is a file in compressed blocks: entries of the solved set read one at a
-/// time through the blocks (every 97th entry) are the decoded ones (the others are don't-care,
+/// time through the blocks (every 9,973rd entry, in about two blocks of five) are the decoded ones (the others are don't-care,
 /// stored filled), and it takes under 0.21 bytes per entry. A flipped byte in the block
 /// that holds the start's entry: the file opens (header, block index and histogram intact); the
 /// start's lookup is refused each time, naming the block, never answered; positions of other
@@ -202,9 +202,9 @@ fn the_compressed_file_reads_as_its_entries_and_refuses_a_damaged_block() {
     let table = nana_fixture::table(rules);
     let Source::File(file) = table.source() else { panic!("the fixture's table is a file") };
     let entries = table.entries();
-    let differing = (0..SIZE / 97)
+    let differing = (0..SIZE / 9_973)
         .into_par_iter()
-        .map(|k| k * 97)
+        .map(|k| k * 9_973)
         .filter(|&i| entries[i as usize] != nana_engine::Entry::ILLEGAL.0)
         .filter(|&i| file.entry(i).unwrap() != Some(u16::from(entries[i as usize])))
         .count();
