@@ -210,6 +210,16 @@ fn self_check(args: Vec<String>) -> Result<ExitCode, XtaskError> {
     if !build_tests(&cargo)? {
         return Ok(ExitCode::FAILURE);
     }
+    let Some(printed) = verify_into(&dir)? else { return Ok(ExitCode::FAILURE) };
+    if !results_doc_holds(&printed)? {
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(if ignored_tests(&cargo, &dir)? { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// `nana verify --solve --check --self-check --all-games --dir DIR` of the tests' build, its
+/// output printed as it comes and returned; `None` where it failed.
+fn verify_into(dir: &Path) -> Result<Option<String>, XtaskError> {
     let nana = target_dir().join("debug/nana");
     let verify_args = ["verify", "--solve", "--check", "--self-check", "--all-games"];
     eprintln!("xtask: {} {} --dir {}", nana.display(), verify_args.join(" "), dir.display());
@@ -217,7 +227,7 @@ fn self_check(args: Vec<String>) -> Result<ExitCode, XtaskError> {
     let mut verify = Command::new(&nana)
         .args(verify_args)
         .arg("--dir")
-        .arg(&dir)
+        .arg(dir)
         .stdout(std::process::Stdio::piped())
         .spawn()
         .map_err(start)?;
@@ -231,22 +241,31 @@ fn self_check(args: Vec<String>) -> Result<ExitCode, XtaskError> {
             printed.push('\n');
         }
     }
-    if !verify.wait().map_err(start)?.success() {
-        return Ok(ExitCode::FAILURE);
-    }
+    Ok(verify.wait().map_err(start)?.success().then_some(printed))
+}
+
+/// Whether docs/RESULTS.md holds every Markdown table and verdict line of `printed`, `nana
+/// verify`'s output; where it does not, the first part it lacks is printed.
+fn results_doc_holds(printed: &str) -> Result<bool, XtaskError> {
     let doc_path = workspace().join("docs/RESULTS.md");
     let doc =
         std::fs::read_to_string(&doc_path).map_err(|source| XtaskError::File { path: doc_path, source })?;
-    let missing = reports_missing_from(&printed, &doc);
+    let missing = reports_missing_from(printed, &doc);
     if let Some(part) = missing.first() {
         eprintln!(
             "error: docs/RESULTS.md does not hold what `nana verify --all-games` printed ({} parts); \
              paste it there (`nana results`, `nana --game dobutsu verify`). The first:\n{part}",
             missing.len()
         );
-        return Ok(ExitCode::FAILURE);
+        return Ok(false);
     }
     eprintln!("xtask: docs/RESULTS.md holds every table and verdict line `nana verify` printed");
+    Ok(true)
+}
+
+/// The tests left to the self-check (`cargo test --workspace --tests -- --ignored`), over the
+/// tables `verify` wrote into `dir`; whether they all passed.
+fn ignored_tests(cargo: &std::ffi::OsStr, dir: &Path) -> Result<bool, XtaskError> {
     // The Python tests of this tier run on the package as a user installs it.
     python::prepare()?;
     python::install_wheel()?;
@@ -261,10 +280,11 @@ fn self_check(args: Vec<String>) -> Result<ExitCode, XtaskError> {
     // The tests' fixture copies the tables `verify` has just made with this build instead of
     // solving them again (`nana_fixture::MADE_BY_THIS_BUILD`); the test binaries run in their
     // packages' folders, so the folder is named in full.
-    let made = std::path::absolute(&dir).map_err(|source| XtaskError::File { path: dir.clone(), source })?;
+    let made =
+        std::path::absolute(dir).map_err(|source| XtaskError::File { path: dir.to_path_buf(), source })?;
     let made = ("NANA_FIXTURE_MADE_BY_THIS_BUILD", made.as_os_str());
     eprintln!("xtask: cargo test --workspace --tests -- --ignored (the tests left to this tier), the Python tests beside the others");
-    let python = Command::new(&cargo)
+    let python = Command::new(cargo)
         .args(ignored)
         .args(["--exact", PYTHON_TEST])
         .env(made.0, made.1)
@@ -272,15 +292,14 @@ fn self_check(args: Vec<String>) -> Result<ExitCode, XtaskError> {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .map_err(start(PYTHON_TEST))?;
-    let others =
-        Command::new(&cargo).args(ignored).args(["--skip", PYTHON_TEST]).env(made.0, made.1).status();
+    let others = Command::new(cargo).args(ignored).args(["--skip", PYTHON_TEST]).env(made.0, made.1).status();
     let python = python.wait_with_output().map_err(start(PYTHON_TEST))?;
     eprintln!("xtask: the Python tests (cargo test --workspace --tests -- --ignored --exact {PYTHON_TEST}):");
     use std::io::Write as _;
     let _ = std::io::stdout().write_all(&python.stdout);
     let _ = std::io::stderr().write_all(&python.stderr);
     let others = others.map_err(start(&format!("--skip {PYTHON_TEST}")))?;
-    Ok(if others.success() && python.status.success() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    Ok(others.success() && python.status.success())
 }
 
 /// The self-check's Python tests, on the package installed from the wheel (`tests/python.rs`).
