@@ -9,6 +9,7 @@
 //! The value of each entry is stored in one or two bytes ([`EntryWidth`]; [`Entry`] and
 //! [`WideEntry`] document the encodings; the one-byte one is the payload of the tablebase files).
 
+mod cell;
 mod check;
 pub mod cross_check;
 pub mod par;

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::solve::Cell;
+use crate::cell::Cell;
 
 /// Distance to mate in plies, counted from the position it belongs to: a position whose side to
 /// move has no legal move is a loss with `Dtm(0)`; a move into it is a win with `Dtm(1)`.

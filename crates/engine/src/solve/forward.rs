@@ -2,10 +2,10 @@
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
-use super::cells::Cell;
 use super::cells::Codes;
 use super::reversed::{Reversed, BUCKET_BITS};
 use super::SolveError;
+use crate::cell::Cell;
 use crate::par::prelude::*;
 use crate::value::{Code, Entry, EntryWidth};
 use crate::{Counted, Game, Node, Progress};

@@ -35,8 +35,8 @@ use std::sync::atomic::{AtomicU32, AtomicU8};
 
 use crate::par::prelude::*;
 
+use crate::cell::Cell;
 pub(crate) use backward::prefetch;
-pub(crate) use cells::Cell;
 
 use crate::value::{Code, Entry, EntryWidth, Value, WideEntry};
 use crate::{Census, Game, Node, Progress, Solution};
