@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use nana_engine::{CheckError, SolveError};
+#[cfg(feature = "export")]
 use nana_export::ExportError;
 use nana_front::{CheckFailed, ReportError};
 use nana_probe::echo::cut;
@@ -58,6 +59,7 @@ pub enum CliError {
     /// Move `number` (from 1) of the `count` of `--moves` is not a legal move.
     Move { number: usize, count: usize, input: String, error: ParseError },
     /// `export` could not write `path` (a lookup's error is [`CliError::Probe`]).
+    #[cfg(feature = "export")]
     Export { path: PathBuf, error: ExportError },
     /// An answer could not be written as JSON.
     Json(serde_json::Error),
@@ -76,6 +78,7 @@ pub enum CliError {
     /// Every table `serve` would serve is missing or damaged: a note about each.
     NothingToServe(Vec<String>),
     /// The explorer's server failed.
+    #[cfg(feature = "serve")]
     Serve(nana_server::RunError),
 }
 
@@ -131,6 +134,7 @@ impl fmt::Display for CliError {
             CliError::Move { number, count, error, .. } => {
                 write!(f, "--moves, move {number} of {count}: {error}")
             }
+            #[cfg(feature = "export")]
             CliError::Export { path, error } => write!(f, "{}: {error}", path.display()),
             CliError::Json(e) => write!(f, "{e}"),
             CliError::Report(e) => write!(f, "{e}"),
@@ -145,6 +149,7 @@ impl fmt::Display for CliError {
             CliError::Bind { bind, source } => write!(f, "--bind {}: {source}", cut(bind)),
             CliError::NoAddress { bind } => write!(f, "--bind {}: the name has no address", cut(bind)),
             CliError::NothingToServe(notes) => write!(f, "nothing to serve: {}", notes.join("; ")),
+            #[cfg(feature = "serve")]
             CliError::Serve(e) => write!(f, "{e}"),
         }
     }
@@ -165,9 +170,11 @@ impl Error for CliError {
             CliError::Solve(e) => Some(e),
             CliError::Check { error, .. } => Some(error),
             CliError::Position { error, .. } | CliError::Move { error, .. } => Some(error.as_ref()),
+            #[cfg(feature = "export")]
             CliError::Export { error, .. } => Some(error),
             CliError::Json(e) => Some(e),
             CliError::Report(e) => Some(e),
+            #[cfg(feature = "serve")]
             CliError::Serve(e) => Some(e),
             CliError::NotADirectory(_)
             | CliError::TableIsDirectory(_)
@@ -187,6 +194,7 @@ impl From<SolveError> for CliError {
     }
 }
 
+#[cfg(feature = "serve")]
 impl From<nana_server::RunError> for CliError {
     fn from(e: nana_server::RunError) -> CliError {
         CliError::Serve(e)

@@ -16,7 +16,19 @@ use std::process::ExitCode;
 
 use nana_front::{game_type, Claims, DynGame, Game, GameType, Perft, ProtocolNotation};
 use nana_protocol::EngineGame;
+#[cfg(feature = "serve")]
 use nana_server::ServedGame;
+
+/// The explorer's face of a game ([`ServedGame`]) where `nana` is built with `serve`.
+#[cfg(feature = "serve")]
+pub trait Served: ServedGame {}
+#[cfg(feature = "serve")]
+impl<T: ServedGame + ?Sized> Served for T {}
+/// Nothing, where `nana` is built without `serve`.
+#[cfg(not(feature = "serve"))]
+pub trait Served {}
+#[cfg(not(feature = "serve"))]
+impl<T: ?Sized> Served for T {}
 
 /// Every game of the `nana` command line and explorer, the default (`--game` not given) first.
 ///
@@ -27,7 +39,7 @@ pub static GAMES: &[&dyn Registered] = &[game::<nana_shogi::Nana>(), game::<dobu
 
 /// A game of the registry, whatever its type; its name and words come from [`DynGame`], its
 /// face in `nana engine` from [`EngineGame`], its rule sets in `nana serve` from [`ServedGame`].
-pub trait Registered: DynGame + EngineGame + ServedGame + Sync {
+pub trait Registered: DynGame + EngineGame + Served + Sync {
     /// Parses the arguments as this game's command line and runs the command; `games` is the
     /// whole registry (for `--game`'s values, `serve` and `verify --all-games`).
     fn run(&self, args: Vec<OsString>, games: &[&dyn Registered], out: &mut dyn Write) -> ExitCode;

@@ -120,6 +120,7 @@ enum Command<G: Game> {
     CheckTable { file: PathBuf },
     /// Write every stored position of a table to a Parquet or CSV file: FEN, side to move,
     /// category, DTM, best move, material in hand (docs/PYTHON.md).
+    #[cfg(feature = "export")]
     Export(commands::export::ExportArgs<G>),
     /// Look up a position: value, ranked moves, best move, principal variation.
     Query(commands::query::QueryArgs<G>),
@@ -132,6 +133,7 @@ enum Command<G: Game> {
     /// server answers at once; a missing one is solved in the background (seconds to minutes per
     /// rule set, docs/EXPLORER.md), written to the folder and then served, unless --no-solve is
     /// given. `nana --game G serve` serves the game G alone.
+    #[cfg(feature = "serve")]
     Serve {
         /// Port to listen on (0: any free port, printed at start).
         #[arg(long, default_value_t = 8080)]
@@ -186,9 +188,11 @@ fn run<G: Game + Perft + Claims + ProtocolNotation>(
         Command::Results { dir } => commands::results::run::<G>(&dir.unwrap_or(tb_dir), out),
         Command::CheckTable { file } => commands::check::run::<G>(&file, out),
         Command::Query(args) => commands::query::run(&args, &tb_dir, out),
+        #[cfg(feature = "export")]
         Command::Export(args) => commands::export::run(&args, &tb_dir, out),
         Command::Play(args) => commands::play::run(&args, &tb_dir, out),
         // The explorer serves every game, or only the one --game names.
+        #[cfg(feature = "serve")]
         Command::Serve { port, bind, no_solve } => {
             let served: Vec<&dyn Registered> = match cli.game {
                 Some(_) => games.iter().copied().filter(|g| g.name() == G::NAME).collect(),

@@ -2,12 +2,14 @@
 
 pub mod check;
 pub mod engine;
+#[cfg(feature = "export")]
 pub mod export;
 pub mod moves;
 pub mod perft;
 pub mod play;
 pub mod query;
 pub mod results;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod solve;
 pub mod stats;
