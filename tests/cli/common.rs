@@ -266,3 +266,42 @@ pub(crate) fn dobutsu_table() -> &'static str {
         .to_str()
         .expect("temp paths are UTF-8")
 }
+
+/// A small tmpfs, mounted for a test and unmounted when it ends (as root, else through `sudo
+/// -n`); the test fails, saying why, where it cannot mount one.
+#[cfg(target_os = "linux")]
+pub(crate) struct Tmpfs(tempfile::TempDir);
+
+#[cfg(target_os = "linux")]
+impl Tmpfs {
+    pub(crate) fn mount(size: &str) -> Tmpfs {
+        let dir = tempfile::tempdir().unwrap();
+        let root = unsafe { libc::geteuid() } == 0;
+        let mut mount = std::process::Command::new(if root { "mount" } else { "sudo" });
+        if !root {
+            mount.args(["-n", "mount"]);
+        }
+        let out =
+            mount.args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"]).arg(dir.path()).output();
+        let ok = out.as_ref().is_ok_and(|o| o.status.success());
+        let why = out.map_or_else(|e| e.to_string(), |o| String::from_utf8_lossy(&o.stderr).into_owned());
+        assert!(ok, "this test mounts a tmpfs, as root or with `sudo -n mount`, and could not: {why}");
+        Tmpfs(dir)
+    }
+
+    pub(crate) fn path(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+#[cfg(target_os = "linux")]
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let root = unsafe { libc::geteuid() } == 0;
+        let mut umount = std::process::Command::new(if root { "umount" } else { "sudo" });
+        if !root {
+            umount.args(["-n", "umount"]);
+        }
+        let _ = umount.arg(self.0.path()).status();
+    }
+}

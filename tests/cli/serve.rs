@@ -291,3 +291,45 @@ fn serve_binds_a_host_name() {
     let run = nana(&["serve", "--bind", "localhost", "--port", "0", "--no-solve"]);
     assert_error(&run, &["no tablebase at"]);
 }
+
+/// A disk that fills up as `nana serve` writes a table it solved in the background: a tmpfs with
+/// room for one of Nana's two tables and little more. The server says it could not save the
+/// other one and serves it from memory (`/api/health` names its origin), and the folder holds
+/// nothing but the table that was there.
+#[cfg(target_os = "linux")]
+#[test]
+fn serve_on_a_full_disk_serves_what_it_solved_from_memory() {
+    let current = std::fs::read(table("current")).unwrap();
+    let disk = Tmpfs::mount(&format!("{}", current.len() + 512 * 1024));
+    std::fs::write(disk.path().join("nana-current.tb"), &current).unwrap();
+    let d = disk.path().to_str().unwrap();
+    let (child, addr, _) = start_serve(&["--game", "nana", "serve", "--port", "0", "--tablebase-dir", d]);
+    let start = std::time::Instant::now();
+    let health = loop {
+        let (_, body) = http_get(&addr, "/api/health");
+        let health: Json = serde_json::from_str(&body).unwrap();
+        if health["status"] == "ok" {
+            break health;
+        }
+        assert!(start.elapsed() < Duration::from_secs(120), "{body}");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let origin = |rules: &str| {
+        let sets = health["rule_sets"].as_array().unwrap();
+        let set = sets.iter().find(|r| r["rules"] == rules).unwrap_or_else(|| panic!("{health}"));
+        s(&set["origin"]).to_string()
+    };
+    assert_eq!(
+        (origin("current"), origin("original")),
+        ("nana-current.tb".into(), "solved in memory".into())
+    );
+    let (status, body) = http_get(&addr, "/api/nana/original?fen=3/3/3_b_KRBkrb");
+    let answer: Json = serde_json::from_str(&body).unwrap();
+    assert_eq!((status, s(&answer["category"]), answer["dtm"].as_i64()), (200, "win", Some(31)), "{body}");
+    stop_serve(child);
+    let names: Vec<String> = std::fs::read_dir(disk.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["nana-current.tb"], "nothing beside the table that was there");
+}

@@ -166,3 +166,31 @@ fn solve_refuses_a_folder_in_the_way_before_solving() {
     // The check before the solve says so (a write after it would fail with the system's words).
     assert_error(&run, &["nana-current.tb: is a directory, cannot write the table there"]);
 }
+
+/// A disk that fills up as `nana solve` writes: a tmpfs with room for the table already there
+/// and little more. The solve fails with one line naming the file and the full disk, exits 1,
+/// and leaves the old table as it was, with no partial or temporary file beside it.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_leaves_the_old_table_and_one_line_saying_so() {
+    let old = std::fs::read(table("original")).unwrap();
+    let disk = Tmpfs::mount(&format!("{}", old.len() + 512 * 1024));
+    let path = disk.path().join("nana-current.tb");
+    // Under the current rules' name, so that the solve of the current rules replaces it.
+    std::fs::write(&path, &old).unwrap();
+    let run = nana(&["solve", "--rules", "current", "--out", disk.path().to_str().unwrap()]);
+    assert_no_panic(&run);
+    assert_eq!(run.code, Some(1), "{run:#?}");
+    let errors: Vec<&str> = run.stderr.lines().filter(|l| l.starts_with("error: ")).collect();
+    assert_eq!(errors.len(), 1, "{run:#?}");
+    assert!(
+        errors[0].contains("nana-current.tb") && errors[0].contains("No space left on device"),
+        "{run:#?}"
+    );
+    assert!(std::fs::read(&path).unwrap() == old, "the old table is as it was");
+    let names: Vec<String> = std::fs::read_dir(disk.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["nana-current.tb"], "nothing beside the old table");
+}
