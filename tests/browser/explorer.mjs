@@ -5,7 +5,9 @@
 // keyboard), checks values, URLs and the browser's back button, sets up a position in the editor
 // (an illegal one first, refused with the server's reason), opens the statistics, then does the
 // same for Dobutsu through the game switch, plays a few moves of a Dobutsu game against the table
-// (play mode: the replies, undo, the URL, a reload), and saves screenshots to OUTDIR.
+// (play mode: the replies, undo, the URL, a reload), opens the page in a Japanese browser (its
+// words, the switch to English and back, a reload, Dobutsu's pictures and letters), and saves
+// screenshots to OUTDIR.
 // Exits 0 when every check passes, 1 with the failed check, 2 when the tools are missing.
 
 import fs from "node:fs";
@@ -42,7 +44,7 @@ function check(ok, what) {
   console.log("ok: " + what);
 }
 
-const context = await chromium.launchPersistentContext(userDataDir, {
+const launch = (dir, locale) => chromium.launchPersistentContext(dir, {
   executablePath,
   headless: true,
   args: [
@@ -56,8 +58,84 @@ const context = await chromium.launchPersistentContext(userDataDir, {
     "--disable-sync",
   ],
   viewport: { width: 1000, height: 720 },
+  // The page speaks the browser's language: English here, whatever the machine's locale.
+  locale,
   timeout: 60000,
 });
+const context = await launch(userDataDir, "en-US");
+// A browser whose language is Japanese: the page in Japanese, the switch to English and back,
+// the choice kept over a reload, Dobutsu's animals drawn and the setting of letters.
+async function japanese() {
+  const t0 = Date.now();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "nana-explorer-chromium-ja-"));
+  const ja = await launch(dir, "ja-JP");
+  try {
+    const page = ja.pages()[0] || (await ja.newPage());
+    page.setDefaultTimeout(20000);
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    const waitValue = (text) => page.waitForFunction((t) => document.getElementById("value").textContent === t, text);
+    const text = (sel) => page.locator(sel).first().textContent();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(base + "/nana/original");
+    await waitValue("先手の勝ち（31手で詰み）");
+    check((await page.getAttribute("html", "lang")) === "ja" && (await page.locator("#lang").inputValue()) === "ja", "ja: a Japanese browser gets the page in Japanese");
+    check((await text("header h1")) === "テーブルベース探索" && (await text("#best")) === "最善手" && (await text("#turn")) === "先手の手番", "ja: the title, the buttons and the side to move are Japanese");
+    check((await page.locator("#moves .val").first().textContent()) === "勝ち（31手で詰み）", "ja: a move's value is counted in 手");
+    check(!(await page.locator("#pieces").isVisible()), "ja: Nana's pieces have no pictures, so no setting");
+    // The statistics (counted earlier, kept by the server).
+    await page.click("#to-stats");
+    await page.waitForSelector("#histogram", { timeout: 60000 });
+    check((await page.locator("#counts th").nth(1).textContent()) === "局面数", "ja: the statistics' labels are Japanese");
+    check(/ — \d+手で詰み$/.test(await text("#longest li")), `ja: the longest wins in 手 (${await text("#longest li")})`);
+    // Dobutsu: the animals drawn, the letters on request.
+    await page.goto(base + "/dobutsu/tanaka");
+    await waitValue("後手の勝ち（78手）");
+    check((await page.locator("#board .piece svg.pic").count()) === 8, "ja: every Dobutsu piece on the board is a picture");
+    check((await page.locator('#board .sq[data-square="b1"] .pic').getAttribute("data-animal")) === "lion" &&
+      (await page.locator('#board .sq[data-square="b4"] .piece.p1 .pic').getAttribute("data-animal")) === "lion", "ja: the lions are drawn, the second player's turned round with its piece");
+    check(!(await page.locator('#board .sq[data-square="b1"] .label').isVisible()), "ja: the letter is not shown over a picture");
+    check((await page.locator('#board .sq[data-square="b1"] .dot').count()) === 8 && (await page.locator('#board .sq[data-square="b1"] .dot').first().isVisible()), "ja: the lion's eight dots stay visible");
+    check((await page.locator('#board .sq[data-square="b1"] .piece').getAttribute("title")) === "先手 ライオン", "ja: the piece is named in Japanese");
+    // A position four plies on (chicks in hand), for the screenshot.
+    await page.locator("#mainline a").nth(3).click();
+    await waitValue("後手の勝ち（74手）");
+    check((await page.locator("#hand-top .hp:not(.empty) svg.pic").count()) > 0, "ja: the pieces in hand are drawn too");
+    const shotFile = path.join(outDir, "explorer-ja.png");
+    await page.screenshot({ path: shotFile });
+    check(fs.statSync(shotFile).size > 5000, "explorer-ja.png is a non-empty picture");
+    await page.selectOption("#pieces", "letters");
+    check((await page.locator("#board .piece svg").count()) === 0 && (await page.locator("#board .piece .label").first().isVisible()), "ja: the setting of letters shows letters");
+    // The switch: English, kept over a reload, then Japanese again.
+    await page.selectOption("#lang", "en");
+    await waitValue("Second player wins in 74 plies");
+    check((await text("#best")) === "best move" && (await page.getAttribute("html", "lang")) === "en", "ja: the switch turns the page English");
+    await page.reload();
+    await waitValue("Second player wins in 74 plies");
+    check((await page.locator("#board .piece svg").count()) === 0, "ja: the language and the letters survive a reload");
+    await page.selectOption("#lang", "ja");
+    await waitValue("後手の勝ち（74手）");
+    await page.selectOption("#pieces", "pictures");
+    await page.reload();
+    await waitValue("後手の勝ち（74手）");
+    check((await page.locator("#board .piece svg.pic").count()) > 0, "ja: Japanese and the pictures again after a reload");
+    // Play mode in Japanese.
+    await page.click("#play");
+    await page.waitForFunction(() => document.getElementById("play-status").textContent !== "");
+    check((await text("#play-status")) === "先手の手番 — あなたの番です。" && (await text("#play")) === "対局をやめる", `ja: play mode speaks Japanese (${await text("#play-status")})`);
+    await page.click("#play");
+    // The URL's `lang` overrides the choice.
+    await page.goto(base + "/nana/original?lang=en");
+    await waitValue("Black wins — mate in 31 plies");
+    check(true, "ja: ?lang=en opens the page in English");
+    check(errors.length === 0, "ja: no script errors" + (errors.length ? ": " + errors.join("; ") : ""));
+  } finally {
+    await ja.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  console.log(`figure: the language checks took ${Date.now() - t0} ms`);
+}
+
 let failed = false;
 try {
   const page = context.pages()[0] || (await context.newPage());
@@ -415,6 +493,7 @@ try {
   }
 
   check(pageErrors.length === 0, "no script errors on the page" + (pageErrors.length ? ": " + pageErrors.join("; ") : ""));
+  await japanese();
 } catch (e) {
   failed = true;
   console.error(e.stack || String(e));

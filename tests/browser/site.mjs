@@ -7,7 +7,8 @@
 // a bad position string shows its error beside the input; that a missing table is named with the
 // command that makes it; that a whole Dobutsu game played against the page (play mode) gets the
 // table's best move for every reply, and that its record reads back from its URL and survives a
-// reload; and that with the network cut after a first visit, Nana still answers.
+// reload; that with the network cut after a first visit, Nana still answers; and that a Japanese
+// browser gets the page in Japanese (Dobutsu's animals drawn), which the switch turns English.
 // Prints the figures of a cold visit to the Dobutsu start: when its value and ranked moves are
 // shown, and when its whole mainline is. Exits 0 when every check passes, 1 with
 // the failed check, 2 when the tools are missing.
@@ -40,7 +41,8 @@ function check(ok, what) {
   console.log("ok: " + what);
 }
 
-async function browser() {
+// The page speaks the browser's language: English unless `locale` says otherwise.
+async function browser(locale = "en-US") {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "nana-site-chromium-"));
   const context = await chromium.launchPersistentContext(dir, {
     executablePath,
@@ -48,6 +50,7 @@ async function browser() {
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
       "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     viewport: { width: 1000, height: 720 },
+    locale,
     timeout: 60000,
   });
   const page = context.pages()[0] || (await context.newPage());
@@ -309,5 +312,38 @@ try {
 } finally {
   await first.context.close();
   fs.rmSync(first.dir, { recursive: true, force: true });
+}
+// A Japanese browser: the static site in Japanese, its value in 手, Dobutsu's animals drawn; the
+// switch and the fragment's `lang` turn it English.
+if (!failed) {
+  const ja = await browser("ja-JP");
+  try {
+    const t0 = Date.now();
+    const { page } = ja;
+    const rs = expected.rule_sets.find((r) => r.game === "dobutsu") || expected.rule_sets[0];
+    const a = rs.start;
+    await page.goto(base + "#/" + rs.game + "/" + rs.rules);
+    await shown(page, a.fen, rs);
+    const said = await page.locator("#value").textContent();
+    const inJapanese = a.category === "draw" ? said === "引き分け" : /^(先手|後手)の勝ち（\d+手(で詰み)?）$/.test(said) && said.includes(`（${a.dtm}手`);
+    check(inJapanese && (await page.locator("header h1").textContent()) === "テーブルベース探索", `ja: the static site speaks Japanese ("${said}")`);
+    if (rs.game === "dobutsu") check((await page.locator("#board .piece svg.pic").count()) === 8, "ja: Dobutsu's pieces are pictures");
+    await page.selectOption("#lang", "en");
+    await page.waitForFunction(() => /^[A-Z][a-z]/.test(document.getElementById("value").textContent));
+    check((await page.locator("#best").textContent()) === "best move", "ja: the switch turns the page English");
+    await page.selectOption("#lang", "ja");
+    await page.goto("about:blank");
+    await page.goto(base + "#/" + rs.game + "/" + rs.rules + "?lang=en");
+    await shown(page, a.fen, rs);
+    check((await page.locator("#best").textContent()) === "best move", "ja: the fragment's lang=en opens the page in English");
+    check(ja.errors.length === 0, "ja: no script error: " + ja.errors.join("; "));
+    console.log(`figure: the language check took ${Date.now() - t0} ms`);
+  } catch (e) {
+    console.error(e.stack || e.message);
+    failed = true;
+  } finally {
+    await ja.context.close();
+    fs.rmSync(ja.dir, { recursive: true, force: true });
+  }
 }
 process.exit(failed ? 1 : 0);

@@ -102,6 +102,7 @@ fn the_page_plays_edits_and_shows_statistics_in_chromium() {
         "explorer-phone.png",
         "explorer-play.png",
         "explorer-play-phone.png",
+        "explorer-ja.png",
     ];
     for name in names {
         let bytes = std::fs::read(out.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
