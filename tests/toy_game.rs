@@ -7,7 +7,7 @@
 //! lost. Positions with a multiple of 3 stones are lost, in as many plies as there are stones
 //! times 2/3: the start (12 stones) is a loss in 8 for the first player.
 //!
-//! Over 500 lines: the whole game is written here, against the front layer's traits alone, as a new
+//! Long: the whole game is written here, against the front layer's traits alone, as a new
 //! game would be.
 
 use std::ffi::OsString;
@@ -348,10 +348,10 @@ fn dir_arg(dir: &Path) -> String {
     dir.to_str().expect("a UTF-8 temporary path").to_string()
 }
 
+/// Long: one walk through every command a registered game gets, each step on the tables the
+/// one before it wrote.
 #[test]
 fn a_registered_game_is_solved_queried_verified_served_and_listed() {
-    // Over 80 lines: one walk through every command a registered game gets, each step on the
-    // tables the one before it wrote.
     let dir = tempfile::tempdir().unwrap();
     let d = dir_arg(dir.path());
 

@@ -7,6 +7,9 @@
 //! position that does not read raises `ValueError`, a table that is missing or cannot be read
 //! raises the package's `MissingTableError` or `DamagedTableError` (defined in Python, in
 //! `nana._errors`).
+//!
+//! Long: the module's whole interface to Python in one file: its two classes (`Tablebases`,
+//! `Position`), the errors they raise and the games they open.
 
 mod board;
 

@@ -46,8 +46,9 @@ fn bestmove(engine: &mut Engine, go: &str) -> String {
     lines.last().and_then(|l| l.split_whitespace().nth(1)).expect("a move").to_string()
 }
 
-/// Plays one game from `start`, `ours` (0 or 1) being our side. Over 80 lines: one game's
-/// loop, each ply checked against the table as it is played.
+/// Plays one game from `start`, `ours` (0 or 1) being our side.
+///
+/// Long: one game's loop, each ply checked against the table as it is played.
 fn play(
     nana: &mut Engine,
     fsf: &mut Engine,

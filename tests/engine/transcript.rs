@@ -157,9 +157,10 @@ fn nana_perfect_play_after_any_moves() {
 /// Thousands of lines made of the protocol's words, squares, numbers and junk (a line that is
 /// not UTF-8, a long one among them): the engine answers each with at most some error lines,
 /// never a crash, and is ready after them.
+///
+/// Long: most of it is the list of words the junk is made of.
 #[test]
 fn junk_never_stops_the_engine() {
-    // Over 80 lines: most of it is the list of words the junk is made of.
     const WORDS: &[&str] = &[
         "uci",
         "usi",

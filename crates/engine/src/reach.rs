@@ -72,8 +72,9 @@ pub struct Reached {
 /// pending. A child the game says is over is marked expanded when it is reached.
 ///
 /// The result does not depend on the number of threads: it is the closure, whatever the order.
+///
+/// Long: one sweep loop whose closures share the bit arrays it sets up.
 pub fn reachable<G: Expand>(game: &G, progress: &(dyn Fn(u64) + Sync)) -> Reached {
-    // Over 80 lines: one sweep loop whose closures share the bit arrays it sets up.
     let size = game.size();
     // Both sides of an entry sit side by side, so that one load tells both: entry `i` is bit
     // pair `i % 32` of word `i / 32`, the canonical side the low bit of the pair.

@@ -9,6 +9,9 @@
 //! entries are the solver's bytes (`&[u8]`) in one of the engine's encodings ([`EntryWidth`]).
 //! This crate names no game: the crate graph is game → probe → engine.
 //!
+//! Long: the value, the ranking and the mainline share one walk over a position's moves
+//! (`valued_moves`), and this documentation with its example is a ninth of the file.
+//!
 //! # The JSON answer
 //!
 //! [`Answer`] (a position, its moves and its mainline) and [`Summary`] (a position alone, as a
@@ -76,8 +79,6 @@
 //! );
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
-//!
-//! Over 500 lines: the value, the ranking and the mainline share one walk over a position's moves.
 
 pub mod echo;
 pub mod table;

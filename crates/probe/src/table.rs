@@ -10,9 +10,6 @@
 //! What touches files (writing a table, opening one from its path) is behind the crate's default
 //! feature `files` (`table/file.rs`); a table opened from bytes ([`Table::from_tablebase`]) is
 //! read the same way without it.
-//!
-//! Over 500 lines: writing, opening and checking a table share the header the table is expected to
-//! have.
 
 use std::fmt;
 use std::path::{Path, PathBuf};

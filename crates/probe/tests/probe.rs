@@ -2,7 +2,7 @@
 //! the endings' order of preference, terminal wins, mainlines, draws, the consistency check,
 //! unused entries and the JSON answer.
 //!
-//! Over 500 lines: every test shares the test double and its solved tables.
+//! Long: every test shares the test double and its solved tables.
 
 use nana_engine::{check_with, solve_with, Dtm, EntryWidth, Game, NoProgress, Node, Value};
 use nana_probe::{Ending, InputError, Probe, ProbeError, ProbeRules, Terminal};
@@ -469,9 +469,10 @@ mod table {
 
     /// Written, opened by rules and by any rules, refused for other rules, damaged, and solved
     /// on demand when missing; every way reads the same values.
+    ///
+    /// Long: each refusal is checked on the table the round trip wrote.
     #[test]
     fn tables_round_trip_and_refuse_what_was_not_asked_for() {
-        // Over 80 lines: each refusal is checked on the table the round trip wrote.
         let dir = tempfile::tempdir().unwrap();
         for width in [EntryWidth::One, EntryWidth::Two] {
             let game = Rated(width);

@@ -14,6 +14,10 @@
 //! wins, `N` counted in moves over UCI (a win in `d` plies is mate `(d + 1) / 2`, a loss in `d`
 //! plies mate `-d / 2`) and in plies over USI (mate `d`, `-d`), as Fairy-Stockfish counts them;
 //! `score cp 0` for a draw.
+//!
+//! Long: the dialogue is one state machine, `Dialogue`, whose handler of each command (`uci`,
+//! `setoption`, `position`, `go`, ...) reads and sets the state they share: the dialect, the
+//! game, its engine, the options.
 
 mod error;
 mod game;

@@ -7,7 +7,7 @@
 //! table first, one at a time, while the server answers: each table solved is written to the
 //! folder (atomically, by the tablebase writer), so a restart opens it, and then served.
 //!
-//! Over 500 lines: every state a rule set's table goes through, and the moves between them,
+//! Long: every state a rule set's table goes through, and the moves between them,
 //! read together; its tests are a twentieth of it.
 
 use std::fmt;

@@ -201,9 +201,9 @@ pub enum TablebaseError {
 }
 
 impl fmt::Display for TablebaseError {
+    /// Long: one exhaustive match, one arm per variant, so that every message of the file
+    /// format can be read in one place.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Over 80 lines: one arm per variant, so that every message of the file format can be
-        // read in one place.
         match self {
             Self::Io { path, source } => write!(f, "I/O error on {}: {source}", path.display()),
             Self::Read { offset, len, source } => {

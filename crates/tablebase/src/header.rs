@@ -1,7 +1,7 @@
 //! The fixed 256-byte file header: encoding, decoding and the caller's
 //! expectations.
 //!
-//! Over 500 lines: the encoding and decoding of every field side by side, with their tests (a third
+//! Long: the encoding and decoding of every field side by side, with their tests (a third
 //! of the file).
 
 use std::fmt;
@@ -375,9 +375,10 @@ impl Header {
     /// # Errors
     ///
     /// The first failed check, as the matching [`TablebaseError`] variant.
+    ///
+    /// Long: the checks one after another in the order given above, which is the order of the
+    /// errors; split, that order would be spread out.
     pub fn decode(bytes: &[u8]) -> Result<(Header, Storage), TablebaseError> {
-        // Over 80 lines: the checks one after another in the order the documentation above
-        // gives, which is the order of the errors; split, that order would be spread out.
         if bytes.starts_with(&MAGIC_V1) {
             return Err(TablebaseError::OldFormat);
         }

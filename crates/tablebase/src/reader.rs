@@ -1,7 +1,7 @@
 //! Validating reader: [`validate_bytes`] for any buffer, [`Tablebase`] for a
 //! file, an owned buffer or any [`ReadAt`] source.
 //!
-//! Over 500 lines: the checks of a file, in the order they run, and the readers they guard.
+//! Long: the checks of a file, in the order they run, and the readers they guard.
 
 use std::borrow::Cow;
 use std::cell::RefCell;

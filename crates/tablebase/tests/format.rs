@@ -1,7 +1,7 @@
 //! Integration tests: round trips through the file system, rejection of
 //! damaged files, the caller's expectations and the atomic writer.
 //!
-//! Over 500 lines: every way a file can be damaged, each a short test on the same fixtures.
+//! Long: every way a file can be damaged, each a short test on the same fixtures.
 
 mod common;
 

@@ -83,9 +83,11 @@ impl Drop for StaticServer {
     }
 }
 
+/// Long: one run of the site in Chromium, each step on what the one before made: the tools
+/// checked, the tables copied and the answers expected, the site built and served, the
+/// browser's script run.
 #[test]
 fn the_static_site_answers_in_chromium_as_the_command_line_does() {
-    // Over 80 lines: one run of the site in Chromium, from building it to cutting the network.
     let root = workspace();
     assert!(
         Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success()),

@@ -14,6 +14,10 @@ use crate::{Game, Progress};
 /// allow it ([`Cells::scannable`]), a scan of the cells for its distance's code: a list holds
 /// at most [`listed`] entries, so the lists of two passes take a small share of the memory the
 /// cells take, however large a pass.
+///
+/// Long: one loop over the distances, whose state (the frontier, the seeds' lists, the dealt
+/// predecessors kept from pass to pass) carries from each pass to the next; the solver's hot
+/// path, kept whole.
 pub(super) fn backward<G: Game, S: Cells>(
     game: &G,
     edges: Option<&Reversed>,

@@ -23,6 +23,9 @@
 //! ([`unrank`] gives `None`).
 //!
 //! `SIZE` = 259,374,340 entries for 243,345,746 positions (1.066 entries a position).
+//!
+//! Long: the whole bijection (its tables, the counting, ranking, unranking and the cursor that
+//! unranks entries one after another) in one file, its tests a seventh of it.
 
 use std::ops::Range;
 use std::sync::OnceLock;

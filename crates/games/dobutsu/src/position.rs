@@ -1,6 +1,6 @@
 //! Positions, moves, move generation and how the game ends.
 //!
-//! Over 500 lines: the rules in one file: moves, their generation and the end of the game.
+//! Long: the rules in one file: moves, their generation and the end of the game.
 
 use std::fmt;
 

@@ -22,6 +22,9 @@
 //! those with both lions on file b, 12 of the 72 lion pairs, also come in mirrored form; of
 //! such an entry and its mirror image, the smaller index is used and the other is unused
 //! ([`unrank`] gives `None`), so that an entry is exactly one position up to symmetry.
+//!
+//! Long: the whole bijection (its tables, ranking and unranking) in one file, its tests a sixth
+//! of it.
 
 use std::sync::OnceLock;
 

@@ -19,7 +19,7 @@
 //! nine opening states: Black to move with its King in hand and White's on one of the eight
 //! non-centre squares, then the start. See `docs/INDEX.md`.
 //!
-//! Over 500 lines: the whole bijection (folding, ranking, unranking, their tables) in one file, its
+//! Long: the whole bijection (folding, ranking, unranking, their tables) in one file, its
 //! tests an eighth of it.
 
 use std::sync::OnceLock;

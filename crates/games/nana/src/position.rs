@@ -1,7 +1,7 @@
 //! Positions: the unvalidated [`Setup`], the validated [`Position`], moves, legal move generation
 //! and make-move.
 //!
-//! Over 500 lines: move generation and make-move share the piece geometry and the position's
+//! Long: move generation and make-move share the piece geometry and the position's
 //! representation; apart, each would need the other's internals.
 
 use std::fmt;

@@ -7,7 +7,7 @@
 //! strings. The crate is only asked for its answers (`legal_moves`, `for_each_l0_move`,
 //! `perft`, `is_terminal`, `play`, `from_setup`), which are then compared as strings.
 //!
-//! Over 500 lines: a reference generator is only one if it is complete, and it shares no code with
+//! Long: a reference generator is only one if it is complete, and it shares no code with
 //! the crate's.
 
 use std::collections::BTreeSet;

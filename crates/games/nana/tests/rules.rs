@@ -2,7 +2,7 @@
 //! both rule sets, the opening, captures, drops, face changes, the R1/R2 options, the end of the
 //! game, illegal-move reasons and the colour/mirror symmetries.
 //!
-//! Over 500 lines: one short test per rule of RULES.md, in its order.
+//! Long: one short test per rule of RULES.md, in its order.
 
 use std::collections::BTreeSet;
 
