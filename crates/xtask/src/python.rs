@@ -1,7 +1,8 @@
 //! The Python package's test environment: a virtual environment in `target/xtask-python` with
 //! the package (`python/`) and what its tests read the tables and the export with (pytest,
-//! pyarrow, pandas, DuckDB; cshogi, whose USI client starts `nana-engine`), all from PyPI. The test `tests/python.rs` runs pytest with its
-//! Python.
+//! pyarrow, pandas, DuckDB; cshogi, whose USI client starts `nana-engine`; nbclient, ipykernel
+//! and matplotlib, which run the example notebook), all from PyPI. The test `tests/python.rs`
+//! runs pytest with its Python.
 //!
 //! The test command installs the package from the tests' own build ([`install_from_build`]): the
 //! extension module is the workspace build's `lib_nana.so`, so that the package and the tests
@@ -18,8 +19,17 @@ use crate::error::XtaskError;
 use crate::workspace;
 
 /// What the package's tests need from PyPI besides the package.
-const PACKAGES: [&str; 6] =
-    ["maturin>=1.5,<2", "pytest>=7", "pyarrow>=14", "pandas>=2", "duckdb>=1", "cshogi>=0.8"];
+const PACKAGES: [&str; 9] = [
+    "maturin>=1.5,<2",
+    "pytest>=7",
+    "pyarrow>=14",
+    "pandas>=2",
+    "duckdb>=1",
+    "cshogi>=0.8",
+    "nbclient>=0.9",
+    "ipykernel>=6",
+    "matplotlib>=3.7",
+];
 
 /// The virtual environment's folder.
 fn venv() -> PathBuf {
@@ -52,7 +62,10 @@ pub fn prepare() -> Result<(), XtaskError> {
         }
     }
     let have = Command::new(&python)
-        .args(["-c", "import maturin, pytest, pyarrow, pandas, duckdb, cshogi"])
+        .args([
+            "-c",
+            "import maturin, pytest, pyarrow, pandas, duckdb, cshogi, nbclient, ipykernel, matplotlib",
+        ])
         .output()
         .is_ok_and(|o| o.status.success());
     if !have {
