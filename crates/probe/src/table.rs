@@ -78,10 +78,9 @@ pub trait TableRules: ProbeRules + Sized {
         false
     }
 
-    /// How its table's file stores the entries: the tablebase crate's default, LZ4 blocks of 4096
-    /// entries ([`Layout::DEFAULT`]), fast to decode; a game whose tables must be small chooses
-    /// another (Nana: zstd blocks, `docs/FORMAT.md`). A reader needs nothing but the file: the
-    /// layout is in its header.
+    /// How its table's file stores the entries: the tablebase crate's default, zstd blocks of 4096
+    /// entries ([`Layout::DEFAULT`]); a game may choose another (Nana: zstd blocks of its own
+    /// size, `docs/FORMAT.md`). A reader needs nothing but the file: the layout is in its header.
     fn layout(&self) -> Layout {
         Layout::DEFAULT
     }

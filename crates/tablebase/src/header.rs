@@ -146,9 +146,9 @@ pub enum Layout {
 }
 
 impl Layout {
-    /// The layout [`write`](fn@crate::write) uses: LZ4 blocks of 4096
-    /// entries (`docs/FORMAT.md` gives the measurements behind the choice).
-    pub const DEFAULT: Layout = Layout::Lz4Blocks { block_entries: 4096 };
+    /// The layout [`write`](fn@crate::write) uses: zstd blocks of 4096 entries, the layout both
+    /// games' tables are written in (`docs/FORMAT.md`).
+    pub const DEFAULT: Layout = Layout::ZstdBlocks { block_entries: 4096 };
 
     /// The id stored in the header.
     #[must_use]
