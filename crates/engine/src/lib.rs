@@ -28,7 +28,7 @@ pub use progress::{NoProgress, PhasePlan, Progress};
 pub use solution::{Solution, Stats};
 pub use solve::{phases, solve, solve_census, solve_with, SolveError, MAX_SIZE};
 pub use subset::Subset;
-pub use value::{Dtm, Entry, EntryWidth, Value, WideEntry};
+pub use value::{Category, Dtm, Entry, EntryWidth, Value, WideEntry};
 
 /// What an index entry is, as the game says.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

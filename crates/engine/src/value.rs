@@ -4,6 +4,34 @@ use std::fmt;
 
 use crate::cell::Cell;
 
+/// A value without its distance, for the side to move: what the API's `category` says, written
+/// `win`, `loss` or `draw` ([`Category::as_str`], `Display`, and serde's form with the feature
+/// `serde`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "lowercase"))]
+pub enum Category {
+    Win,
+    Loss,
+    Draw,
+}
+
+impl Category {
+    /// `"win"`, `"loss"` or `"draw"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Win => "win",
+            Category::Loss => "loss",
+            Category::Draw => "draw",
+        }
+    }
+}
+
+impl fmt::Display for Category {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// Distance to mate in plies, counted from the position it belongs to: a position whose side to
 /// move has no legal move is a loss with `Dtm(0)`; a move into it is a win with `Dtm(1)`.
 ///
@@ -44,12 +72,12 @@ impl Value {
         }
     }
 
-    /// `"win"`, `"loss"` or `"draw"`.
-    pub fn category(self) -> &'static str {
+    /// Won, lost or drawn, without the distance.
+    pub fn category(self) -> Category {
         match self {
-            Value::Win(_) => "win",
-            Value::Loss(_) => "loss",
-            Value::Draw => "draw",
+            Value::Win(_) => Category::Win,
+            Value::Loss(_) => Category::Loss,
+            Value::Draw => Category::Draw,
         }
     }
 

@@ -38,6 +38,7 @@ use arrow_array::builder::{StringBuilder, StringDictionaryBuilder, UInt16Builder
 use arrow_array::types::Int8Type;
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use nana_engine::Category;
 use nana_front::FrontRules;
 use nana_probe::table::{Source, Table, TableError};
 use nana_probe::{Probe, ProbeError};
@@ -62,7 +63,7 @@ const ROW_GROUP: usize = 1 << 20;
 pub struct Row {
     pub fen: String,
     pub side_to_move: &'static str,
-    pub category: &'static str,
+    pub category: Category,
     /// `None` for a draw.
     pub dtm: Option<u16>,
     /// In the machine notation; `None` where the game is over.
@@ -148,7 +149,7 @@ pub fn record_batch(rows: &[Row]) -> RecordBatch {
     for r in rows {
         fen.append_value(&r.fen);
         side.append_value(r.side_to_move);
-        category.append_value(r.category);
+        category.append_value(r.category.as_str());
         dtm.append_option(r.dtm);
         best.append_option(r.best_move.as_deref());
         hand.append_value(&r.hand);
@@ -264,7 +265,7 @@ pub fn write<R: FrontRules>(
                     let fields = [
                         r.fen.as_str(),
                         r.side_to_move,
-                        r.category,
+                        r.category.as_str(),
                         &dtm,
                         r.best_move.as_deref().unwrap_or(""),
                         &r.hand,

@@ -6,7 +6,7 @@
 //! tests' build, so the test command compares fewer of its rows with the file's own probe's (its
 //! blocks read through the table's reader) and the self-check more with the whole table decoded.
 
-use nana_engine::Value;
+use nana_engine::{Category, Value};
 use nana_export::{probe_in_memory, rows, with_probe, PageStats, Pages};
 use nana_front::FrontRules;
 use nana_probe::table::{Source, Table};
@@ -71,10 +71,9 @@ fn counts_agree<R: FrontRules>(table: &Table<R>, span: u64) {
             let (winning, drawing) = (count(|v| matches!(v, Value::Win(_))), count(|v| *v == Value::Draw));
             assert_eq!((row.winning_moves, row.drawing_moves), (winning, drawing), "{}", row.fen);
             let fits = match row.category {
-                "win" => winning > 0,
-                "loss" => winning == 0 && drawing == 0,
-                "draw" => winning == 0 && drawing > 0,
-                other => panic!("category {other}"),
+                Category::Win => winning > 0,
+                Category::Loss => winning == 0 && drawing == 0,
+                Category::Draw => winning == 0 && drawing > 0,
             };
             assert!(fits, "{}: {} with {winning} winning and {drawing} drawing moves", row.fen, row.category);
             checked += 1;

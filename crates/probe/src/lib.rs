@@ -85,7 +85,7 @@ pub mod table;
 
 use std::fmt;
 
-use nana_engine::{Dtm, EntryWidth, Value};
+use nana_engine::{Category, Dtm, EntryWidth, Value};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
 /// Why the game is over at a position, as the game names it: `checkmate`, `stalemate`,
@@ -671,7 +671,7 @@ impl Serialize for Endings {
 pub struct Summary {
     pub fen: String,
     /// For the side to move.
-    pub category: &'static str,
+    pub category: Category,
     pub dtm: Option<u16>,
     /// How the game ended at this position, if it is over.
     #[serde(flatten)]
@@ -688,7 +688,7 @@ pub struct MoveAnswer {
     pub uci: String,
     /// The game's human notation (Lichess's `san`).
     pub san: String,
-    pub category: &'static str,
+    pub category: Category,
     pub dtm: Option<u16>,
     /// How the move ends the game, if it does.
     #[serde(flatten)]

@@ -329,7 +329,7 @@ fn the_answer_serialises_as_nana_query_did() {
         };
         let new_value = nana_probe::Summary {
             fen: "RCK/2B/2k w b".into(),
-            category: "loss",
+            category: nana_engine::Category::Loss,
             dtm: Some(2),
             endings: endings(ending),
             best_move: best_move.map(String::from),
@@ -346,7 +346,7 @@ fn the_answer_serialises_as_nana_query_did() {
         let new_move = |e| nana_probe::MoveAnswer {
             uci: "B*2c".into(),
             san: "B*2c".into(),
-            category: "draw",
+            category: nana_engine::Category::Draw,
             dtm: None,
             endings: endings(e),
         };

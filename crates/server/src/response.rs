@@ -1,6 +1,7 @@
 //! What the API answers, beyond the probe's [`Answer`]: a mainline with its positions, the
 //! page's view of a position, a table's statistics and the list of games.
 
+use nana_engine::Category;
 use nana_front::{Board, MoveSquares, Palette, Words};
 use nana_probe::Answer;
 use serde::Serialize;
@@ -17,7 +18,7 @@ pub struct LinePly {
     pub san: String,
     /// The position after the move.
     pub fen: String,
-    pub category: &'static str,
+    pub category: Category,
     pub dtm: Option<u16>,
 }
 
@@ -27,7 +28,7 @@ pub struct LinePly {
 pub struct Mainline {
     pub fen: String,
     /// For the side to move at `fen`.
-    pub category: &'static str,
+    pub category: Category,
     pub dtm: Option<u16>,
     pub mainline: Vec<LinePly>,
 }
