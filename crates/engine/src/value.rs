@@ -253,6 +253,17 @@ impl EntryWidth {
             EntryWidth::Two => WideEntry::read(entries, index as usize).value(),
         }
     }
+
+    /// The entries among the first `count` of a solution's bytes that are wins in `at_least`
+    /// plies or more, as (distance, index), in index order: a whole table's longest wins.
+    pub fn wins_of_at_least(self, entries: &[u8], count: u64, at_least: u16) -> Vec<(u16, u64)> {
+        (0..count)
+            .filter_map(|i| match self.value(entries, i) {
+                Some(Value::Win(d)) if d.0 >= at_least => Some((d.0, i)),
+                _ => None,
+            })
+            .collect()
+    }
 }
 
 impl fmt::Display for EntryWidth {

@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use nana_engine::Value;
 use nana_front::{Explorable, Words};
 use nana_probe::table::{Source, Table, TableError};
 use nana_probe::{Answer, GameAnalysis, LinePly as Ply, Probe, ProbeRules};
@@ -147,16 +146,11 @@ where
             seen += s.per_dtm[d];
             threshold = d as u16;
         }
-        let mut wins: Vec<(u16, u64)> = Vec::new();
-        if threshold != u16::MAX {
-            for i in 0..game.size() {
-                if let Some(Value::Win(d)) = width.value(entries, i) {
-                    if d.0 >= threshold {
-                        wins.push((d.0, i));
-                    }
-                }
-            }
-        }
+        let mut wins = if threshold == u16::MAX {
+            Vec::new()
+        } else {
+            width.wins_of_at_least(entries, game.size(), threshold)
+        };
         wins.sort_by_key(|&(d, i)| (std::cmp::Reverse(d), i));
         let longest_wins = wins
             .into_iter()
