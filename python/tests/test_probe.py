@@ -16,7 +16,7 @@ import nana
 from conftest import RULE_SETS, query_json, run_nana
 
 # The positions per game of the random comparison, and the rule set each is drawn from.
-RANDOM_POSITIONS = 1000
+RANDOM_POSITIONS = 400
 RANDOM_RULES = [("nana", "current"), ("dobutsu", "tanaka")]
 
 
