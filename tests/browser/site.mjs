@@ -7,7 +7,10 @@
 // a bad position string shows its error beside the input; that a missing table is named with the
 // command that makes it; that a whole Dobutsu game played against the page (play mode) gets the
 // table's best move for every reply, and that its record reads back from its URL and survives a
-// reload; that with the network cut after a first visit, Nana still answers; and that a Japanese
+// reload; that Dobutsu's statistics show its table's counts; that with the network cut after a
+// first visit, Nana and the Dobutsu positions shown before (the start, after Cxb3, one more) show
+// again their value, moves and mainline, a Dobutsu position never fetched draws its board and
+// says it needs the network, and nothing is logged to the console as an error; and that a Japanese
 // browser gets the page in Japanese (Dobutsu's animals drawn), which the switch turns English.
 // Prints the figures of a cold visit to the Dobutsu start: when its value and ranked moves are
 // shown, and when its whole mainline is. Exits 0 when every check passes, 1 with
@@ -57,7 +60,12 @@ async function browser(locale = "en-US") {
   page.setDefaultTimeout(60000);
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  return { context, page, errors, dir };
+  // What the page logs to the console as an error (failed requests included) and its script
+  // errors: the offline part requires none.
+  const consoleErrors = [];
+  page.on("console", (m) => { if (m.type() === "error") consoleErrors.push(m.text()); });
+  page.on("pageerror", (e) => consoleErrors.push("script error: " + e.message));
+  return { context, page, errors, consoleErrors, dir };
 }
 
 // Waits until the page shows the answer for `fen` under the rule set `rs` (the title names both).
@@ -81,8 +89,28 @@ async function rankedMoves(page, rs, fen) {
     let soFar = null;
     const r = await NanaStatic.get(`/api/${game}/${rules}/view?fen=` + encodeURIComponent(f.replace(/ /g, "_")), (so) => { soFar = so.body; return false; });
     const v = r ? r.body : soFar;
-    return v.moves.map((m, i) => ({ uci: m.uci, fen: m.fen, category: v.answer.moves[i].category, dtm: v.answer.moves[i].dtm }));
+    return v.moves.map((m, i) => ({ uci: m.uci, san: v.answer.moves[i].san, fen: m.fen, category: v.answer.moves[i].category, dtm: v.answer.moves[i].dtm }));
   }, [rs.game, rs.rules, fen]);
+}
+
+// What the page shows of the position on screen: its value, ranked moves and mainline.
+async function onScreen(page) {
+  return page.evaluate(() => JSON.stringify({
+    value: document.getElementById("value").textContent,
+    category: document.getElementById("value").dataset.category,
+    moves: [...document.querySelectorAll("#moves button.move")].map((b) => b.dataset.uci),
+    // The moves, without their numbers (counted from the start of the line the page shows).
+    mainline: [...document.querySelectorAll("#mainline a")].map((a) => a.textContent.replace(/^\d+\. /, "")),
+  }));
+}
+
+// A Dobutsu position opened by its URL in a fresh page, shown whole (mainline and all).
+async function openWhole(page, rs, fen) {
+  await page.goto("about:blank");
+  await page.goto(base + "#/" + rs.game + "/" + rs.rules + "?position=" + encodeURIComponent(fen));
+  await shown(page, fen, rs);
+  await wholeMainline(page);
+  return onScreen(page);
 }
 
 async function playDobutsu(page, rs) {
@@ -273,6 +301,24 @@ try {
     check(r.status === 503 && r.body.error.includes(m.file) && r.body.error.includes(m.command), `${m.game} ${m.rules}: the missing ${m.file} is named with \`${m.command}\``);
   }
 
+  // Dobutsu's statistics on the static site: the counts of its table's header (its histogram),
+  // those of the fixture's table; the longest wins are left to `nana serve`, and said so.
+  if (dobutsu) {
+    const t0 = Date.now();
+    await page.goto(base + "#/dobutsu/tanaka/stats");
+    await page.waitForFunction(() => document.getElementById("counts") !== null);
+    const cells = await page.locator("#counts tr").evaluateAll((rows) => rows.slice(1).map((r) => r.cells[1].textContent.replace(/,/g, "")));
+    const want = dobutsu.stats;
+    const [wins, losses, draws, legal, unused] = cells.map(Number);
+    check(wins === want.wins && losses === want.losses && draws === want.draws && unused === want.unused &&
+      legal === want.wins + want.losses + want.draws, `dobutsu tanaka: the statistics show the table's counts (${cells.join(", ")})`);
+    const lines = await page.locator("#longest-lines").textContent();
+    check(lines.includes(String(want.longest_win)), `dobutsu tanaka: the longest win, ${want.longest_win} plies, is shown ("${lines}")`);
+    check((await page.locator("#longest-omitted").count()) === 1 && (await page.locator("#longest li").count()) === 0,
+      "dobutsu tanaka: the longest wins are said to need `nana serve`");
+    console.log(`figure: the statistics check took ${Date.now() - t0} ms`);
+  }
+
   // Offline after a visit: the service worker keeps the page, the module and Nana's tables, and
   // the Dobutsu ranges fetched once it controls the page (from the reload on).
   await page.evaluate(() => navigator.serviceWorker.ready);
@@ -281,16 +327,40 @@ try {
   const nana = expected.rule_sets.find((r) => r.game === "nana");
   await page.goto(base + "#/" + nana.game + "/" + nana.rules);
   await shown(page, nana.start.fen, nana);
+  // Dobutsu positions shown online: the start from its URL in a fresh page, Cxb3 played from it,
+  // another of the start's moves from its URL; what each showed must show again offline, each
+  // opened by its URL in a fresh page.
+  const visited = [];
   if (dobutsu) {
-    await page.goto(base + "#/dobutsu/tanaka");
-    await shown(page, dobutsu.start.fen, dobutsu);
+    const t0 = Date.now();
+    const ranked = await rankedMoves(page, dobutsu, dobutsu.start.fen);
+    const cxb3 = ranked.find((m) => m.san === "Cxb3");
+    check(cxb3 !== undefined, "dobutsu tanaka: the start has the move Cxb3");
+    const other = ranked.find((m) => m.fen !== cxb3.fen);
+    visited.push({ fen: dobutsu.start.fen, online: await openWhole(page, dobutsu, dobutsu.start.fen) });
+    // Cxb3 played from the start (its entries read once the block index is in, as a user's
+    // game reads them), then the other opened by its URL.
+    await page.click(`#moves button.move[data-uci="${cxb3.uci}"]`);
+    await shown(page, cxb3.fen, dobutsu);
+    await wholeMainline(page);
+    visited.push({ fen: cxb3.fen, online: await onScreen(page) });
+    visited.push({ fen: other.fen, online: await openWhole(page, dobutsu, other.fen) });
+    console.log(`figure: the ${visited.length} Dobutsu positions shown online took ${Date.now() - t0} ms`);
   }
+  // From here on, nothing may be logged to the console as an error.
+  first.consoleErrors.length = 0;
+  const offlineT0 = Date.now();
   await first.context.setOffline(true);
   for (const rs of [nana, dobutsu].filter(Boolean)) {
     await page.goto("about:blank");
     await page.goto(base + "#/" + rs.game + "/" + rs.rules);
     await shown(page, rs.start.fen, rs);
     check((await page.locator("#value").getAttribute("data-category")) === rs.start.category, `offline, ${rs.game} ${rs.rules}'s start still answers`);
+  }
+  for (const v of visited) {
+    const again = await openWhole(page, dobutsu, v.fen);
+    check(again === v.online, `offline, ${v.fen} shows again its value, ranked moves and mainline` +
+      (again === v.online ? "" : `: ${again} offline, ${v.online} online`));
   }
   if (dobutsu) {
     // A position whose blocks were never fetched: its board is still drawn, and the page says
@@ -304,6 +374,9 @@ try {
     check((await page.locator("#board .sq").count()) === 12, "offline, its board is still drawn");
     check(!(await page.locator("#fen").getAttribute("class") || "").includes("bad"), "offline, its string is not marked wrong");
   }
+  const logged = first.consoleErrors.splice(0);
+  console.log(`figure: the offline part took ${Date.now() - offlineT0} ms; console errors logged: ${logged.length}`);
+  check(logged.length === 0, "offline, nothing is logged to the console as an error: " + logged.slice(0, 5).join("; "));
   await first.context.setOffline(false);
   check(first.errors.length === 0, "no script error: " + first.errors.join("; "));
 } catch (e) {

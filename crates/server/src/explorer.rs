@@ -170,6 +170,7 @@ where
             longest_loss: longest_at(&s.per_dtm, 0),
             per_dtm: s.per_dtm,
             longest_wins,
+            longest_wins_omitted: false,
         })
     }
 }

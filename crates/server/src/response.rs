@@ -101,6 +101,10 @@ pub struct TableStats {
     /// The longest wins (at most [`LONGEST_WINS`](crate::LONGEST_WINS), longest first), one
     /// position per index entry.
     pub longest_wins: Vec<LongWin>,
+    /// Whether `longest_wins` was left empty because finding it reads every entry, which a
+    /// reader by range does not (the static site's large tables); written only where true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub longest_wins_omitted: bool,
 }
 
 /// A game and its rule sets, as `GET /api/games` lists them.

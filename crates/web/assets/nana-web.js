@@ -61,8 +61,10 @@ const NanaStatic = (() => {
 
   async function fetchOk(url, what) {
     let r;
-    try { r = await fetch(url); } catch (e) { throw new Error(`${what} (${url}) could not be fetched: ${e.message}`); }
-    if (!r.ok) throw new Error(`${what} (${url}) could not be fetched: HTTP ${r.status}`);
+    try { r = await fetch(url); } catch (e) {
+      throw fetchError(`${what} (${url}) could not be fetched (${e.message}): the network or the host is unreachable.`, "offline");
+    }
+    if (!r.ok) throw fetchError(`${what} (${url}) could not be fetched: the host answered HTTP ${r.status}`, "host");
     return r;
   }
   // The module, compiled as its bytes arrive where the host serves it as application/wasm, else
@@ -93,7 +95,7 @@ const NanaStatic = (() => {
     const headBytes = Promise.all(heads.map((r) => fetchRange(r).catch(() => null)));
     if (self.caches) {
       for (const key of await caches.keys().catch(() => [])) {
-        if (key.startsWith("nana-ranges-") && key !== rangeCache) caches.delete(key);
+        if (key.startsWith("nana-ranges-") && key !== rangeCache) caches.delete(key).catch(() => {});
       }
     }
     wasm = (await module).exports;
@@ -102,33 +104,107 @@ const NanaStatic = (() => {
     heads.forEach((r, i) => { if (got[i]) supply(r.file, r.start, got[i]); });
   }
 
+  // The ranges kept in the range cache: for each part's URL, its kept ranges [a, b, key], read
+  // once from the cache's keys (`URL?bytes=a-b`) and added to as ranges are kept.
+  let keptRanges = null;
+  function kept() {
+    if (!keptRanges) {
+      keptRanges = (async () => {
+        const map = new Map();
+        if (!self.caches) return map;
+        const cache = await caches.open(rangeCache);
+        for (const req of await cache.keys()) {
+          const u = new URL(req.url);
+          const m = /^(\d+)-(\d+)$/.exec(u.searchParams.get("bytes") || "");
+          if (!m) continue;
+          const url = u.origin + u.pathname;
+          if (!map.has(url)) map.set(url, []);
+          map.get(url).push([Number(m[1]), Number(m[2]), req.url]);
+        }
+        return map;
+      })().catch(() => new Map());
+    }
+    return keptRanges;
+  }
+  // Bytes a..b of a part from the ranges kept, where they cover them all; else null.
+  async function fromKept(url, a, b) {
+    const list = ((await kept()).get(url) || []).filter(([s, e]) => s < b && e > a).sort((x, y) => x[0] - y[0]);
+    const pieces = [];
+    let at = a;
+    for (const [s, e, key] of list) {
+      if (s > at) break;
+      if (e <= at) continue;
+      pieces.push([s, e, key]);
+      at = e;
+      if (at >= b) break;
+    }
+    if (at < b) return null;
+    try {
+      const cache = await caches.open(rangeCache);
+      const out = new Uint8Array(b - a);
+      for (const [s, e, key] of pieces) {
+        const r = await cache.match(key);
+        if (!r) return null;
+        const bytes = new Uint8Array(await r.arrayBuffer());
+        if (bytes.length !== e - s) return null;
+        const from = Math.max(a, s), to = Math.min(b, e);
+        out.set(bytes.subarray(from - s, to - s), from - a);
+      }
+      return out;
+    } catch (e) { return null; }
+  }
+  // An error the page words as a failed fetch (`kind` "offline": the network; "host": the host).
+  function fetchError(message, kind) {
+    const e = new Error(message);
+    e.kind = kind;
+    return e;
+  }
+
   // Bytes a..b (exclusive) of a part; the whole part without a Range header. A range fetched is
-  // kept (without waiting) and answers from there when the network does not.
+  // kept (without waiting), and a range the kept ones cover is read from them, not the network:
+  // a table's bytes never change under its name (the cache is named after the list of tables).
+  // Offline (the browser says so) a range not kept is not asked for: a failed request would be
+  // logged to the console, once a range.
   async function fetchPart(part, a, b) {
     const whole = a === 0 && b === part.size;
-    const key = new URL(part.url + "?bytes=" + a + "-" + b, location.href).toString();
+    const url = new URL(part.url, location.href).toString();
+    const key = url + "?bytes=" + a + "-" + b;
+    if (!whole) {
+      const got = await fromKept(url, a, b);
+      if (got) return got;
+      if (navigator.onLine === false) {
+        throw fetchError(`the browser is offline, and bytes ${a}-${b} of ${part.url} were never fetched on this device.`, "offline");
+      }
+    }
     counts.requests++;
     let r;
     try {
       r = await fetch(part.url, whole ? {} : { headers: { Range: `bytes=${a}-${b - 1}` } });
     } catch (e) {
-      const kept = !whole && self.caches ? await caches.open(rangeCache).then((c) => c.match(key)).catch(() => null) : null;
-      if (kept) return new Uint8Array(await kept.arrayBuffer());
-      throw new Error(`${part.url} could not be fetched: ${e.message}`);
+      throw fetchError(`${part.url} could not be fetched (${e.message}): the network or the host is unreachable.`, "offline");
     }
-    if (!r.ok) throw new Error(`${part.url} could not be fetched: HTTP ${r.status}`);
+    if (!r.ok) {
+      throw fetchError(`${part.url} could not be fetched: the host answered HTTP ${r.status}` +
+        (r.status === 404 ? " (the site's folder lacks the file: write the site again with `cargo xtask site` and publish all of it)" : ""), "host");
+    }
     if (!whole && r.status !== 206) {
-      throw new Error(`the host answered a Range request for ${part.url} with HTTP ${r.status}, not 206: ` +
+      throw fetchError(`the host answered a Range request for ${part.url} with HTTP ${r.status}, not 206: ` +
         "this page reads large tables by HTTP Range requests; serve the folder from a host that honours them " +
-        "and does not compress .tb files (GitHub Pages, nginx, npx http-server do)");
+        "and does not compress .tb files (GitHub Pages, nginx, npx http-server do)", "host");
     }
     const bytes = new Uint8Array(await r.arrayBuffer());
     if (bytes.length !== b - a) {
-      throw new Error(`${part.url}: ${bytes.length} bytes came for ${b - a} asked ` +
-        "(a host that compresses the tables breaks Range requests): serve .tb files as they are");
+      throw fetchError(`${part.url}: ${bytes.length} bytes came for ${b - a} asked ` +
+        "(a host that compresses the tables breaks Range requests): serve .tb files as they are", "host");
     }
     counts.bytes += bytes.length;
-    if (!whole && self.caches) caches.open(rangeCache).then((c) => c.put(key, new Response(bytes))).catch(() => {});
+    if (!whole && self.caches) {
+      caches.open(rangeCache).then((c) => c.put(key, new Response(bytes))).then(async () => {
+        const map = await kept();
+        if (!map.has(url)) map.set(url, []);
+        map.get(url).push([a, b, key]);
+      }).catch(() => {});
+    }
     return bytes;
   }
   // Bytes range.start..range.end of a table, from the parts that hold them.
@@ -146,6 +222,26 @@ const NanaStatic = (() => {
     let at = 0;
     for (const g of got) { all.set(g, at); at += g.length; }
     return all;
+  }
+
+  // Supplies the module with every kept byte of `range` (offline, where the kept ranges do
+  // not cover it all: ranges merged differently than when they were fetched, bytes between them
+  // never fetched); true where some were kept. The module then asks only for what it still lacks.
+  async function supplyKept(range) {
+    let any = false;
+    const table = tables.get(range.file);
+    for (const part of table.parts) {
+      const a = Math.max(range.start, part.offset) - part.offset;
+      const b = Math.min(range.end, part.offset + part.size) - part.offset;
+      if (a >= b) continue;
+      const url = new URL(part.url, location.href).toString();
+      for (const [s, e] of ((await kept()).get(url) || []).filter(([s, e]) => s < b && e > a)) {
+        const from = Math.max(a, s), to = Math.min(b, e);
+        const got = await fromKept(url, from, to);
+        if (got) { supply(range.file, part.offset + from, got); any = true; }
+      }
+    }
+    return any;
   }
 
   // The block index of each table read by range that has been opened (Dobutsu's: 12 bytes a
@@ -170,6 +266,7 @@ const NanaStatic = (() => {
     if (!started) started = start();
     try { await started; } catch (e) { started = null; throw e; }
     const view = /^\/api\/[^/?]+\/[^/?]+\/view(\?|$)/.test(url);
+    let lastFailed = null;
     for (let round = 0; round < 10000; round++) {
       const t0 = performance.now();
       const r = call(wasm.nana_request, url);
@@ -185,8 +282,24 @@ const NanaStatic = (() => {
         if (onSoFar && onSoFar(r.so_far) === false) return null;
       }
       counts.rounds++;
-      const data = await Promise.all(r.need.map(fetchRange));
-      r.need.forEach((range, i) => supply(range.file, range.start, data[i]));
+      const data = await Promise.allSettled(r.need.map(fetchRange));
+      let failure = null, progress = false;
+      for (let i = 0; i < r.need.length; i++) {
+        const range = r.need[i];
+        if (data[i].status === "fulfilled") {
+          supply(range.file, range.start, data[i].value);
+          progress = true;
+        } else {
+          failure = failure || data[i].reason;
+          if (await supplyKept(range)) progress = true;
+        }
+      }
+      if (failure) {
+        // Asked again with what was kept; the same ranges failing twice are the answer.
+        const asked = JSON.stringify(r.need);
+        if (!progress || asked === lastFailed) throw failure;
+        lastFailed = asked;
+      }
     }
     throw new Error(`no answer to ${url} after 10000 rounds of fetching`);
   }

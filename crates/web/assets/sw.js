@@ -1,10 +1,10 @@
 // The static site's service worker. Installed, it keeps the page, its script, the WebAssembly
 // module, the list of tables and every table the page fetches whole (Nana's); then every file the
 // page fetches is asked of the network first and kept, and without a network the kept copy
-// answers. Ranges of a large table (Dobutsu's blocks) pass by: the page keeps them itself
-// (nana-web.js), which spares each of the hundreds of small requests a detour through this worker.
-// So after one visit the page, the module, Nana's tables and every block already fetched work
-// offline.
+// answers (offline, it answers first, without asking). Ranges of a large table (Dobutsu's
+// blocks) pass by: the page keeps them itself (nana-web.js), which spares each of the hundreds
+// of small requests a detour through this worker. So after one visit the page, the module,
+// Nana's tables and every block already fetched work offline.
 "use strict";
 const CACHE = "nana-site-@VERSION@";
 const FILES = ["./", "nana-web.js", "nana_web.wasm", "tables.json", "manifest.webmanifest", "icon.svg"];
@@ -38,12 +38,21 @@ async function answer(event) {
   const url = new URL(request.url);
   url.hash = "";
   const key = url.toString();
+  const keptCopy = async () => {
+    const cache = await caches.open(CACHE);
+    return (await cache.match(key)) || (request.mode === "navigate" && (await cache.match("./"))) || null;
+  };
+  // Offline (as the browser says), the kept copy answers without a request that would fail (and
+  // be logged to the console).
+  if (self.navigator.onLine === false) {
+    const kept = await keptCopy();
+    if (kept) return kept;
+  }
   let response;
   try {
     response = await fetch(request);
   } catch (offline) {
-    const cache = await caches.open(CACHE);
-    const kept = (await cache.match(key)) || (request.mode === "navigate" && (await cache.match("./")));
+    const kept = await keptCopy();
     if (!kept) throw offline;
     return kept;
   }

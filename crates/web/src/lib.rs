@@ -307,8 +307,18 @@ where
         Explorer::view(self.table()?, game, rules, position)
     }
 
+    /// A table fetched whole counts every entry, as the server does. A table read by range
+    /// (Dobutsu's) gives the counts of its histogram, read when it was opened: the entries of
+    /// each value and of each distance, the longest win and loss; not the longest wins, which
+    /// only a read of every entry finds (the list is empty, and the answer says so:
+    /// `"longest_wins_omitted": true`).
     fn stats(&self) -> Result<TableStats, ApiError> {
-        if !self.remote.whole() {
+        let table = self.table()?;
+        if self.remote.whole() {
+            return Explorer::stats(table);
+        }
+        let Source::File(tb) = table.source() else { return Explorer::stats(table) };
+        if tb.histogram().is_none() {
             return Err(ApiError::Internal(format!(
                 "the statistics read every entry of {} ({} MB), which this page fetches by range, \
                  a position at a time: `nana serve` shows them",
@@ -316,7 +326,25 @@ where
                 self.remote.len() >> 20
             )));
         }
-        Explorer::stats(self.table()?)
+        let s = table.stats();
+        let longest_at = |parity: usize| {
+            (0..s.per_dtm.len()).rev().find(|&d| d % 2 == parity && s.per_dtm[d] > 0).map(|d| d as u16)
+        };
+        Ok(TableStats {
+            description: self.rules.describe(),
+            origin: self.remote.file().to_string(),
+            entries: s.wins + s.losses + s.draws + s.illegal,
+            wins: s.wins,
+            losses: s.losses,
+            draws: s.draws,
+            unused: s.illegal,
+            max_dtm: s.max_dtm,
+            longest_win: longest_at(1),
+            longest_loss: longest_at(0),
+            per_dtm: s.per_dtm.clone(),
+            longest_wins: Vec::new(),
+            longest_wins_omitted: true,
+        })
     }
 
     fn words(&self) -> Words {

@@ -68,7 +68,24 @@ where
                 .iter()
                 .map(|p| json!({"fen": r.rules.position_string(p), "answer": answer(p)}))
                 .collect();
-            json!({"game": G::NAME, "rules": r.name, "file": r.rules.file_name(), "start": answer(&start), "walk": walk})
+            // The counts of the table's statistics (its histogram, as the site reads them).
+            let s = table.stats();
+            let longest_win = (1..s.per_dtm.len()).rev().find(|&d| d % 2 == 1 && s.per_dtm[d] > 0);
+            let stats = json!({
+                "wins": s.wins,
+                "losses": s.losses,
+                "draws": s.draws,
+                "unused": s.illegal,
+                "longest_win": longest_win,
+            });
+            json!({
+                "game": G::NAME,
+                "rules": r.name,
+                "file": r.rules.file_name(),
+                "start": answer(&start),
+                "walk": walk,
+                "stats": stats,
+            })
         })
         .collect()
 }

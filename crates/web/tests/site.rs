@@ -309,3 +309,30 @@ fn a_missing_table_is_named_with_its_command() {
     let (status, body, _, _) = fetcher.get("/api/nana/current?fen=%ZZ");
     assert_eq!(status, 400, "{body}");
 }
+
+/// Dobutsu's statistics, over a table read by range: the counts of its histogram, fetched with
+/// its header in one round, are the server's (which counts every entry); the longest wins are
+/// left out, and the answer says so.
+#[test]
+fn dobutsus_statistics_come_from_the_header() {
+    let fetcher = Fetcher::new(&[nana_fixture::path(dobutsu_shogi::Rules::TANAKA)]);
+    let (status, body, rounds, bytes) = fetcher.get("/api/dobutsu/tanaka/stats");
+    assert_eq!(status, 200, "{body}");
+    assert!(rounds <= 2 && bytes <= 256 + TAIL, "{rounds} rounds, {bytes} bytes");
+    let got: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let table = nana_fixture::table(dobutsu_shogi::Rules::TANAKA);
+    let mut want = serde_json::to_value(Explorer::stats(&table).unwrap()).unwrap();
+    assert_eq!(got["longest_wins_omitted"], true);
+    assert_eq!(got["longest_wins"], serde_json::json!([]));
+    for key in ["origin", "longest_wins"] {
+        want.as_object_mut().unwrap().remove(key);
+    }
+    for (key, value) in want.as_object().unwrap() {
+        assert_eq!(&got[key], value, "{key}");
+    }
+    // Nana's tables, fetched whole, are counted as the server counts them, with no such note.
+    let nana = Fetcher::new(&[nana_fixture::path(nana_shogi::Rules::CURRENT)]);
+    let (status, body, _, _) = nana.get("/api/nana/current/stats");
+    assert_eq!(status, 200, "{body}");
+    assert!(!body.contains("longest_wins_omitted"), "{body}");
+}
