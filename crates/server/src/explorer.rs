@@ -201,6 +201,6 @@ impl<E: Explorer + ?Sized> Explorer for Arc<E> {
 }
 
 /// The longest distance `d` with `d % 2 == parity` that some entry has (`per_dtm[d] > 0`).
-fn longest_at(per_dtm: &[u64], parity: usize) -> Option<u16> {
+pub fn longest_at(per_dtm: &[u64], parity: usize) -> Option<u16> {
     (0..per_dtm.len()).rev().find(|&d| d % 2 == parity && per_dtm[d] > 0).map(|d| d as u16)
 }

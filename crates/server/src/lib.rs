@@ -55,7 +55,7 @@ pub mod routes;
 pub mod run;
 
 pub use error::ApiError;
-pub use explorer::{view_of, Explorer, DRAW_LINE, LONGEST_WINS};
+pub use explorer::{longest_at, view_of, Explorer, DRAW_LINE, LONGEST_WINS};
 #[cfg(feature = "files")]
 pub use registry::{add_game, ServedGame};
 pub use registry::{board_of, BoardFn, Missing, Registry, SolveJob, SolveProgress, Solved, Status};

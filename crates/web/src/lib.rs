@@ -327,9 +327,6 @@ where
             )));
         }
         let s = table.stats();
-        let longest_at = |parity: usize| {
-            (0..s.per_dtm.len()).rev().find(|&d| d % 2 == parity && s.per_dtm[d] > 0).map(|d| d as u16)
-        };
         Ok(TableStats {
             description: self.rules.describe(),
             origin: self.remote.file().to_string(),
@@ -339,8 +336,8 @@ where
             draws: s.draws,
             unused: s.illegal,
             max_dtm: s.max_dtm,
-            longest_win: longest_at(1),
-            longest_loss: longest_at(0),
+            longest_win: nana_server::longest_at(&s.per_dtm, 1),
+            longest_loss: nana_server::longest_at(&s.per_dtm, 0),
             per_dtm: s.per_dtm.clone(),
             longest_wins: Vec::new(),
             longest_wins_omitted: true,
