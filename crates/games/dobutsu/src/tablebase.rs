@@ -75,7 +75,7 @@ impl TableRules for Rules {
 
     /// zstd blocks of 4096 entries (level 6): 53.9 MB for Tanaka's table, where LZ4 blocks take
     /// 86.2 MB, and a block decodes in tens of microseconds, which a lookup that misses the
-    /// cache pays (`docs/FORMAT.md`, "Choosing the codec").
+    /// cache pays (`docs/PERFORMANCE.md`, "Value coding and codec").
     fn layout(&self) -> Layout {
         Layout::ZstdBlocks { block_entries: 4096 }
     }

@@ -12,7 +12,7 @@ use crate::types::{Rules, Variant};
 use crate::NanaGame;
 
 /// Entries a block of its tables holds (zstd blocks, [`Layout::ZstdBlocks`]): measured against
-/// 16,384 and 65,536 in `docs/FORMAT.md` ("Choosing the codec").
+/// 16,384 and 65,536 in `docs/PERFORMANCE.md` ("Value coding and codec").
 pub const BLOCK_ENTRIES: u32 = 32_768;
 
 /// The game name in the header.

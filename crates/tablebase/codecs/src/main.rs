@@ -11,16 +11,22 @@
 //! 1-byte table that still reads unused (255) is first replaced by the entry before it (0 at the
 //! start), across blocks. With `ENTROPY=1` it first prints the entries' empirical entropy with
 //! no context and with the one or two entries before as context (within a block of the first
-//! size): the bytes an ideal coder of each such model would need, the model itself not counted.
+//! size): the bytes an ideal coder of each such model would need, the model itself not counted;
+//! and for each block size the bytes of an ideal coder of each block's own value frequencies and
+//! of a fixed-width code of its values ranked. With `TRANSFORM=wins` (or `losses`, `wdl`) the
+//! entries are first rewritten as a candidate value coding stores them (see `transform`). With
+//! `DICT=1024,2048` (entries per block) it also trains a zstd dictionary on the blocks of each
+//! size and compresses them with it.
 
 use std::time::Instant;
 
-fn list<T: std::str::FromStr>(var: &str, default: &[T]) -> Vec<T>
-where
-    T: Clone,
-{
+fn list<T: std::str::FromStr + Clone>(var: &str, default: &[T]) -> Vec<T> {
     match std::env::var(var) {
-        Ok(s) => s.split(',').filter(|x| !x.is_empty()).map(|x| x.parse().ok().expect("a list of numbers")).collect(),
+        Ok(s) => s
+            .split(',')
+            .filter(|x| !x.is_empty())
+            .map(|x| x.parse().ok().expect("a list of numbers"))
+            .collect(),
         Err(_) => default.to_vec(),
     }
 }
@@ -40,20 +46,31 @@ fn main() {
             before = *e;
         }
     }
+    if let Ok(kind) = std::env::var("TRANSFORM") {
+        assert_eq!(width, 1, "TRANSFORM reads 1-byte entries");
+        transform(&mut entries, &kind);
+    }
     let sizes: Vec<usize> = list("SIZES", &[4096, 16384, 65536]);
     let levels: Vec<i32> = list("LEVELS", &[3, 19]);
     println!("{path}: {} entries of {width} byte(s), {} bytes", table.header().entries, entries.len());
     if std::env::var_os("ENTROPY").is_some() {
         entropy(&entries, sizes[0] * width);
+        for &block in &sizes {
+            block_entropy(&entries, block * width);
+        }
+    }
+    for &block in list::<usize>("DICT", &[]).iter() {
+        dictionary(&entries, block * width, list("LEVELS", &[6])[0]);
     }
     println!("| codec | entries per block | bytes | of the entries | µs to decode a block | s to compress all (one thread) |");
     println!("|---|---:|---:|---:|---:|---:|");
-    let row = |codec: &str, block: usize, bytes: usize, seconds: f64, blocks: usize, compress: Option<f64>| {
-        let share = 100.0 * bytes as f64 / entries.len() as f64;
-        let per_block = seconds * 1e6 / blocks as f64;
-        let compress = compress.map_or(String::new(), |s| format!("{s:.2}"));
-        println!("| {codec} | {block} | {bytes} | {share:.1} % | {per_block:.2} | {compress} |");
-    };
+    let row =
+        |codec: &str, block: usize, bytes: usize, seconds: f64, blocks: usize, compress: Option<f64>| {
+            let share = 100.0 * bytes as f64 / entries.len() as f64;
+            let per_block = seconds * 1e6 / blocks as f64;
+            let compress = compress.map_or(String::new(), |s| format!("{s:.2}"));
+            println!("| {codec} | {block} | {bytes} | {share:.1} % | {per_block:.2} | {compress} |");
+        };
     for &block in &sizes {
         let chunks: Vec<&[u8]> = entries.chunks(block * width).collect();
         let start = Instant::now();
@@ -66,7 +83,14 @@ fn main() {
             assert_eq!(&out[..n], *c);
         }
         let seconds = start.elapsed().as_secs_f64();
-        row("LZ4 (`lz4_flex`)", block, lz4.iter().map(Vec::len).sum(), seconds, chunks.len(), Some(lz4_seconds));
+        row(
+            "LZ4 (`lz4_flex`)",
+            block,
+            lz4.iter().map(Vec::len).sum(),
+            seconds,
+            chunks.len(),
+            Some(lz4_seconds),
+        );
         for &level in &levels {
             let start = Instant::now();
             let mut compressor = zstd::bulk::Compressor::new(level).unwrap();
@@ -119,5 +143,82 @@ fn entropy(entries: &[u8], block: usize) {
     let h2: f64 = order2.chunks(256).map(|c| bits(c.iter())).sum();
     for (name, h) in [("no context", h0), ("the entry before", h1), ("the two entries before", h2)] {
         println!("entropy, {name}: {:.0} bytes ({:.3} bits an entry)", h / 8.0, h / entries.len() as f64);
+    }
+}
+
+/// Rewrites every entry (distance to mate in plies, id 1) as the named coding would store it:
+/// `wins`, every win as one value (2, a win in 1) and its distance left to a search of its
+/// moves; `losses`, every loss but a mate on the board (1) as one value (3); `wdl`, both.
+fn transform(entries: &mut [u8], kind: &str) {
+    let (wins, losses) = match kind {
+        "wins" => (true, false),
+        "losses" => (false, true),
+        "wdl" => (true, true),
+        _ => panic!("TRANSFORM is wins, losses or wdl"),
+    };
+    for e in entries.iter_mut() {
+        match *e {
+            0 | 255 => {}
+            v if v % 2 == 0 && wins => *e = 2,
+            v if v % 2 == 1 && v > 1 && losses => *e = 3,
+            _ => {}
+        }
+    }
+}
+
+/// Prints the bytes of an ideal coder of each block's own value frequencies (no context), the
+/// frequencies themselves not counted, and of a fixed-width code of each block's own values
+/// ranked by frequency (the bits of the block's distinct values, rounded up).
+fn block_entropy(entries: &[u8], block: usize) {
+    let (mut ideal, mut packed, mut distinct) = (0f64, 0u64, 0u64);
+    for chunk in entries.chunks(block) {
+        let mut counts = [0u64; 256];
+        for &v in chunk {
+            counts[usize::from(v)] += 1;
+        }
+        let n = chunk.len() as f64;
+        ideal += counts.iter().filter(|&&c| c > 0).map(|&c| -(c as f64) * (c as f64 / n).log2()).sum::<f64>();
+        let values = counts.iter().filter(|&&c| c > 0).count() as u64;
+        distinct += values;
+        let bits = 64 - (values.max(1) - 1).leading_zeros() as u64;
+        packed += bits * chunk.len() as u64;
+    }
+    let blocks = entries.len().div_ceil(block) as u64;
+    println!(
+        "blocks of {block} bytes: each block's own frequencies, ideal {:.0} bytes; ranked, fixed width {} bytes; {:.1} distinct values a block",
+        ideal / 8.0,
+        packed / 8,
+        distinct as f64 / blocks as f64
+    );
+}
+
+/// Trains a zstd dictionary on a sample of the blocks of `block` bytes, compresses every block
+/// with it at `level`, and decodes each once with the C library: bytes (dictionary included),
+/// µs a block.
+fn dictionary(entries: &[u8], block: usize, level: i32) {
+    let chunks: Vec<&[u8]> = entries.chunks(block).collect();
+    let samples: Vec<&[u8]> = chunks.iter().step_by((chunks.len() / 20_000).max(1)).copied().collect();
+    for size in [16 * 1024, 110 * 1024] {
+        let start = Instant::now();
+        let dict = zstd::dict::from_samples(&samples, size).unwrap();
+        let train = start.elapsed().as_secs_f64();
+        let start = Instant::now();
+        let mut compressor = zstd::bulk::Compressor::with_dictionary(level, &dict).unwrap();
+        let zs: Vec<Vec<u8>> = chunks.iter().map(|c| compressor.compress(c).unwrap()).collect();
+        let compress = start.elapsed().as_secs_f64();
+        let bytes: usize = zs.iter().map(Vec::len).sum::<usize>() + dict.len();
+        let mut decompressor = zstd::bulk::Decompressor::with_dictionary(&dict).unwrap();
+        let mut out = vec![0u8; block];
+        let start = Instant::now();
+        for (z, c) in zs.iter().zip(&chunks) {
+            let n = decompressor.decompress_to_buffer(z, &mut out).unwrap();
+            assert_eq!(&out[..n], *c);
+        }
+        let seconds = start.elapsed().as_secs_f64();
+        println!(
+            "zstd {level}, a dictionary of {} bytes, blocks of {block} bytes: {bytes} bytes, {:.2} µs a block (C library), trained in {train:.1} s, compressed in {compress:.1} s",
+            dict.len(),
+            seconds * 1e6 / chunks.len() as f64
+        );
     }
 }

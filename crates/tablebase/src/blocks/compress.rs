@@ -15,7 +15,7 @@ use super::{Codec, Shape, RECORD_BYTES};
 /// than 8 KiB (Nana's, 32 KiB: levels 19 and 22 make them about 0.5 % smaller for three times
 /// the time to compress or more, which a solve's write pays), 6 for smaller ones (Dobutsu's,
 /// 4 KiB, 63,325 blocks a table: level 15 would make them 2.1 % smaller in 6.5 times the time).
-/// The level is not part of the format: a reader decodes any. `docs/FORMAT.md` gives the
+/// The level is not part of the format: a reader decodes any. `docs/PERFORMANCE.md` gives the
 /// measurements.
 pub(crate) fn zstd_level(block_bytes: u64) -> i32 {
     if block_bytes > 8192 {
