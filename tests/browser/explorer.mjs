@@ -304,6 +304,15 @@ try {
   const statsFile = path.join(outDir, "explorer-stats.png");
   await page.screenshot({ path: statsFile, fullPage: true });
   check(fs.statSync(statsFile).size > 5000, "explorer-stats.png is a non-empty picture");
+  // The statistics on a phone: the counts within the screen's width, the first screen shot.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const statsWide = await page.evaluate(() => document.documentElement.scrollWidth);
+  check(statsWide <= 390, `the statistics are no wider than the phone's screen (${statsWide} px)`);
+  const phoneStats = path.join(outDir, "explorer-stats-phone.png");
+  await page.screenshot({ path: phoneStats });
+  check(fs.statSync(phoneStats).size > 5000, "explorer-stats-phone.png is a non-empty picture");
+  await page.setViewportSize({ width: 1000, height: 900 });
   await longest.first().click();
   await waitValue(`Black wins — mate in ${plies} plies`);
   check(true, "a longest win opens with its value");
@@ -342,6 +351,8 @@ try {
   check(firstMove.y + firstMove.height <= 844, `the best move is on the phone's first screen (to y = ${(firstMove.y + firstMove.height).toFixed(0)})`);
   const wide = await page.evaluate(() => document.documentElement.scrollWidth);
   check(wide <= 390, `nothing is wider than the phone's screen (${wide} px)`);
+  const bar = await box("header");
+  check(bar.height <= 80, `the phone's top bar takes two rows at most (${bar.height.toFixed(0)} px high)`);
   await shot("explorer-phone.png", 12);
   await page.setViewportSize(desk);
   await lose.first().click();

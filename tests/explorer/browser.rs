@@ -98,6 +98,7 @@ fn the_page_plays_edits_and_shows_statistics_in_chromium() {
         "explorer-editor.png",
         "explorer-position.png",
         "explorer-stats.png",
+        "explorer-stats-phone.png",
         "explorer-dobutsu.png",
         "explorer-phone.png",
         "explorer-play.png",
