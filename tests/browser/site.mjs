@@ -207,6 +207,25 @@ async function playDobutsu(page, rs) {
   await settled();
   check(new URL(page.url()).hash === "#/dobutsu/tanaka?play=first", "play: a new game starts from the start");
   console.log(`figure: the play-mode check took ${Date.now() - t0} ms (a game of ${rec.length} plies)`);
+  return { ucis, fens };
+}
+
+// The URL of a played Dobutsu game (the user the first player) opened at ply `ply`.
+function gameUrl(game, ply) {
+  return base + "#/dobutsu/tanaka?play=first&moves=" + game.ucis.map(encodeURIComponent).join(",") + "&ply=" + ply;
+}
+
+// What the page shows of a played game's position: its board, its value and its moves.
+async function plyOnScreen(page, game, rs, ply) {
+  await page.goto("about:blank");
+  await page.goto(gameUrl(game, ply));
+  await shown(page, game.fens[ply], rs);
+  return page.evaluate(() => JSON.stringify({
+    fen: document.getElementById("fen").value,
+    value: document.getElementById("value").textContent,
+    moves: [...document.querySelectorAll("#moves button.move")].map((b) => b.dataset.uci),
+    error: document.getElementById("error").textContent,
+  }));
 }
 
 function dtmText(dtm) { return dtm === 1 ? "1 ply" : dtm + " plies"; }
@@ -284,7 +303,7 @@ try {
   // Play mode: a whole Dobutsu game against perfect play, the user playing the best move three
   // times, then always the worst (the last ranked, so that the game is short). Every reply must
   // be the table's best move.
-  if (dobutsu) await playDobutsu(page, dobutsu);
+  const played = dobutsu ? await playDobutsu(page, dobutsu) : null;
 
   // A bad position string: the error beside the input, the hint with it.
   const bad = expected.bad;
@@ -347,6 +366,11 @@ try {
     visited.push({ fen: other.fen, online: await openWhole(page, dobutsu, other.fen) });
     console.log(`figure: the ${visited.length} Dobutsu positions shown online took ${Date.now() - t0} ms`);
   }
+  // The game played above, opened online at every ply from its record's link.
+  const plies = [];
+  if (played) {
+    for (let ply = 0; ply < played.fens.length; ply++) plies.push(await plyOnScreen(page, played, dobutsu, ply));
+  }
   // From here on, nothing may be logged to the console as an error.
   first.consoleErrors.length = 0;
   const offlineT0 = Date.now();
@@ -362,6 +386,11 @@ try {
     check(again === v.online, `offline, ${v.fen} shows again its value, ranked moves and mainline` +
       (again === v.online ? "" : `: ${again} offline, ${v.online} online`));
   }
+  for (let ply = 0; ply < plies.length; ply++) {
+    const again = await plyOnScreen(page, played, dobutsu, ply);
+    if (again !== plies[ply]) throw new Error(`check failed: offline, ply ${ply} of the game shows ${again}, online ${plies[ply]}`);
+  }
+  if (played) check(plies.length === played.fens.length, `offline, every position of the game played (${plies.length}, its start to its end) shows again from its record's link`);
   if (dobutsu) {
     // A position whose blocks were never fetched: its board is still drawn, and the page says
     // that it needs the network, not that the string is wrong.
