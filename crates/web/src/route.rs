@@ -3,45 +3,21 @@
 use nana_server::request::{no_params_of_pairs, position_of_pairs};
 use nana_server::{ApiError, Registry};
 
-/// Decodes a URL component: `%XX` escapes, and `+` as a space in a query.
-fn decode(s: &str, plus: bool) -> Result<String, ApiError> {
-    let bad = || {
-        ApiError::BadRequest(format!("malformed escape in \"{}\"", s.chars().take(40).collect::<String>()))
-    };
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'%' => {
-                let hex =
-                    bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok()).ok_or_else(bad)?;
-                out.push(u8::from_str_radix(hex, 16).map_err(|_| bad())?);
-                i += 3;
-            }
-            b'+' if plus => {
-                out.push(b' ');
-                i += 1;
-            }
-            b => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8(out).map_err(|_| bad())
+/// A path segment, its `%XX` escapes decoded as the server's router decodes them: an escape
+/// that is not one is kept as it is, bytes that are not UTF-8 are a 400.
+fn segment(s: &str) -> Result<String, ApiError> {
+    percent_encoding::percent_decode_str(s).decode_utf8().map(|s| s.into_owned()).map_err(|_| {
+        ApiError::BadRequest(format!(
+            "malformed path: \"{}\" is not UTF-8 once decoded",
+            s.chars().take(40).collect::<String>()
+        ))
+    })
 }
 
-/// A query string's keys and values, decoded.
-fn pairs(query: &str) -> Result<Vec<(String, String)>, ApiError> {
-    query
-        .split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            Ok((decode(k, true)?, decode(v, true)?))
-        })
-        .collect()
+/// A query string's keys and values, decoded as the server's `Query` extractor decodes them
+/// (`application/x-www-form-urlencoded`: `+` a space, bytes that are not UTF-8 replaced).
+fn pairs(query: &str) -> Vec<(String, String)> {
+    form_urlencoded::parse(query.as_bytes()).into_owned().collect()
 }
 
 fn json<T: serde::Serialize>(value: &T) -> Result<String, ApiError> {
@@ -51,9 +27,9 @@ fn json<T: serde::Serialize>(value: &T) -> Result<String, ApiError> {
 /// The JSON body of the answer to `url`, or the API's error.
 pub fn answer(registry: &Registry, url: &str) -> Result<String, ApiError> {
     let (path, query) = url.split_once('?').unwrap_or((url, ""));
-    let query = pairs(query)?;
+    let query = pairs(query);
     let parts: Vec<String> =
-        path.split('/').filter(|s| !s.is_empty()).map(|s| decode(s, false)).collect::<Result<_, _>>()?;
+        path.split('/').filter(|s| !s.is_empty()).map(segment).collect::<Result<_, _>>()?;
     let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
     match parts.as_slice() {
         ["api", "health"] => {
@@ -102,10 +78,10 @@ pub fn answer(registry: &Registry, url: &str) -> Result<String, ApiError> {
 pub fn view_request(url: &str) -> Option<(String, String, Option<String>)> {
     let (path, query) = url.split_once('?').unwrap_or((url, ""));
     let parts: Vec<String> =
-        path.split('/').filter(|s| !s.is_empty()).map(|s| decode(s, false)).collect::<Result<_, _>>().ok()?;
+        path.split('/').filter(|s| !s.is_empty()).map(segment).collect::<Result<_, _>>().ok()?;
     match parts.as_slice() {
         [api, game, rules, view] if api == "api" && view == "view" => {
-            let position = position_of_pairs(pairs(query).ok()?).ok()?;
+            let position = position_of_pairs(pairs(query)).ok()?;
             Some((game.clone(), rules.clone(), position))
         }
         _ => None,

@@ -306,8 +306,14 @@ fn a_missing_table_is_named_with_its_command() {
     assert_eq!(status, 400, "{body}");
     let (status, body, _, _) = fetcher.get("/api/chess/x");
     assert_eq!(status, 404, "{body}");
+    // An escape that is not one stays as it is, as the server's query extractor keeps it: the
+    // position "%ZZ" is malformed. A path that is not UTF-8 once decoded is a 400 too.
     let (status, body, _, _) = fetcher.get("/api/nana/current?fen=%ZZ");
     assert_eq!(status, 400, "{body}");
+    assert!(body.contains("%ZZ") && !body.contains("escape"), "{body}");
+    let (status, body, _, _) = fetcher.get("/api/nana/%FF");
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("malformed path"), "{body}");
 }
 
 /// Dobutsu's statistics, over a table read by range: the counts of its histogram, fetched with
