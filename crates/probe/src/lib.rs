@@ -344,12 +344,25 @@ pub struct Analysis<P, M> {
 /// The analysis of a game's position.
 pub type GameAnalysis<G> = Analysis<<G as ProbeRules>::Position, <G as ProbeRules>::Move>;
 
+/// Where a probe finds a won position's distance to mate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wins {
+    /// In its entry, as every other value.
+    Stored,
+    /// By a search of its moves: its entry says only that it is won (whatever distance it
+    /// holds), and the distance is one more than the least distance of a lost position one of
+    /// its moves leads to, each valued by the rules or by its entry. A won position where the
+    /// game is over has its value from the rules.
+    Searched,
+}
+
 /// A solution of one game, ready for lookups.
 #[derive(Debug, Clone, Copy)]
 pub struct Probe<'a, G> {
     game: G,
     entries: table::Entries<'a>,
     width: EntryWidth,
+    wins: Wins,
 }
 
 impl<'a, G: ProbeRules> Probe<'a, G> {
@@ -369,7 +382,7 @@ impl<'a, G: ProbeRules> Probe<'a, G> {
         if bytes / per_entry != expected {
             return Err(ProbeError::WrongSize { entries: bytes / per_entry, expected });
         }
-        Ok(Probe { game, entries: table::Entries::Bytes(entries), width })
+        Ok(Probe { game, entries: table::Entries::Bytes(entries), width, wins: Wins::Stored })
     }
 
     /// A solution in memory; an error unless it has exactly one entry per index entry of the
@@ -379,7 +392,12 @@ impl<'a, G: ProbeRules> Probe<'a, G> {
         if entries != expected {
             return Err(ProbeError::WrongSize { entries, expected });
         }
-        Ok(Probe { game, entries: table::Entries::Solution(solution), width: solution.width })
+        Ok(Probe {
+            game,
+            entries: table::Entries::Solution(solution),
+            width: solution.width,
+            wins: Wins::Stored,
+        })
     }
 
     /// A table file's entries, of the width its header names, read one at a time (a compressed
@@ -393,7 +411,7 @@ impl<'a, G: ProbeRules> Probe<'a, G> {
         if entries != expected {
             return Err(ProbeError::WrongSize { entries, expected });
         }
-        Ok(Probe { game, entries: table::Entries::File(file), width })
+        Ok(Probe { game, entries: table::Entries::File(file), width, wins: Wins::Stored })
     }
 
     /// A table file's entries read through `reader` (for example a cache of decoded blocks of
@@ -404,8 +422,13 @@ impl<'a, G: ProbeRules> Probe<'a, G> {
         file: &nana_tablebase::Tablebase,
         reader: &'a dyn table::ReadEntries,
     ) -> Result<Probe<'a, G>, ProbeError> {
-        let Probe { game, width, .. } = Probe::of_file(game, file)?;
-        Ok(Probe { game, entries: table::Entries::Reader(reader), width })
+        let Probe { game, width, wins, .. } = Probe::of_file(game, file)?;
+        Ok(Probe { game, entries: table::Entries::Reader(reader), width, wins })
+    }
+
+    /// The same probe, finding won positions' distances as `wins` says.
+    pub fn with_wins(self, wins: Wins) -> Probe<'a, G> {
+        Probe { wins, ..self }
     }
 
     pub fn game(&self) -> &G {
@@ -424,11 +447,48 @@ impl<'a, G: ProbeRules> Probe<'a, G> {
         if let Some(value) = self.game.value_by_rules(pos) {
             return Ok(value);
         }
+        match self.stored(pos)? {
+            Value::Win(_) if self.wins == Wins::Searched => self.searched_win(pos),
+            value => Ok(value),
+        }
+    }
+
+    /// The value a legal position's entry holds.
+    #[inline]
+    fn stored(&self, pos: &G::Position) -> Result<Value, ProbeError> {
         let i = self.game.index(pos);
         match self.entries.value(self.width, i) {
             Ok(Some(value)) => Ok(value),
             Ok(None) => Err(ProbeError::Unused { index: i, meaning: self.game.unused_entry() }),
             Err(error) => Err(ProbeError::Damaged { index: i, error: error.to_string() }),
+        }
+    }
+
+    /// A won position's value found by a search of its moves ([`Wins::Searched`]).
+    fn searched_win(&self, pos: &G::Position) -> Result<Value, ProbeError> {
+        if let Some(t) = self.game.terminal(pos) {
+            return Ok(t.value);
+        }
+        let (mut least, mut err) = (None::<u16>, None);
+        self.game.for_each_move(pos, |_, child| {
+            if err.is_some() {
+                return;
+            }
+            let value = match self.game.value_by_rules(child) {
+                Some(value) => value,
+                None => match self.stored(child) {
+                    Ok(value) => value,
+                    Err(e) => return err = Some(e),
+                },
+            };
+            if let Value::Loss(d) = value {
+                least = Some(least.map_or(d.0, |l| l.min(d.0)));
+            }
+        });
+        match (err, least) {
+            (Some(e), _) => Err(e),
+            (None, Some(d)) => Ok(Value::Win(Dtm(d + 1))),
+            (None, None) => Err(self.inconsistent(pos)),
         }
     }
 

@@ -5,7 +5,7 @@
 //! Long: every test shares the test double and its solved tables.
 
 use nana_engine::{check_with, solve_with, Dtm, EntryWidth, Game, NoProgress, Node, Value};
-use nana_probe::{Ending, InputError, Probe, ProbeError, ProbeRules, Terminal};
+use nana_probe::{Ending, InputError, Probe, ProbeError, ProbeRules, Terminal, Wins};
 
 use Value::{Draw, Loss, Win};
 
@@ -567,4 +567,27 @@ mod table {
         assert_eq!(solved.origin(), "solved in memory");
         assert_eq!(solved.probe().value(&2).unwrap(), Loss(Dtm(2)));
     }
+}
+
+/// With every win's entry rewritten as a win in 1, a probe that searches wins' distances
+/// answers every position as the probe of the solved entries does; with a win's entry marked a
+/// loss, or with no lost position among a win's moves, it is inconsistent.
+#[test]
+fn wins_searched_from_their_moves_answer_as_wins_stored() {
+    let solved = solved(EntryWidth::One);
+    let rewritten: Vec<u8> =
+        solved.iter().map(|&v| if v != 0 && v != 255 && v % 2 == 0 { 2 } else { v }).collect();
+    assert_ne!(rewritten, solved, "some win is longer than 1");
+    let stored = Probe::new(Race, &solved).unwrap();
+    let searched = Probe::new(Race, &rewritten).unwrap().with_wins(Wins::Searched);
+    for c in 0..11 {
+        assert_eq!(searched.value(&c), stored.value(&c), "at {c}");
+        assert_eq!(json(&searched.answer(&c, 6).unwrap()), json(&stored.answer(&c, 6).unwrap()), "at {c}");
+    }
+    // 5 wins (its three moves lead to 6, 7 and 8, each lost at once); with those marked draws,
+    // none of its moves loses.
+    let mut broken = rewritten.clone();
+    broken[6..9].fill(0);
+    let searched = Probe::new(Race, &broken).unwrap().with_wins(Wins::Searched);
+    assert!(matches!(searched.value(&5), Err(ProbeError::Inconsistent { .. })), "{:?}", searched.value(&5));
 }
