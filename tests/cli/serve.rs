@@ -77,9 +77,16 @@ fn serve_answers_the_api_and_stops_on_ctrl_c() {
 /// address and the lines before it.
 #[cfg(unix)]
 fn start_serve(args: &[&str]) -> (std::process::Child, String, Vec<String>) {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_nana"));
+    command.args(args);
+    start_serve_command(command)
+}
+
+/// [`start_serve`] of a command given whole.
+#[cfg(unix)]
+fn start_serve_command(mut command: std::process::Command) -> (std::process::Child, String, Vec<String>) {
     use std::io::BufRead;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nana"))
-        .args(args)
+    let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -209,6 +216,26 @@ fn serve_answers_an_error_for_a_table_truncated_under_it_and_goes_on() {
     assert_eq!(status, 200, "{body}");
     let (status, body) = http_get(&addr, "/api/nana/current?position=3/3/3_b_KRBkrb_1");
     assert_eq!(status, 200, "the intact table still answers: {body}");
+    stop_serve(child);
+}
+
+/// Under an open-file limit of 200 (soft and hard, set by the shell), `nana serve` lowers its
+/// connection cap of 4,096 to the 136 the limit leaves room for, says so, and answers.
+#[cfg(unix)]
+#[test]
+fn serve_lowers_its_connection_cap_to_the_open_file_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(table("current"), dir.path().join("nana-current.tb")).unwrap();
+    let d = dir.path().to_str().unwrap();
+    let mut command = std::process::Command::new("sh");
+    command.args(["-c", "ulimit -n 200 && exec \"$0\" \"$@\"", env!("CARGO_BIN_EXE_nana")]);
+    command.args(["--game", "nana", "serve", "--port", "0", "--no-solve", "--tablebase-dir", d]);
+    let (child, addr, before) = start_serve_command(command);
+    let note =
+        "note: the open-file limit leaves room for 136 connections: at most 136 are open at once, not 4096";
+    assert!(before.iter().any(|l| l == note), "{before:?}");
+    let (status, body) = http_get(&addr, "/api/health");
+    assert_eq!(status, 200, "{body}");
     stop_serve(child);
 }
 

@@ -94,6 +94,11 @@ pub struct Server {
 
 impl Server {
     pub fn start(registry: Arc<Registry>, workers: usize) -> Server {
+        Server::start_with(registry, workers, nana_server::Limits::default())
+    }
+
+    /// A server within `limits`.
+    pub fn start_with(registry: Arc<Registry>, workers: usize, limits: nana_server::Limits) -> Server {
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::spawn(move || {
@@ -105,7 +110,7 @@ impl Server {
             runtime.block_on(async move {
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a port");
                 addr_tx.send(listener.local_addr().expect("an address")).expect("the test waits");
-                nana_server::serve(listener, registry, async {
+                nana_server::serve_with(listener, registry, limits, async {
                     let _ = stopped.await;
                 })
                 .await

@@ -136,82 +136,139 @@ fn get_blocking(addr: std::net::SocketAddr, path: &str) -> (u16, std::time::Dura
     (status, start.elapsed())
 }
 
-/// Slow and greedy clients at once, on a server whose header-read timeout is 1 s: a client that
-/// sends its headers a byte every 50 ms (slowloris) has its connection closed within 2 s; 500
-/// idle connections and a client that asks for answers and never reads them hold the server
-/// meanwhile; through it all, `/api/health` is 200 and a position's answer comes within 500 ms.
-#[test]
-fn slow_and_greedy_clients_leave_the_server_answering() {
-    use std::io::{Read, Write};
-    use std::time::{Duration, Instant};
-    let _turn = crate::common::heavy();
-    let registry = crate::common::registry();
-    let (addr_tx, addr_rx) = std::sync::mpsc::channel();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build();
-        runtime.expect("a runtime").block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a port");
-            addr_tx.send(listener.local_addr().expect("an address")).expect("the test waits");
-            let shutdown = async {
-                let _ = stopped.await;
-            };
-            nana_server::serve_with(listener, registry, Duration::from_secs(1), shutdown)
-                .await
-                .expect("serves");
-        });
-    });
-    let addr = addr_rx.recv().expect("the server starts");
-    let idle: Vec<_> =
-        (0..500).map(|_| std::net::TcpStream::connect(addr).expect("an idle connection")).collect();
-    let mut greedy = std::net::TcpStream::connect(addr).expect("connects");
-    greedy.set_write_timeout(Some(Duration::from_millis(500))).expect("a timeout");
-    for _ in 0..2000 {
-        if write!(greedy, "GET /api/nana/original?position=3/3/3_b_KRBkrb_1 HTTP/1.1\r\nhost: x\r\n\r\n")
-            .is_err()
-        {
-            break;
+/// Raises the process's soft open-file limit to hold `files` descriptors, or fails saying why.
+pub fn open_file_room(files: libc::rlim_t) {
+    // SAFETY: getrlimit and setrlimit read and write the struct passed, nothing else.
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    assert_eq!(unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) }, 0, "getrlimit");
+    if limit.rlim_cur < files {
+        assert!(
+            limit.rlim_max >= files,
+            "the open-file limit's hard bound is {}, the test needs {files} (`ulimit -Hn`; raise it as root)",
+            limit.rlim_max
+        );
+        limit.rlim_cur = files;
+        // SAFETY: as above.
+        assert_eq!(unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &limit) }, 0, "setrlimit");
+    }
+}
+
+/// Whether the server has closed `s`: reads what it holds for up to `within`, and says whether
+/// the connection ended (end of file or reset) rather than falling silent.
+pub fn closed_within(s: &mut std::net::TcpStream, within: std::time::Duration) -> bool {
+    use std::io::{ErrorKind, Read};
+    let start = std::time::Instant::now();
+    s.set_read_timeout(Some(std::time::Duration::from_millis(300))).expect("a timeout");
+    let mut scratch = vec![0u8; 1 << 16];
+    while start.elapsed() < within {
+        match s.read(&mut scratch) {
+            Ok(0) => return true,
+            Ok(_) => {}
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => return false,
+            Err(_) => return true,
         }
     }
-    let slowloris = std::thread::spawn(move || {
-        let start = Instant::now();
-        let mut s = std::net::TcpStream::connect(addr).expect("connects");
-        s.set_read_timeout(Some(Duration::from_millis(50))).expect("a timeout");
-        let head = b"GET /api/health HTTP/1.1\r\nhost: x\r\nx-slow: ".iter().chain(std::iter::repeat(&b'a'));
-        for &b in head {
-            if start.elapsed() > Duration::from_millis(2500) {
-                return None;
-            }
-            let mut one = [0u8; 1];
-            if let Ok(0) = s.read(&mut one) {
-                return Some(start.elapsed());
-            }
-            if s.write_all(&[b]).is_err() {
-                return Some(start.elapsed());
-            }
-        }
-        None
-    });
-    let mut slowest = Duration::ZERO;
+    false
+}
+
+/// A client that pipelines requests for a view until the server stops reading them (its
+/// answers fill both sockets' buffers) and reads none: the connection and the requests sent.
+pub fn greedy_client(addr: std::net::SocketAddr) -> (std::net::TcpStream, usize) {
+    use std::io::Write;
+    let mut greedy = std::net::TcpStream::connect(addr).expect("connects");
+    greedy.set_write_timeout(Some(std::time::Duration::from_millis(500))).expect("a timeout");
+    let mut sent = 0;
+    while sent < 1_000_000
+        && write!(greedy, "GET /api/nana/original/view?position=3/3/3_b_KRBkrb_1 HTTP/1.1\r\nhost: x\r\n\r\n")
+            .is_ok()
+    {
+        sent += 1;
+    }
+    (greedy, sent)
+}
+
+/// A client that sends a request's head a byte every 50 ms: how long until the server closed
+/// its connection, or `None` if it had not after 2.5 s.
+fn slowloris(addr: std::net::SocketAddr) -> Option<std::time::Duration> {
+    use std::io::{Read, Write};
+    use std::time::{Duration, Instant};
     let start = Instant::now();
-    while start.elapsed() < Duration::from_millis(2000) {
+    let mut s = std::net::TcpStream::connect(addr).expect("connects");
+    s.set_read_timeout(Some(Duration::from_millis(50))).expect("a timeout");
+    let head = b"GET /api/health HTTP/1.1\r\nhost: x\r\nx-slow: ".iter().chain(std::iter::repeat(&b'a'));
+    for &b in head {
+        if start.elapsed() > Duration::from_millis(2500) {
+            return None;
+        }
+        let mut one = [0u8; 1];
+        if let Ok(0) = s.read(&mut one) {
+            return Some(start.elapsed());
+        }
+        if s.write_all(&[b]).is_err() {
+            return Some(start.elapsed());
+        }
+    }
+    None
+}
+
+/// Slow and greedy clients at once, on a server whose header-read and write timeouts are 1 s: a
+/// client that sends its headers a byte every 50 ms (slowloris) has its connection closed
+/// within 2.5 s; 2,000 idle connections stay open; a client that pipelines requests and never
+/// reads the answers has its connection closed once its answers have waited 1 s; through it
+/// all, `/api/health` is 200 and a position's answer comes within 500 ms, each on a new
+/// connection.
+#[test]
+fn slow_and_greedy_clients_leave_the_server_answering() {
+    use std::io::Read;
+    use std::time::{Duration, Instant};
+    const IDLE: usize = 2_000;
+    let _turn = crate::common::heavy();
+    // Both ends of every connection are in this process.
+    open_file_room(2 * IDLE as libc::rlim_t + 256);
+    let limits = nana_server::Limits {
+        header_timeout: Duration::from_secs(1),
+        write_timeout: Duration::from_secs(1),
+        ..nana_server::Limits::default()
+    };
+    let server = crate::common::Server::start_with(crate::common::registry(), 2, limits);
+    let addr = server.addr;
+    let idle: Vec<_> =
+        (0..IDLE).map(|_| std::net::TcpStream::connect(addr).expect("an idle connection")).collect();
+    let (mut greedy, sent) = greedy_client(addr);
+    let slowloris = std::thread::spawn(move || slowloris(addr));
+    let mut slowest = Duration::ZERO;
+    let mut answered = 0;
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_millis(2500) {
         let (status, took) = get_blocking(addr, "/api/health");
         assert_eq!(status, 200);
         slowest = slowest.max(took);
         let (status, took) = get_blocking(addr, "/api/nana/current?position=3/3/3_b_KRBkrb_1");
         assert_eq!(status, 200);
         slowest = slowest.max(took);
+        answered += 2;
         std::thread::sleep(Duration::from_millis(50));
     }
     assert!(slowest < Duration::from_millis(500), "the slowest answer took {slowest:?}");
     let closed = slowloris.join().expect("the slow client ends");
     let closed = closed.expect("the slow client's connection is closed within 2.5 s");
     assert!(closed >= Duration::from_millis(900), "closed after {closed:?}, before the timeout");
-    drop((idle, greedy));
-    let _ = stop.send(());
-    server.join().expect("the server stops");
+    assert!(
+        closed_within(&mut greedy, Duration::from_secs(3)),
+        "the client that reads no answer ({sent} requests sent) still holds its connection 2.5 s on"
+    );
+    let mut still_open = 0;
+    for mut s in idle {
+        s.set_nonblocking(true).expect("non-blocking");
+        let mut one = [0u8; 1];
+        if matches!(s.read(&mut one), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock) {
+            still_open += 1;
+        }
+    }
+    assert_eq!(still_open, IDLE, "idle connections closed before the idle timeout");
     eprintln!(
-        "slowest answer {slowest:?}, slow client closed after {closed:?}, all in {:?}",
+        "{answered} answers, the slowest {slowest:?}; slow client closed after {closed:?}; the client that does not \
+         read sent {sent} requests and was closed; {IDLE} idle connections open; all in {:?}",
         start.elapsed()
     );
 }

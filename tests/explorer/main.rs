@@ -8,4 +8,5 @@ mod common;
 mod dobutsu;
 mod faults;
 mod fuzz;
+mod limits;
 mod load;

@@ -146,6 +146,8 @@ enum Command<G: Game> {
         /// the command that makes it); the server refuses to start only with nothing to serve.
         #[arg(long)]
         no_solve: bool,
+        #[command(flatten)]
+        limits: commands::serve::LimitArgs,
     },
     /// Run as an engine for GUIs: UCI or USI on standard input and output, every game a value
     /// of `UCI_Variant` (--game's the default), every answer from the tables
@@ -193,12 +195,12 @@ fn run<G: Game + Perft + Claims + ProtocolNotation>(
         Command::Play(args) => commands::play::run(&args, &tb_dir, out),
         // The explorer serves every game, or only the one --game names.
         #[cfg(feature = "serve")]
-        Command::Serve { port, bind, no_solve } => {
+        Command::Serve { port, bind, no_solve, limits } => {
             let served: Vec<&dyn Registered> = match cli.game {
                 Some(_) => games.iter().copied().filter(|g| g.name() == G::NAME).collect(),
                 None => games.to_vec(),
             };
-            commands::serve::run(&bind, port, no_solve, &served, &tb_dir)
+            commands::serve::run(&bind, port, no_solve, &limits, &served, &tb_dir)
         }
         Command::Engine => {
             pool::start()?;

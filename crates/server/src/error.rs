@@ -46,6 +46,8 @@ pub enum ApiError {
     /// A table whose file was found damaged where a request read it whole: 500, with the damage
     /// in words (naming the file, never its folder).
     Damaged(String),
+    /// The request ran over the server's time limit, the duration: 503.
+    TimedOut(std::time::Duration),
     /// The server failed otherwise: 500.
     Internal(String),
 }
@@ -75,7 +77,7 @@ impl ApiError {
             | ApiError::NoRuleSet { .. } => 404,
             ApiError::MethodNotAllowed(_) => 405,
             ApiError::TooLong(_) => 414,
-            ApiError::NotReady { .. } => 503,
+            ApiError::NotReady { .. } | ApiError::TimedOut(_) => 503,
             ApiError::Table(_) | ApiError::Damaged(_) | ApiError::Internal(_) => 500,
         }
     }
@@ -124,6 +126,12 @@ impl fmt::Display for ApiError {
             }
             ApiError::NotReady { game, rules, status } => f.write_str(&status.why_not(game, rules)),
             ApiError::Table(e) => write!(f, "{e}"),
+            ApiError::TimedOut(limit) => {
+                write!(
+                    f,
+                    "the request ran over the server's time limit of {limit:?}: given up, ask again later"
+                )
+            }
         }
     }
 }

@@ -17,7 +17,7 @@
 //! | [`request`] | reading a request's path and query |
 //! | [`response`] | the JSON types of the answers |
 //! | [`explorer`] | [`Explorer`]: a table as the handlers see it |
-//! | [`guard`] | a request line too long answered with a JSON 414 |
+//! | [`guard`] | the connections' limits: a request line too long answered with a JSON 414, the timeouts, the connection cap |
 //! | [`registry`] | [`Registry`]: the tables served, and how they are found at start |
 //! | [`routes`] | the handlers and the [`router`] |
 //! | [`run`](mod@run) | serving on a listener until a shutdown signal |
@@ -40,7 +40,8 @@
 //! for a malformed position or query or an unknown parameter, 404 for an unknown game or rule
 //! set (with `valid`, the names that exist), a position outside the table or an unknown path,
 //! 405 for a method other than GET, 414 for a line too long, 503 for a rule set whose table is
-//! not ready (with its state; `Retry-After` while it is being solved).
+//! not ready (with its state; `Retry-After` while it is being solved) or a request over the
+//! time limit ([`Limits`]).
 
 pub mod error;
 pub mod explorer;
@@ -56,6 +57,8 @@ pub mod run;
 
 pub use error::ApiError;
 pub use explorer::{longest_at, view_of, Explorer, DRAW_LINE, LONGEST_WINS};
+#[cfg(feature = "http")]
+pub use guard::Limits;
 #[cfg(feature = "files")]
 pub use registry::{add_game, ServedGame};
 pub use registry::{board_of, BoardFn, Missing, Registry, SolveJob, SolveProgress, Solved, Status};
@@ -65,6 +68,6 @@ pub use response::{
     View,
 };
 #[cfg(feature = "http")]
-pub use routes::router;
+pub use routes::{router, router_within};
 #[cfg(feature = "http")]
 pub use run::{ctrl_c, run, serve, serve_with, RunError};

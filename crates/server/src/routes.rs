@@ -2,7 +2,7 @@
 //! and answers JSON ([`crate::response`]) or the page; one log line per request.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, Request, State};
@@ -45,8 +45,9 @@ async fn game_alone(State(registry): State<Shared>, path: Result<Path<String>, P
     }
 }
 
-/// Runs work on the blocking pool: the statistics count every entry once. (A lookup is a few
-/// dozen index computations and stays on the async workers.)
+/// Runs work on the blocking pool: every read of a table, so that a slow device or a whole
+/// table's count holds a blocking thread, never an async worker, and the request's time limit
+/// can answer while it runs.
 async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
@@ -60,7 +61,9 @@ async fn answer(
 ) -> Result<Json<Answer>, ApiError> {
     let (game, rules) = names(path)?;
     let position = position_param(query)?;
-    registry.get_for(&game, &rules, position.as_deref())?.answer(position.as_deref()).map(Json)
+    blocking(move || registry.get_for(&game, &rules, position.as_deref())?.answer(position.as_deref()))
+        .await
+        .map(Json)
 }
 
 async fn mainline(
@@ -70,7 +73,9 @@ async fn mainline(
 ) -> Result<Json<Mainline>, ApiError> {
     let (game, rules) = names(path)?;
     let position = position_param(query)?;
-    registry.get_for(&game, &rules, position.as_deref())?.mainline(position.as_deref()).map(Json)
+    blocking(move || registry.get_for(&game, &rules, position.as_deref())?.mainline(position.as_deref()))
+        .await
+        .map(Json)
 }
 
 async fn view(
@@ -80,7 +85,11 @@ async fn view(
 ) -> Result<Json<View>, ApiError> {
     let (game, rules) = names(path)?;
     let position = position_param(query)?;
-    registry.get_for(&game, &rules, position.as_deref())?.view(&game, &rules, position.as_deref()).map(Json)
+    blocking(move || {
+        registry.get_for(&game, &rules, position.as_deref())?.view(&game, &rules, position.as_deref())
+    })
+    .await
+    .map(Json)
 }
 
 async fn board(
@@ -145,9 +154,29 @@ async fn log_request(request: Request, next: Next) -> Response {
     response
 }
 
+/// Answers a request that runs over `limit` with a JSON 503 (what it started on the blocking
+/// pool runs to its end, its result dropped).
+async fn time_limit(State(limit): State<Duration>, request: Request, next: Next) -> Response {
+    match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => ApiError::TimedOut(limit).into_response(),
+    }
+}
+
 /// The server's routes over `registry`: the API, the page, open CORS for GET, one log line per
 /// request.
 pub fn router(registry: Arc<Registry>) -> Router {
+    routes(registry).layer(middleware::from_fn(log_request))
+}
+
+/// [`router`], each request answered within `limit` (a JSON 503 past it).
+pub fn router_within(registry: Arc<Registry>, limit: Duration) -> Router {
+    routes(registry)
+        .layer(middleware::from_fn_with_state(limit, time_limit))
+        .layer(middleware::from_fn(log_request))
+}
+
+fn routes(registry: Arc<Registry>) -> Router {
     let cors = CorsLayer::new().allow_origin(Any).allow_methods([Method::GET]);
     Router::new()
         .route("/api/health", get(health))
@@ -165,7 +194,6 @@ pub fn router(registry: Arc<Registry>) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(registry)
         .layer(cors)
-        .layer(middleware::from_fn(log_request))
 }
 
 #[cfg(test)]

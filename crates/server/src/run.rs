@@ -7,31 +7,33 @@ use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use crate::guard::{Guarded, Limits};
 use crate::registry::Registry;
-use crate::routes::router;
+use crate::routes::router_within;
 
 /// Serves `router(registry)` on `listener` until `shutdown` completes, then lets the requests
-/// under way finish. Each connection is read through [`LineGuard`](crate::guard::LineGuard): a
-/// line too long is a 414 with a JSON body, a request head not whole within
-/// [`HEADER_TIMEOUT`](crate::guard::HEADER_TIMEOUT) of its first byte closes the connection.
+/// under way finish, with the default [`Limits`].
 pub async fn serve(
     listener: tokio::net::TcpListener,
     registry: Arc<Registry>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    serve_with(listener, registry, crate::guard::HEADER_TIMEOUT, shutdown).await
+    serve_with(listener, registry, Limits::default(), shutdown).await
 }
 
-/// [`serve`] with another header-read timeout.
+/// [`serve`] within `limits`. Each connection is read through
+/// [`LineGuard`](crate::guard::LineGuard): a line too long is a 414 with a JSON body, a request
+/// head not whole within the header-read timeout of its first byte, a connection idle for the
+/// idle timeout, or an answer not read for the write timeout closes the connection; at most
+/// `max_connections` are open; a request running over its time limit is a JSON 503.
 pub async fn serve_with(
     listener: tokio::net::TcpListener,
     registry: Arc<Registry>,
-    header_timeout: std::time::Duration,
+    limits: Limits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(crate::guard::Guarded(listener, header_timeout), router(registry))
-        .with_graceful_shutdown(shutdown)
-        .await
+    let router = router_within(registry, limits.request_timeout);
+    axum::serve(Guarded::new(listener, limits), router).with_graceful_shutdown(shutdown).await
 }
 
 /// Completes on Ctrl-C (SIGINT), or on SIGTERM on Unix. The handlers are installed when it is
@@ -68,10 +70,11 @@ pub fn ctrl_c() -> impl Future<Output = ()> + Send + 'static {
 /// to standard error (unless a `tracing` subscriber is installed already), binds `addr` (a
 /// busy port fails here, before anything is loaded), builds the registry with `registry` (which
 /// may queue solves: they run in the background), calls `listening` with the address bound
-/// (port 0 picks one), and serves until Ctrl-C. An error of `registry` is returned as it is;
+/// (port 0 picks one), and serves within `limits` until Ctrl-C. An error of `registry` is returned as it is;
 /// the server's own become an `E` too.
 pub fn run<E: From<RunError>>(
     addr: SocketAddr,
+    limits: Limits,
     registry: impl FnOnce() -> Result<Arc<Registry>, E>,
     listening: impl FnOnce(SocketAddr),
 ) -> Result<(), E> {
@@ -92,7 +95,7 @@ pub fn run<E: From<RunError>>(
         ctrl_c()
     };
     listening(bound);
-    Ok(runtime.block_on(serve(listener, registry, shutdown)).map_err(at)?)
+    Ok(runtime.block_on(serve_with(listener, registry, limits, shutdown)).map_err(at)?)
 }
 
 /// Why [`run`] could not serve.
