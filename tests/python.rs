@@ -6,6 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use nana_probe::table::TableRules;
+use nana_probe::ProbeRules;
+
 /// The Python of the virtual environment: `NANA_PYTHON`, else `target/xtask-python`'s.
 fn python() -> PathBuf {
     if let Some(p) = std::env::var_os("NANA_PYTHON") {
@@ -38,6 +41,13 @@ fn pytest(marks: Option<&str>, rule_sets: &[&str]) {
         };
     }
     let dir = dir.parent().expect("a folder").to_path_buf();
+    // Nana's current table with the block of the start's entry damaged (its checksum no
+    // longer matches), alone in a folder: a device's failed read as the package meets it.
+    let damaged = tempfile::tempdir().expect("a temporary folder");
+    let rules = nana_shogi::Rules::CURRENT;
+    let mut bytes = std::fs::read(nana_fixture::path(rules)).expect("the fixture's table");
+    nana_fixture::damage_block_of(&mut bytes, rules.index(&rules.start()));
+    std::fs::write(damaged.path().join(rules.file_name()), &bytes).expect("written");
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("the workspace");
     let mut command = Command::new(&python);
     command.args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "python/tests"]);
@@ -49,6 +59,7 @@ fn pytest(marks: Option<&str>, rule_sets: &[&str]) {
         .env("NANA_BIN", env!("CARGO_BIN_EXE_nana"))
         .env("NANA_TEST_TABLES", &dir)
         .env("NANA_TEST_RULE_SETS", rule_sets.join(","))
+        .env("NANA_TEST_DAMAGED_START", damaged.path())
         .status()
         .unwrap_or_else(|e| panic!("{}: {e}", python.display()));
     assert!(status.success(), "pytest failed: {status}");

@@ -3,6 +3,7 @@ and ``nana stats``; the exceptions."""
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import shutil
@@ -217,6 +218,42 @@ def test_a_damaged_block_is_a_damaged_table_error(tmp_path, tables, nana_bin) ->
                 pass
         assert str(e.value).startswith(f"{target}: ")
         assert str(e.value).endswith(f"; regenerate it with `nana --game nana solve --rules current --out {tmp_path}`")
+
+
+def test_a_block_that_cannot_be_read_is_an_error_for_its_positions_alone(tb, nana_bin) -> None:
+    """Nana's current table with the block of the start's entry damaged on disk (its checksum no
+    longer matches), the stand-in for a device's failed read, which the package, reading files,
+    cannot be handed: the start raises ``DamagedTableError`` in the command line's words, each
+    time; positions across the table answer as the intact table does, or raise the same error
+    where their answer reads that block."""
+    folder = Path(os.environ["NANA_TEST_DAMAGED_START"])
+    message = cli_error(nana_bin, "--tablebase-dir", str(folder), "query", "--json")
+    assert "checksum mismatch" in message, message
+    with nana.open_tablebases(folder) as damaged:
+        assert damaged.tables() == [("nana", "current")]
+        for _ in range(2):
+            for call in (damaged.probe, damaged.probe_wdl, damaged.get_probe):
+                with pytest.raises(nana.DamagedTableError) as e:
+                    call("nana", "current")
+                assert str(e.value) == message
+        size = tb.size("nana", "current")
+        fens = [
+            fen
+            for first in range(0, size, size // 40)
+            for fen in tb.record_batch("nana", "current", first, 256).column("fen").to_pylist()[::8]
+        ]
+        answered = refused = 0
+        for fen in fens:
+            try:
+                got = damaged.probe("nana", "current", fen)
+            except nana.DamagedTableError as e:
+                assert "checksum mismatch" in str(e), str(e)
+                refused += 1
+                continue
+            assert got == tb.probe("nana", "current", fen), fen
+            answered += 1
+        assert answered >= 200, (answered, refused)
+        print(f"the start refused; of {len(fens)} positions across the table, {answered} answered, {refused} refused")
 
 
 def test_a_closed_tablebase_refuses_lookups(tables) -> None:

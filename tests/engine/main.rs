@@ -7,6 +7,7 @@
 //! cannot find it fails, saying so. The tables come from the shared fixture.
 
 mod fairy;
+mod faults;
 mod launch;
 mod matches;
 mod solve;

@@ -166,6 +166,16 @@ impl<G: Game + Perft + ProtocolNotation> GameEngine<G> {
         }
     }
 
+    /// The same engine with `table` open: its rule set answered from it, whatever its bytes'
+    /// source (a file, bytes in memory, any other reader of them), and never loaded from
+    /// the folder.
+    #[must_use]
+    pub fn with_table(mut self, table: Table<G::Rules>) -> GameEngine<G> {
+        self.tables.retain(|t| t.game() != table.game());
+        self.tables.push(table);
+        self
+    }
+
     fn rules(&self) -> G::Rules {
         G::with_options(G::RULE_SETS[self.rule_set].rules, &self.switches)
     }
