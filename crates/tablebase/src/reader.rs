@@ -123,6 +123,38 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 /// slots its answers ran at half the rate, with 256 at a sixth.
 const CACHED_BLOCKS: usize = 16_384;
 
+/// The most a table decoded whole may take ([`Tablebase::entry`]): 512 MiB, twice Dobutsu's
+/// 259 MB.
+const WHOLE_BYTES: u64 = 512 << 20;
+
+/// After how many distinct blocks of a table have been decoded, by lookups on every thread, a
+/// table too large for a thread's cache is decoded whole ([`Tablebase::entry`]): half of them,
+/// at least 1024. Dobutsu's 63,325 blocks: 31,662, which random lookups reach within about
+/// 44,000 lookups, and which the explorer's answers along its test's games (read again and
+/// again from the threads' caches) do not: a quarter, 15,831, they sometimes did.
+fn blocks_before_whole(blocks: u64) -> u64 {
+    (blocks / 2).max(1024)
+}
+
+/// A table's entries decoded whole once lookups have decoded enough distinct blocks of it.
+#[derive(Default)]
+struct Whole {
+    entries: std::sync::OnceLock<Vec<u8>>,
+    /// A bit a block, set when a lookup first decodes it (made on the first miss).
+    seen: std::sync::OnceLock<Vec<AtomicU64>>,
+    /// How many bits of `seen` are set.
+    distinct: AtomicU64,
+}
+
+impl std::fmt::Debug for Whole {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Whole")
+            .field("entries", &self.entries.get().map(Vec::len))
+            .field("distinct", &self.distinct.load(Ordering::Relaxed))
+            .finish()
+    }
+}
+
 /// A thread's decoded blocks: (table id, block number, bytes), block `k` of a
 /// table in slot `first + k` (mod the slots), `first` hashed from the table's
 /// id (table id 0: empty).
@@ -161,6 +193,7 @@ pub struct Tablebase {
     shape: Option<Shape>,
     id: u64,
     bytes: Bytes,
+    whole: std::sync::Arc<Whole>,
 }
 
 impl Tablebase {
@@ -245,6 +278,7 @@ impl Tablebase {
             shape: Some(shape),
             id,
             bytes: Bytes::Read { source, histogram, index },
+            whole: std::sync::Arc::default(),
         })
     }
 
@@ -299,7 +333,7 @@ impl Tablebase {
     pub(crate) fn validated(bytes: Bytes, path: Option<PathBuf>) -> Result<Self, TablebaseError> {
         let (header, storage, shape) = validate(bytes.all())?;
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
-        Ok(Self { path, header, storage, shape, id, bytes })
+        Ok(Self { path, header, storage, shape, id, bytes, whole: std::sync::Arc::default() })
     }
 
     /// Checks that this table is for the expected game, rules, index
@@ -359,6 +393,9 @@ impl Tablebase {
         let Some(shape) = self.shape else {
             return Ok(Cow::Borrowed(payload_of(self.bytes.all())));
         };
+        if let Some(all) = self.whole.entries.get() {
+            return Ok(Cow::Borrowed(all));
+        }
         let mut all = Vec::with_capacity(shape.total as usize);
         self.each_block(shape, 0..shape.blocks, true, |block| all.extend_from_slice(block))?;
         let actual = crc32fast::hash(&all);
@@ -378,6 +415,16 @@ impl Tablebase {
     /// Only a block that was checked and decoded is cached: a damaged one is
     /// refused every time it is read.
     ///
+    /// A table with more blocks than a thread's cache holds (Dobutsu's), read from a file and
+    /// at most 512 MiB decoded, is decoded whole once lookups, over every thread, have decoded
+    /// half of its blocks (distinct ones) on a miss: on a thread of its own, from the file opened
+    /// again, every block checked and the whole against the entries' CRC-32
+    /// ([`Tablebase::entries`]), then kept for the table's life, so that lookups spread over
+    /// the whole table (a pass over random positions, a long-running server) read memory
+    /// instead of decoding a block each. Until then lookups go on block by block. A table with
+    /// a damaged block, or whose file was replaced, is never decoded whole: its lookups go on
+    /// block by block, the damaged block an error each time.
+    ///
     /// # Errors
     ///
     /// Where the entry's block is damaged: [`TablebaseError::BlockChecksum`]
@@ -395,8 +442,12 @@ impl Tablebase {
             return Ok(Some(read_entry(payload_of(self.bytes.all()), index as usize * width, width)));
         };
         let at = index * width as u64;
+        if let Some(all) = self.whole.entries.get() {
+            return Ok(Some(read_entry(all, at as usize, width)));
+        }
         let (k, within) = (at / shape.block_bytes, (at % shape.block_bytes) as usize);
-        BLOCK_CACHE.with(|cache| {
+        let mut decode_whole = false;
+        let entry = BLOCK_CACHE.with(|cache| {
             let mut cache = cache.borrow_mut();
             if cache.slots.is_empty() {
                 cache.slots.resize_with(CACHED_BLOCKS, || (0, 0, Vec::new()));
@@ -411,9 +462,64 @@ impl Tablebase {
                 *id = 0;
                 self.block(shape, k, Some(block))?;
                 (*id, *number) = (self.id, k);
+                decode_whole = self.missed(shape, k);
             }
             Ok(Some(read_entry(block, within, width)))
-        })
+        });
+        if decode_whole {
+            self.decode_whole_in_background();
+        }
+        entry
+    }
+
+    /// Decodes the table whole on a thread of its own, from its file opened again, and keeps
+    /// the entries for [`Tablebase::entry`] once they are checked; lookups meanwhile go on block
+    /// by block. A file that is no longer this table (its header or checksums differ: replaced
+    /// under its name) or has a damaged block is left, and lookups stay block by block.
+    fn decode_whole_in_background(&self) {
+        #[cfg(feature = "files")]
+        if let Some(path) = self.path.clone() {
+            let (whole, header, storage) =
+                (std::sync::Arc::clone(&self.whole), self.header.clone(), self.storage);
+            let decode = move || {
+                let Ok(again) = Tablebase::open(&path) else { return };
+                if (again.header(), again.storage()) != (&header, &storage) {
+                    return;
+                }
+                // Checked block by block and whole against the entries' CRC-32, which is ours.
+                if let Ok(all) = again.entries() {
+                    let _ = whole.entries.set(all.into_owned());
+                }
+            };
+            // Where no thread can be made, the table stays read block by block.
+            let _ = std::thread::Builder::new().name("tablebase-whole".into()).spawn(decode);
+        }
+    }
+
+    /// Whether lookups now read the table decoded whole ([`Tablebase::entry`]).
+    #[must_use]
+    pub fn decoded_whole(&self) -> bool {
+        self.whole.entries.get().is_some()
+    }
+
+    /// Notes block `k` decoded on a cache miss, for a table that may be decoded whole; true for
+    /// the one miss that makes the distinct blocks decoded reach the threshold.
+    fn missed(&self, shape: Shape, k: u64) -> bool {
+        let eligible = shape.blocks > CACHED_BLOCKS as u64
+            && shape.total <= WHOLE_BYTES
+            && matches!(self.bytes, Bytes::Read { index: Some(_), .. });
+        if !eligible || self.whole.entries.get().is_some() {
+            return false;
+        }
+        let seen = self
+            .whole
+            .seen
+            .get_or_init(|| (0..shape.blocks.div_ceil(64)).map(|_| AtomicU64::new(0)).collect());
+        let bit = 1 << (k % 64);
+        if seen[(k / 64) as usize].fetch_or(bit, Ordering::Relaxed) & bit != 0 {
+            return false;
+        }
+        self.whole.distinct.fetch_add(1, Ordering::Relaxed) + 1 == blocks_before_whole(shape.blocks)
     }
 
     /// The entries of a compressed table's blocks `blocks`, decoded into `out` (replacing what

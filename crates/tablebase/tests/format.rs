@@ -1159,3 +1159,76 @@ fn the_block_index_is_where_the_reader_says() {
         assert_eq!(crc.finalize(), stored, "{layout}");
     }
 }
+
+/// A file of more blocks than a thread's cache holds (16,384) is decoded whole once lookups
+/// have decoded half of its blocks (distinct ones, at least 1,024): after that every entry
+/// reads as written, from memory. One whose block is damaged never is: that block's entry is an
+/// error every time, the others read as written.
+#[test]
+fn a_table_read_all_over_is_decoded_whole_unless_a_block_is_damaged() {
+    const BLOCKS: u64 = 20_000;
+    let entries = noise(BLOCKS, 0x9e37_79b9_7f4a_7c15);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.tb");
+    write_with(&path, &header(BLOCKS, 1), &entries, Layout::ZstdBlocks { block_entries: 1 }).unwrap();
+    let table = Tablebase::open(&path).unwrap();
+    let read = |i: u64| table.entry(i).unwrap().unwrap();
+    // 9,999 blocks, each read twice, the second time from the cache.
+    for i in (0..9_999).chain(0..9_999) {
+        assert_eq!(read(i * 2), u16::from(entries[(i * 2) as usize]));
+    }
+    assert!(!table.decoded_whole(), "9,999 distinct blocks: still read block by block");
+    assert_eq!(read(19_999), u16::from(entries[19_999]));
+    // The 10,000th distinct block starts decoding the table whole, on a thread of its own.
+    let start = std::time::Instant::now();
+    while !table.decoded_whole() {
+        assert!(start.elapsed().as_secs() < 30, "the table is decoded whole within 30 s");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    for i in 0..BLOCKS {
+        assert_eq!(read(i), u16::from(entries[i as usize]), "entry {i}");
+    }
+    // A file replaced under its name (written again, other entries) before the threshold: the
+    // table read from the old file is not decoded whole from the new one, and reads as before.
+    let old = Tablebase::open(&path).unwrap();
+    for i in 0..9_999 {
+        old.entry(i * 2).unwrap();
+    }
+    let other = noise(BLOCKS, 7);
+    write_with(&path, &header(BLOCKS, 1), &other, Layout::ZstdBlocks { block_entries: 1 }).unwrap();
+    old.entry(19_999).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(!old.decoded_whole(), "the table is not decoded whole from a file replaced under it");
+    for i in (0..BLOCKS).step_by(97) {
+        assert_eq!(old.entry(i).unwrap(), Some(u16::from(entries[i as usize])), "entry {i}");
+    }
+    write_with(&path, &header(BLOCKS, 1), &entries, Layout::ZstdBlocks { block_entries: 1 }).unwrap();
+
+    // A table in memory or read by range (without its whole block index) is never decoded
+    // whole: what it would read is not at hand.
+    let in_memory = Tablebase::from_bytes(fs::read(&path).unwrap()).unwrap();
+    for i in 0..BLOCKS {
+        assert_eq!(in_memory.entry(i).unwrap(), Some(u16::from(entries[i as usize])));
+    }
+    assert!(!in_memory.decoded_whole());
+
+    // Block 5's byte flipped (block k is entry k): refused at every lookup, before and after
+    // the misses that would have decoded the table whole.
+    let mut bytes = fs::read(&path).unwrap();
+    let end_of = |k: usize| {
+        let at = HEADER_SIZE + 12 * k;
+        u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize
+    };
+    let at = HEADER_SIZE + 12 * BLOCKS as usize + end_of(4) + 4;
+    bytes[at] ^= 0x01;
+    fs::write(&path, &bytes).unwrap();
+    let table = Tablebase::open(&path).unwrap();
+    let damaged = |e: TablebaseError| matches!(e, TablebaseError::BlockChecksum { block: 5, .. });
+    assert!(damaged(table.entry(5).unwrap_err()));
+    for i in (0..BLOCKS).filter(|&i| i != 5) {
+        assert_eq!(table.entry(i).unwrap(), Some(u16::from(entries[i as usize])), "entry {i}");
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(!table.decoded_whole(), "a damaged table is never decoded whole");
+    assert!(damaged(table.entry(5).unwrap_err()));
+}
