@@ -36,20 +36,7 @@ fn main() {
     let table = nana_tablebase::Tablebase::open(std::path::Path::new(&path)).expect("a valid table");
     let mut entries = table.entries().expect("decodable entries").into_owned();
     let width = table.header().entry_width as usize;
-    if std::env::var_os("FILL_UNUSED").is_some() {
-        assert_eq!(width, 1, "FILL_UNUSED reads 1-byte entries");
-        let mut before = 0;
-        for e in &mut entries {
-            if *e == 255 {
-                *e = before;
-            }
-            before = *e;
-        }
-    }
-    if let Ok(kind) = std::env::var("TRANSFORM") {
-        assert_eq!(width, 1, "TRANSFORM reads 1-byte entries");
-        transform(&mut entries, &kind);
-    }
+    prepare(&mut entries, width);
     let sizes: Vec<usize> = list("SIZES", &[4096, 16384, 65536]);
     let levels: Vec<i32> = list("LEVELS", &[3, 19]);
     println!("{path}: {} entries of {width} byte(s), {} bytes", table.header().entries, entries.len());
@@ -114,6 +101,26 @@ fn main() {
             let seconds = start.elapsed().as_secs_f64();
             row(&format!("zstd {level} (C library)"), block, bytes, seconds, chunks.len(), None);
         }
+    }
+}
+
+/// With `FILL_UNUSED`, each unused entry (255) replaced by the entry before it (0 at the
+/// start), across blocks; then with `TRANSFORM`, the entries rewritten as a candidate coding
+/// stores them ([`transform`]).
+fn prepare(entries: &mut [u8], width: usize) {
+    if std::env::var_os("FILL_UNUSED").is_some() {
+        assert_eq!(width, 1, "FILL_UNUSED reads 1-byte entries");
+        let mut before = 0;
+        for e in entries.iter_mut() {
+            if *e == 255 {
+                *e = before;
+            }
+            before = *e;
+        }
+    }
+    if let Ok(kind) = std::env::var("TRANSFORM") {
+        assert_eq!(width, 1, "TRANSFORM reads 1-byte entries");
+        transform(entries, &kind);
     }
 }
 
