@@ -10,3 +10,4 @@ mod faults;
 mod fuzz;
 mod limits;
 mod load;
+mod soak;

@@ -249,6 +249,10 @@ struct GameTables {
 pub struct Registry {
     games: Vec<GameTables>,
     queue: Mutex<Vec<Job>>,
+    /// Held while a table's statistics are counted: one count at a time, since a count holds
+    /// the whole table decoded (Dobutsu's: hundreds of MB), and requests that come meanwhile
+    /// wait for it and read what it kept rather than counting again.
+    counting: Mutex<()>,
 }
 
 impl fmt::Debug for Registry {
@@ -447,10 +451,16 @@ impl Registry {
         Err(not_ready)
     }
 
-    /// A table's statistics, counted on first use; an error (a damaged block) is not kept.
+    /// A table's statistics, counted on first use, one table at a time; an error (a damaged
+    /// block) is not kept.
     pub fn stats(&self, game: &str, rules: &str) -> Result<TableStats, ApiError> {
         let table = self.get(game, rules)?;
         let r = self.rule_set(game, rules)?;
+        if let Some(stats) = r.stats.get() {
+            return Ok(stats.clone());
+        }
+        let _counting = self.counting.lock().unwrap_or_else(|e| e.into_inner());
+        // Counted while this request waited its turn.
         if let Some(stats) = r.stats.get() {
             return Ok(stats.clone());
         }

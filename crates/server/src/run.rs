@@ -84,8 +84,11 @@ pub fn run<E: From<RunError>>(
         .with_ansi(std::io::stderr().is_terminal())
         .with_target(false)
         .try_init();
-    let runtime =
-        tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(RunError::Runtime)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .max_blocking_threads(lookup_threads())
+        .enable_all()
+        .build()
+        .map_err(RunError::Runtime)?;
     let at = |source| RunError::Socket { addr, source };
     let listener = runtime.block_on(tokio::net::TcpListener::bind(addr)).map_err(at)?;
     let registry = registry()?;
@@ -96,6 +99,14 @@ pub fn run<E: From<RunError>>(
     };
     listening(bound);
     Ok(runtime.block_on(serve_with(listener, registry, limits, shutdown)).map_err(at)?)
+}
+
+/// The blocking pool's threads, on which every read of a table runs: twice the cores, 4 to 16.
+/// Each thread keeps its own cache of decoded blocks (up to 64 MiB), so the pool's size bounds
+/// what the caches hold; lookups beyond it wait their turn (and answer 503 past the time limit).
+pub fn lookup_threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+    (2 * cores).clamp(4, 16)
 }
 
 /// Why [`run`] could not serve.
