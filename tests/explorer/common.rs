@@ -102,8 +102,11 @@ impl Server {
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::spawn(move || {
+            // The lookups' pool as `nana serve` has it: each of its threads keeps a cache of
+            // decoded blocks, and tokio's default (512 threads) would warm one per request.
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .worker_threads(workers)
+                .max_blocking_threads(nana_server::lookup_threads())
                 .enable_all()
                 .build()
                 .expect("a runtime");

@@ -70,4 +70,4 @@ pub use response::{
 #[cfg(feature = "http")]
 pub use routes::{router, router_within};
 #[cfg(feature = "http")]
-pub use run::{ctrl_c, run, serve, serve_with, RunError};
+pub use run::{ctrl_c, lookup_threads, run, serve, serve_with, RunError};
