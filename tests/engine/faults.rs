@@ -2,44 +2,19 @@
 //! runs in process, its game's table read through a source that fails the reads touching the
 //! block of the start's entry while a switch is on.
 
-use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use nana_fixture::FailingReads;
 use nana_front::{DynGame, Game};
 use nana_probe::table::Table;
 use nana_probe::ProbeRules;
 use nana_protocol::{engine_game, DynEngine, EngineGame, EngineOption, GameEngine, Setup};
 use nana_shogi::Nana;
-use nana_tablebase::{ReadAt, Tablebase};
-
-/// A table's bytes whose reads touching `fail` fail with EIO while `armed` is set.
-#[derive(Debug)]
-struct FailingReads {
-    bytes: Arc<Vec<u8>>,
-    fail: std::ops::Range<usize>,
-    armed: Arc<AtomicBool>,
-}
-
-impl ReadAt for FailingReads {
-    fn len(&self) -> u64 {
-        self.bytes.len() as u64
-    }
-
-    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
-        let end = offset + buf.len() as u64;
-        if self.armed.load(Ordering::SeqCst)
-            && offset < self.fail.end as u64
-            && (self.fail.start as u64) < end
-        {
-            return Err(io::Error::from_raw_os_error(5));
-        }
-        ReadAt::read_at(&*self.bytes, buf, offset)
-    }
-}
+use nana_tablebase::Tablebase;
 
 /// Nana for the engine, each engine of it answering its default rules from the fixture's table
-/// read through [`FailingReads`].
+/// read through [`nana_fixture::FailingReads`].
 #[derive(Debug)]
 struct FailingNana {
     bytes: Arc<Vec<u8>>,
@@ -74,7 +49,7 @@ impl EngineGame for FailingNana {
 
 /// The engine's output for `commands` (after `uci`), over `game`, line by line, but the line
 /// saying a table was opened.
-fn session(game: &dyn EngineGame, commands: &[String]) -> Vec<String> {
+fn dialogue(game: &dyn EngineGame, commands: &[String]) -> Vec<String> {
     let games = [game];
     let dir = nana_fixture::path(nana_shogi::Rules::default()).parent().expect("a folder").to_path_buf();
     let setup = Setup {
@@ -118,7 +93,7 @@ fn a_failing_read_is_an_error_for_its_positions_and_the_engine_answers_the_rest(
     let armed = Arc::new(AtomicBool::new(true));
     let failing = FailingNana { bytes: Arc::new(bytes), fail, armed: armed.clone() };
     let start = ["position startpos".to_string(), "go".to_string()];
-    let intact_start = session(engine_game::<Nana>(), &start);
+    let intact_start = dialogue(engine_game::<Nana>(), &start);
     let pv: Vec<&str> = intact_start
         .iter()
         .find_map(|l| l.split_once(" pv ").map(|(_, pv)| pv.split(' ').collect()))
@@ -128,8 +103,8 @@ fn a_failing_read_is_an_error_for_its_positions_and_the_engine_answers_the_rest(
         commands.push(format!("position startpos moves {}", pv[..k].join(" ")));
         commands.push("go".to_string());
     }
-    let got = answers(&session(&failing, &commands));
-    let want = answers(&session(engine_game::<Nana>(), &commands));
+    let got = answers(&dialogue(&failing, &commands));
+    let want = answers(&dialogue(engine_game::<Nana>(), &commands));
     assert_eq!(got.len(), want.len(), "{got:?}");
     for answer in &got[..2] {
         let error = answer.iter().find(|l| l.starts_with("info string error: go: ")).expect("an error line");
@@ -147,7 +122,7 @@ fn a_failing_read_is_an_error_for_its_positions_and_the_engine_answers_the_rest(
     }
     assert!(same >= 3, "{same} positions answered, {refused} refused");
     armed.store(false, Ordering::SeqCst);
-    assert_eq!(session(&failing, &start), intact_start, "the start once the device reads");
+    assert_eq!(dialogue(&failing, &start), intact_start, "the start once the device reads");
     eprintln!(
         "the start refused; of the {} positions along its line, {same} answered, {refused} refused",
         pv.len() - 1

@@ -1,44 +1,21 @@
 //! Faults from the world around the server: a device that fails to read some of a table's bytes
-//! (EIO). A [`FailingReads`] source stands in for the device: the table's bytes, with the reads
-//! that touch a chosen range failing while it is armed.
+//! (EIO). A [`nana_fixture::FailingReads`] source stands in for the device: the table's bytes,
+//! with the reads that touch a chosen range failing while it is armed.
 
-use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
+use nana_fixture::FailingReads;
 use nana_front::Game;
 use nana_probe::table::Table;
 use nana_probe::ProbeRules;
 use nana_server::Registry;
 use nana_shogi::{Nana, Rules};
-use nana_tablebase::{ReadAt, Tablebase};
+use nana_tablebase::Tablebase;
 
 use crate::common::{request, table, tables};
-
-/// A table's bytes whose reads touching `fail` fail with EIO while `armed` is set.
-#[derive(Debug)]
-struct FailingReads {
-    bytes: Vec<u8>,
-    fail: std::ops::Range<usize>,
-    armed: Arc<AtomicBool>,
-}
-
-impl ReadAt for FailingReads {
-    fn len(&self) -> u64 {
-        self.bytes.len() as u64
-    }
-
-    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
-        let end = offset + buf.len() as u64;
-        let (start, stop) = (self.fail.start as u64, self.fail.end as u64);
-        if self.armed.load(Ordering::SeqCst) && offset < stop && start < end {
-            return Err(io::Error::from_raw_os_error(5));
-        }
-        self.bytes.read_at(buf, offset)
-    }
-}
 
 /// Nana's original rules, read from the fixture's file through a source that fails to read the
 /// block holding the start's entry while the switch it returns is on (it starts on).
@@ -47,7 +24,7 @@ fn failing_table() -> (Table<Rules>, Arc<AtomicBool>, u64) {
     let bytes = std::fs::read(nana_fixture::path(game)).expect("the fixture's file");
     let (fail, block) = nana_fixture::block_bytes_of(&bytes, game.index(&game.start()));
     let armed = Arc::new(AtomicBool::new(true));
-    let source = FailingReads { bytes, fail, armed: armed.clone() };
+    let source = FailingReads { bytes: Arc::new(bytes), fail, armed: armed.clone() };
     let tb = Tablebase::from_reader(Box::new(source), "nana-original.tb").expect("the index reads");
     (Table::from_tablebase(game, tb).expect("the table opens"), armed, block)
 }
