@@ -20,9 +20,7 @@ type Tables = Vec<(&'static str, Arc<Table<Rules>>)>;
 /// Nana's tables, by rule set name.
 pub fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(|| {
-        Nana::RULE_SETS.iter().map(|r| (r.name, Arc::new(nana_fixture::table(r.rules)))).collect()
-    })
+    TABLES.get_or_init(|| Nana::RULE_SETS.iter().map(|r| (r.name, nana_fixture::table(r.rules))).collect())
 }
 
 pub fn table(name: &str) -> &'static Table<Rules> {
@@ -144,7 +142,7 @@ impl Drop for Server {
 /// second whole-game solve, left to the self-check (`cargo xtask self-check`), whose `nana
 /// verify` checks it; the server serves every rule set through the same code.
 pub fn dobutsu(name: &str) -> &'static Table<dobutsu_shogi::Rules> {
-    static TANAKA: OnceLock<Table<dobutsu_shogi::Rules>> = OnceLock::new();
+    static TANAKA: OnceLock<Arc<Table<dobutsu_shogi::Rules>>> = OnceLock::new();
     assert_eq!(name, "tanaka", "the explorer's tests have Tanaka's table alone");
     TANAKA.get_or_init(|| nana_fixture::table(dobutsu_shogi::Rules::TANAKA))
 }
