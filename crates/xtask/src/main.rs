@@ -126,6 +126,10 @@ fn test(args: Vec<String>) -> Result<ExitCode, XtaskError> {
         // that compile is the build's, not the tests'.
         eprintln!("xtask: the static site's WebAssembly module, for its browser test");
         site::build_module(workspace())?;
+        eprintln!(
+            "xtask: Clippy's check of the module's build, for its test (crates/web/tests/wasm_deps.rs)"
+        );
+        site::check_module(workspace())?;
     }
     let passed = if args.is_empty() {
         run::workspace_tests(&cargo, &path)?

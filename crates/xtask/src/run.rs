@@ -75,6 +75,7 @@ pub(crate) fn workspace_tests(cargo: &OsStr, path: &OsStr) -> Result<bool, Xtask
     let queue = Mutex::new(VecDeque::from(jobs));
     let failed = Mutex::new(Vec::new());
     let began = Instant::now();
+    let cpu_before = children_cpu_seconds();
     std::thread::scope(|scope| {
         for _ in 0..AT_ONCE {
             scope.spawn(|| {
@@ -92,10 +93,16 @@ pub(crate) fn workspace_tests(cargo: &OsStr, path: &OsStr) -> Result<bool, Xtask
         }
     });
     let failed = failed.into_inner().expect("the failures");
-    eprintln!(
-        "xtask: the tests ran in {:.1} s ({count} test runs, {AT_ONCE} at a time)",
-        began.elapsed().as_secs_f64()
-    );
+    let seconds = began.elapsed().as_secs_f64();
+    let cpu = match (cpu_before, children_cpu_seconds()) {
+        (Some(before), Some(after)) => {
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let share = 100.0 * (after - before) / (seconds * cores as f64);
+            format!("; {:.0} s of CPU, {share:.0} % of {cores} cores", after - before)
+        }
+        _ => String::new(),
+    };
+    eprintln!("xtask: the tests ran in {seconds:.1} s ({count} test runs, {AT_ONCE} at a time{cpu})");
     for again in &failed {
         eprintln!("error: failed: {again}");
     }
@@ -180,4 +187,18 @@ fn report(job: &Job, ended: &std::io::Result<(Output, f64)>) {
             let _ = writeln!(err, "error: {} could not start: {e}; again: {}", job.label, job.again);
         }
     }
+}
+
+/// The CPU time, user and system, of this process's children that have ended and been waited
+/// for, and of theirs (the test binaries, and the programs they ran: `nana`, Chromium, Python):
+/// `cutime` and `cstime` of `/proc/self/stat`, in the kernel's clock ticks of 1/100 s for
+/// user space. `None` off Linux.
+fn children_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name, which is in parentheses and may hold spaces: the
+    // state is field 3, `cutime` and `cstime` fields 16 and 17.
+    let after_name = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    let ticks = |field: usize| fields.get(field - 3)?.parse::<f64>().ok();
+    Some((ticks(16)? + ticks(17)?) / 100.0)
 }

@@ -117,6 +117,23 @@ pub fn build_module(root: &Path) -> Result<PathBuf, XtaskError> {
     Ok(crate::target_dir().join(TARGET).join("release/nana_web.wasm"))
 }
 
+/// Clippy's check of the module's build for files, run as `crates/web/tests/wasm_deps.rs` runs
+/// it (the same command, configuration and lints, so that the test finds the check built and
+/// reads its result instead of compiling every dependency for the target again); whether it
+/// passed is the test's to say, so its output is not shown here.
+pub fn check_module(root: &Path) -> Result<(), XtaskError> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let web = root.join("crates/web");
+    Command::new(cargo)
+        .args(["clippy", "-p", "nana-web", "--target", TARGET, "--"])
+        .args(["-D", "clippy::disallowed_methods", "-D", "clippy::disallowed_types"])
+        .env("CLIPPY_CONF_DIR", web.join("clippy-wasm"))
+        .current_dir(&web)
+        .output()
+        .map_err(|source| XtaskError::Start { command: "cargo clippy".to_string(), source })?;
+    Ok(())
+}
+
 /// FNV-1a, 64 bits: the build's version, for the service worker's cache name.
 fn fnv(hash: u64, bytes: &[u8]) -> u64 {
     bytes.iter().fold(hash, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
