@@ -56,6 +56,12 @@ fn nana_registry() -> Arc<Registry> {
 
 /// One GET on a connection of its own: the status, the body and how long the answer took.
 fn get(addr: std::net::SocketAddr, path: &str) -> (u16, String, Duration) {
+    let (status, _, body, took) = get_with_head(addr, path);
+    (status, body, took)
+}
+
+/// [`get`], with the answer's head.
+fn get_with_head(addr: std::net::SocketAddr, path: &str) -> (u16, String, String, Duration) {
     let start = Instant::now();
     let mut s = TcpStream::connect(addr).expect("connects");
     s.set_read_timeout(Some(Duration::from_secs(10))).expect("a timeout");
@@ -64,12 +70,12 @@ fn get(addr: std::net::SocketAddr, path: &str) -> (u16, String, Duration) {
     s.read_to_end(&mut answer).expect("an answer");
     let answer = String::from_utf8_lossy(&answer).into_owned();
     let status = answer.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
-    let body = answer.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_string();
-    (status, body, start.elapsed())
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    (status, head.to_string(), body.to_string(), start.elapsed())
 }
 
 /// A request whose table read stalls for 3 s, on a server whose time limit is 500 ms: a JSON
-/// 503 naming the limit within 1.5 s, while `/api/health` and the other rule set answer at
+/// 503 naming the limit within 1.5 s, with `Retry-After`, while `/api/health` and the other rule set answer at
 /// once; once the device reads again, the position's answer.
 #[test]
 fn a_request_over_the_time_limit_is_a_503_and_the_server_goes_on() {
@@ -88,15 +94,17 @@ fn a_request_over_the_time_limit_is_a_503_and_the_server_goes_on() {
     let server = Server::start_with(Arc::new(registry), 2, limits);
     armed.store(true, Ordering::SeqCst);
     let start = "/api/nana/original?position=3/3/3_b_KRBkrb_1";
-    let stalled = std::thread::spawn(move || get(server.addr, start));
+    let stalled = std::thread::spawn(move || get_with_head(server.addr, start));
     std::thread::sleep(Duration::from_millis(100));
     for path in ["/api/health", "/api/nana/current?position=3/3/3_b_KRBkrb_1"] {
         let (status, body, took) = get(server.addr, path);
         assert_eq!(status, 200, "{path}: {body}");
         assert!(took < Duration::from_millis(300), "{path} took {took:?} beside the stalled read");
     }
-    let (status, body, took) = stalled.join().expect("the stalled request ends");
+    let (status, head, body, took) = stalled.join().expect("the stalled request ends");
     assert_eq!(status, 503, "{body}");
+    // The client is told when to ask again (the explorer's page does, by itself).
+    assert!(head.to_ascii_lowercase().contains("\r\nretry-after: 5"), "{head}");
     let error: serde_json::Value = serde_json::from_str(&body).expect("a JSON body");
     let error = error["error"].as_str().expect("an error message");
     assert!(error.contains("time limit of 500ms"), "{error}");

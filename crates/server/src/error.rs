@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::registry::Status;
 
 /// The seconds a client is asked to wait (`Retry-After`) before asking again for a rule set
-/// being solved.
+/// being solved, or after a request over the time limit.
 pub const RETRY_AFTER: u32 = 5;
 
 /// A failed request. Every one is answered with its status and the JSON body `{"error":
@@ -46,7 +46,7 @@ pub enum ApiError {
     /// A table whose file was found damaged where a request read it whole: 500, with the damage
     /// in words (naming the file, never its folder).
     Damaged(String),
-    /// The request ran over the server's time limit, the duration: 503.
+    /// The request ran over the server's time limit, the duration: 503, with `Retry-After`.
     TimedOut(std::time::Duration),
     /// The server failed otherwise: 500.
     Internal(String),
@@ -170,7 +170,10 @@ impl ApiError {
 #[cfg(feature = "http")]
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let retry = matches!(&self, ApiError::NotReady { status, .. } if status.pending());
+        // Worth asking again: a table on its way, or a request over the time limit (whose
+        // work, a table's statistics say, goes on and is kept for the next ask).
+        let retry = matches!(&self, ApiError::NotReady { status, .. } if status.pending())
+            || matches!(self, ApiError::TimedOut(_));
         let json = [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))];
         let mut response = (self.status(), json, self.body()).into_response();
         if retry {
