@@ -30,7 +30,12 @@ fn check_query_shape(q: &Json) {
     );
     let moves = q["moves"].as_array().expect("moves is an array");
     for m in moves {
-        assert_eq!(keys(m), key_set(&["uci", "san", "category", "dtm", "checkmate", "stalemate"]), "{m}");
+        assert_eq!(
+            keys(m),
+            key_set(&["uci", "san", "usi", "category", "dtm", "checkmate", "stalemate"]),
+            "{m}"
+        );
+        assert_eq!(m["usi"], m["uci"], "Nana's machine notation is USI's");
         // A move ends the game exactly when it leaves the opponent a loss in 0.
         let ends = m["category"] == "loss" && m["dtm"] == 0;
         assert_eq!(ends, m["checkmate"].as_bool().unwrap() || m["stalemate"].as_bool().unwrap(), "{m}");

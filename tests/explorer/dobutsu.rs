@@ -176,6 +176,37 @@ async fn the_view_draws_the_animals() {
     assert_eq!(endings, ["lion_captured", "try", "both_tries", "no_move"]);
 }
 
+/// Every move in USI's and KIF's forms beside `uci` and `san`, and the view's position in
+/// USI's SFEN and as a KIF record's head: what the page's record copies.
+#[tokio::test]
+async fn moves_and_positions_come_in_usi_and_kif() {
+    let v = get("/api/dobutsu/tanaka/view").await.json();
+    assert_eq!(v["sfen"], "gle/1c1/1C1/ELG b - 1");
+    let head = v["kif"].as_str().expect("a KIF head");
+    assert!(head.contains("|vキvラvゾ|一\n| ・vひ ・|二\n| ・ ひ ・|三\n| ゾ ラ キ|四\n"), "{head}");
+    let moves = v["answer"]["moves"].as_array().unwrap();
+    let forms = |uci: &str| {
+        let m = moves.iter().find(|m| m["uci"] == uci).expect("a move of the start");
+        (
+            m["san"].as_str().unwrap().to_string(),
+            m["usi"].as_str().unwrap().to_string(),
+            m["kif"].as_str().unwrap().to_string(),
+        )
+    };
+    assert_eq!(forms("b1a2"), ("La2".into(), "2d3c".into(), "３三ライオン(24)".into()));
+    assert_eq!(forms("b2b3"), ("Cxb3".into(), "2c2b".into(), "２二ひよこ(23)".into()));
+    let v =
+        get(&format!("/api/dobutsu/tanaka/view?position={}", url("g1e/1l1/3/ELG[Cc] w 0 1"))).await.json();
+    assert_eq!(v["sfen"], "g1e/1l1/3/ELG b Cc 1");
+    let drop = v["answer"]["moves"].as_array().unwrap().iter().find(|m| m["uci"] == "C@a2").expect("a drop");
+    assert_eq!((drop["usi"].as_str(), drop["kif"].as_str()), (Some("C*3c"), Some("３三ひよこ打")));
+    // Nana's moves are USI's already, and it has no KIF.
+    let v = get("/api/nana/original/view").await.json();
+    assert!(v.get("kif").is_none() && v["answer"]["moves"][0].get("kif").is_none(), "{v}");
+    assert_eq!(v["answer"]["moves"][0]["usi"], v["answer"]["moves"][0]["uci"]);
+    assert_eq!(v["sfen"], v["answer"]["fen"]);
+}
+
 /// The table's counts: the 243,345,746 entries of the solved set (every legal position where
 /// the side to move cannot take the lion, docs/DOBUTSU.md), the longest win 173 plies as Tanaka
 /// found it.

@@ -75,7 +75,7 @@
 //! let json = serde_json::to_string(&probe.answer(&1, 10)?)?;
 //! assert_eq!(
 //!     json,
-//!     r#"{"fen":"1","category":"win","dtm":1,"empty":false,"best_move":"-1","moves":[{"uci":"-1","san":"take 1","category":"loss","dtm":0,"empty":true}],"mainline":["-1"]}"#
+//!     r#"{"fen":"1","category":"win","dtm":1,"empty":false,"best_move":"-1","moves":[{"uci":"-1","san":"take 1","usi":"-1","category":"loss","dtm":0,"empty":true}],"mainline":["-1"]}"#
 //! );
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -188,6 +188,31 @@ pub trait ProbeRules {
     /// The string form of a position (an SFEN-like string): the answer's `fen` and the position
     /// named in errors.
     fn position_string(&self, pos: &Self::Position) -> String;
+
+    /// A move as a USI GUI writes it (after `position ... moves`): the answer's `usi`. By
+    /// default the machine notation, for a game whose machine notation is USI's (Nana's).
+    fn usi_notation(&self, pos: &Self::Position, mv: Self::Move) -> String {
+        self.machine_notation(pos, mv)
+    }
+
+    /// A position as a USI GUI writes it after `position sfen`; by default
+    /// [`ProbeRules::position_string`].
+    fn usi_position(&self, pos: &Self::Position) -> String {
+        self.position_string(pos)
+    }
+
+    /// A move as a KIF record writes it (`３三ライオン(24)`): the answer's `kif`. By default
+    /// `None`, for a game no KIF reader knows.
+    fn kif_notation(&self, _pos: &Self::Position, _mv: Self::Move) -> Option<String> {
+        None
+    }
+
+    /// The head of a KIF record that starts at a position (its board diagram, hands and side to
+    /// move, and the line over the moves), each move then a line of its number and its
+    /// [`ProbeRules::kif_notation`]. By default `None`, as for the moves.
+    fn kif_position(&self, _pos: &Self::Position) -> Option<String> {
+        None
+    }
 
     /// A legal position that the index entry `index` stands for (the game picks one where an
     /// entry stands for several, such as mirror images); `None` for an unused entry or one
@@ -676,6 +701,8 @@ impl<'a, G: ProbeRules> Probe<'a, G> {
                 .map(|m| MoveAnswer {
                     uci: self.game.machine_notation(pos, m.mv),
                     san: self.game.human_notation(pos, m.mv),
+                    usi: self.game.usi_notation(pos, m.mv),
+                    kif: self.game.kif_notation(pos, m.mv),
                     category: m.child_value.category(),
                     dtm: m.child_value.dtm().map(|d| d.0),
                     endings: Endings { all: G::ENDINGS, ending: m.ending },
@@ -748,6 +775,11 @@ pub struct MoveAnswer {
     pub uci: String,
     /// The game's human notation (Lichess's `san`).
     pub san: String,
+    /// As a USI GUI writes it ([`ProbeRules::usi_notation`]).
+    pub usi: String,
+    /// As a KIF record writes it ([`ProbeRules::kif_notation`]); left out for a game without.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kif: Option<String>,
     pub category: Category,
     pub dtm: Option<u16>,
     /// How the move ends the game, if it does.

@@ -264,7 +264,7 @@ fn the_json_answer_names_the_games_endings() {
     let probe = Probe::with_width(Race, &entries, EntryWidth::Two).unwrap();
     assert_eq!(
         json(&probe.answer(&5, 10).unwrap()),
-        r#"{"fen":"at 5","category":"win","dtm":1,"overshoot":false,"exact":false,"try":false,"best_move":"+2","moves":[{"uci":"+2","san":"5+2","category":"loss","dtm":0,"overshoot":true,"exact":false,"try":false},{"uci":"+3","san":"5+3","category":"loss","dtm":0,"overshoot":true,"exact":false,"try":false},{"uci":"+1","san":"5+1","category":"loss","dtm":0,"overshoot":false,"exact":true,"try":false}],"mainline":["+2"]}"#
+        r#"{"fen":"at 5","category":"win","dtm":1,"overshoot":false,"exact":false,"try":false,"best_move":"+2","moves":[{"uci":"+2","san":"5+2","usi":"+2","category":"loss","dtm":0,"overshoot":true,"exact":false,"try":false},{"uci":"+3","san":"5+3","usi":"+3","category":"loss","dtm":0,"overshoot":true,"exact":false,"try":false},{"uci":"+1","san":"5+1","usi":"+1","category":"loss","dtm":0,"overshoot":false,"exact":true,"try":false}],"mainline":["+2"]}"#
     );
     assert_eq!(
         json(&probe.answer(&3, 10).unwrap()),
@@ -286,13 +286,15 @@ fn json<T: serde::Serialize>(answer: &T) -> String {
 }
 
 /// The answer types serialise byte for byte as plain structs of API v1's fields (docs/EXPLORER.md:
-/// `uci` and `san` for a move, one snake_case key per ending), for a game whose endings are Nana's.
+/// `uci`, `san` and `usi` for a move, `kif` left out where the game has none, one snake_case key
+/// per ending), for a game whose endings are Nana's.
 #[test]
 fn the_answer_serialises_as_nana_query_did() {
     #[derive(serde::Serialize)]
     struct JsonMove {
         uci: String,
         san: String,
+        usi: String,
         category: &'static str,
         dtm: Option<u16>,
         checkmate: bool,
@@ -338,6 +340,7 @@ fn the_answer_serialises_as_nana_query_did() {
         let old_move = |e: Option<Ending>| JsonMove {
             uci: "B*2c".into(),
             san: "B*2c".into(),
+            usi: "B*2c".into(),
             category: "draw",
             dtm: None,
             checkmate: e == Some(CHECKMATE),
@@ -346,6 +349,8 @@ fn the_answer_serialises_as_nana_query_did() {
         let new_move = |e| nana_probe::MoveAnswer {
             uci: "B*2c".into(),
             san: "B*2c".into(),
+            usi: "B*2c".into(),
+            kif: None,
             category: nana_engine::Category::Draw,
             dtm: None,
             endings: endings(e),

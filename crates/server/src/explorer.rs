@@ -76,6 +76,8 @@ pub fn view_of<G: Explorable>(
         mainline: line(game, &analysis.mainline),
         board: game.board(pos),
         palette: game.palette(),
+        sfen: game.usi_position(pos),
+        kif: game.kif_position(pos),
         answer: probe.answer_of(pos, analysis),
     }
 }

@@ -58,6 +58,12 @@ pub struct View {
     pub mainline: Vec<LinePly>,
     pub board: Board,
     pub palette: Palette,
+    /// The position as a USI GUI writes it after `position sfen` (a game record started here).
+    pub sfen: String,
+    /// The head of a KIF record started here ([`nana_probe::ProbeRules::kif_position`]); left
+    /// out for a game without KIF.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kif: Option<String>,
 }
 
 /// A position drawn without its table (`/api/{game}/{rules}/board`): what the page shows while

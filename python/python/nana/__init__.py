@@ -92,7 +92,7 @@ def _fen(game: str, rules: str, position: _FenOrBoard) -> Optional[str]:
 
 # The keys of an answer and of a move that are not the game's ending flags.
 _ANSWER_KEYS = ("fen", "category", "dtm", "best_move", "moves", "mainline")
-_MOVE_KEYS = ("uci", "san", "category", "dtm")
+_MOVE_KEYS = ("uci", "san", "usi", "kif", "category", "dtm")
 
 
 @_dataclass(frozen=True)
@@ -106,6 +106,9 @@ class Move:
         dtm: The distance to mate in plies after the move; ``None`` for a draw.
         endings: One flag per way the game can end (``checkmate``, ``stalemate`` for Nana;
             ``lion_captured``, ``try`` for Dobutsu): whether the move ends it so.
+        usi: The move as a USI GUI writes it (Nana's is its ``uci``; Dobutsu's ``2c2b``).
+        kif: The move as a KIF record writes it (Dobutsu's ``２二ひよこ(23)``); ``None`` for
+            a game without KIF (Nana).
     """
 
     uci: str
@@ -113,10 +116,15 @@ class Move:
     category: str
     dtm: Optional[int]
     endings: dict[str, bool] = _field(default_factory=dict)
+    usi: str = ""
+    kif: Optional[str] = None
 
     def to_dict(self) -> dict[str, Any]:
         """The move as the JSON answer of ``nana query --json`` writes it."""
-        return {"uci": self.uci, "san": self.san, "category": self.category, "dtm": self.dtm, **self.endings}
+        d = {"uci": self.uci, "san": self.san, "usi": self.usi or self.uci}
+        if self.kif is not None:
+            d["kif"] = self.kif
+        return {**d, "category": self.category, "dtm": self.dtm, **self.endings}
 
 
 @_dataclass(frozen=True)
@@ -145,7 +153,15 @@ class Answer:
     def from_dict(cls, d: dict[str, Any]) -> "Answer":
         """An answer from the JSON object ``nana query --json`` prints."""
         moves = [
-            Move(m["uci"], m["san"], m["category"], m["dtm"], {k: v for k, v in m.items() if k not in _MOVE_KEYS})
+            Move(
+                m["uci"],
+                m["san"],
+                m["category"],
+                m["dtm"],
+                {k: v for k, v in m.items() if k not in _MOVE_KEYS},
+                m.get("usi", m["uci"]),
+                m.get("kif"),
+            )
             for m in d["moves"]
         ]
         endings = {k: v for k, v in d.items() if k not in _ANSWER_KEYS}

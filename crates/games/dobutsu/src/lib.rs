@@ -19,6 +19,7 @@ pub mod fen;
 pub mod front;
 pub mod game;
 pub mod index;
+pub mod kif;
 mod position;
 pub mod probe;
 pub mod reach;

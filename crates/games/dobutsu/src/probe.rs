@@ -101,6 +101,26 @@ impl ProbeRules for Rules {
         pos.to_string()
     }
 
+    /// Fairy-Stockfish's USI form ([`crate::usi`]): `2c2b`, `2b2a+`, `C*2b`.
+    fn usi_notation(&self, _: &Position, mv: Move) -> String {
+        crate::usi::format_move(mv)
+    }
+
+    /// Fairy-Stockfish's SFEN: `gle/1c1/1C1/ELG b - 1`.
+    fn usi_position(&self, pos: &Position) -> String {
+        crate::usi::format_position(pos)
+    }
+
+    /// [`crate::kif`]: `３三ライオン(24)`, `２二ひよこ打`.
+    fn kif_notation(&self, pos: &Position, mv: Move) -> Option<String> {
+        Some(crate::kif::format_move(pos, mv))
+    }
+
+    /// [`crate::kif::format_head`]: the board diagram, the hands and the side to move.
+    fn kif_position(&self, pos: &Position) -> Option<String> {
+        Some(crate::kif::format_head(pos))
+    }
+
     /// The first-player-to-move position of an entry.
     fn unindex(&self, i: u64) -> Option<Position> {
         index::unrank(i)
