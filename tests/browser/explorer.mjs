@@ -451,6 +451,16 @@ try {
   check(reply4 && reply4.category === ranked4[0].category, `play: the random reply ${played[4]} keeps the value (${reply4 && reply4.category})`);
   const fullRecord = await page.locator("#record").textContent();
   check(/^start 1\. \S+ 2\. \S+ 3\. \S+ 4\. \S+ 5\. \S+ $/.test(fullRecord), `play: the record is numbered (${fullRecord})`);
+  // The record as USI and as KIF: each ply's move as the server's answer writes it there.
+  const forms = [];
+  for (const [i, f] of [dStart.fen, f1, f2, f3, f4].entries()) forms.push((await dView(f)).answer.moves.find((m) => m.uci === played[i]));
+  const recText = (sel) => page.locator(sel).textContent();
+  const usiText = await recText("#record-usi");
+  check(usiText === "position startpos moves " + forms.map((m) => m.usi).join(" ") && /^position startpos moves 2d3c [1-3][a-d][1-3][a-d]/.test(usiText), `play: the record as USI (${usiText})`);
+  const kifText = await page.locator("#record-kif").textContent();
+  const kifMoves = forms.map((m, i) => String(i + 1).padStart(4) + " " + m.kif + "\n").join("");
+  check(kifText === (await dView(null)).kif + kifMoves && kifMoves.startsWith("   1 ３三ライオン(24)\n"), `play: the record as KIF (${kifText})`);
+  check(await page.locator("#record-copy-kif").isVisible() && await page.locator("#record-download-kif").isVisible(), "play: Dobutsu's record has its KIF buttons");
   await shot("explorer-play.png", 12);
   await page.setViewportSize({ width: 390, height: 844 });
   const playWide = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -480,6 +490,16 @@ try {
   await page.waitForFunction(() => /your move\.$/.test(document.getElementById("play-status").textContent));
   check(JSON.stringify(await recordUcis()) === JSON.stringify([nStart.best_move]), `play: Nana from a URL, Black opens with ${nStart.best_move}`);
   check((await page.locator("#play-status").textContent()) === "White to move — your move.", "play: Nana's players are named");
+  check((await recText("#record-usi")) === (await recText("#record-text")) && !(await page.locator("#record-copy-kif").isVisible()) && !(await page.locator("#record-kif").isVisible()),
+    "play: Nana's record as USI is its engine command, and it has no KIF");
+  // A Dobutsu game started elsewhere: USI sets it up by its SFEN, KIF by its board diagram.
+  await page.goto(base + "/dobutsu/tanaka?play=first&start=" + encodeURIComponent("g1e/1l1/3/ELG[Cc]_w_0_1") + "&moves=C%40a2");
+  await page.waitForFunction(() => /your move\.$/.test(document.getElementById("play-status").textContent) && document.querySelectorAll("#record a[data-uci]").length === 2);
+  const elsewhere = await recText("#record-usi");
+  check(elsewhere.startsWith("position sfen g1e/1l1/3/ELG b Cc 1 moves C*3c ") && elsewhere.split(" ").length === 9, `play: a game started elsewhere, as USI (${elsewhere})`);
+  const elsewhereKif = await page.locator("#record-kif").textContent();
+  check(elsewhereKif.includes("後手の持駒：ひよこ\n  ３ ２ １\n+---------+\n|vキ ・vゾ|一\n| ・vラ ・|二\n| ・ ・ ・|三\n| ゾ ラ キ|四\n+---------+\n先手の持駒：ひよこ\n先手番\n") && elsewhereKif.includes("   1 ３三ひよこ打\n"),
+    `play: a game started elsewhere, as KIF (${elsewhereKif})`);
   // A URL whose record holds a move that is not legal: the record ends before it, with a note.
   await page.goto(base + "/nana/original?play=white&moves=" + encodeURIComponent(nStart.best_move) + ",zzzz");
   await page.waitForFunction(() => /your move\.$/.test(document.getElementById("play-status").textContent));
