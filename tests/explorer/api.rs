@@ -390,10 +390,9 @@ fn tables_load_from_their_files_and_missing_ones_are_named() {
     assert!(!registry.serves_anything());
     let states: Vec<_> = registry.health().rule_sets.into_iter().map(|r| r.status).collect();
     assert!(states.iter().all(|s| matches!(s, nana_server::Status::Missing { .. })), "{states:?}");
-    for &nana_front::RuleSet { name, rules, .. } in Nana::RULE_SETS {
-        let solved = table(name);
-        let solution = nana_engine::Solution::whole(solved.entries().to_vec(), solved.width());
-        nana_probe::table::write(&rules, dir.path(), &solution).unwrap();
+    // The test run's files, as `nana solve` writes them (tests/cli/solve.rs).
+    for &nana_front::RuleSet { rules, .. } in Nana::RULE_SETS {
+        std::fs::copy(nana_fixture::path(rules), dir.path().join(rules.file_name())).unwrap();
     }
     let mut registry = Registry::new();
     assert!(add_game::<Nana>(&mut registry, dir.path(), Missing::Refuse).is_empty());
