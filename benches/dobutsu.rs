@@ -8,7 +8,7 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use dobutsu_shogi::dense::Dense;
 use dobutsu_shogi::index::{rank, unrank, SIZE};
 use dobutsu_shogi::{perft, DobutsuGame, Position, Rules};
-use nana_engine::Game;
+use nana_engine::Graph;
 use rayon::prelude::*;
 
 fn sample() -> Vec<u64> {

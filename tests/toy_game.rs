@@ -65,7 +65,7 @@ fn open_gate() {
 /// The game as the solver sees it: entry `2 * stones + side`.
 struct Solver;
 
-impl nana_engine::Game for Solver {
+impl nana_engine::Graph for Solver {
     fn size(&self) -> u64 {
         2 * (u64::from(MAX) + 1)
     }
@@ -92,7 +92,7 @@ impl ProbeRules for Toy {
     const TERMINAL_VALUES: &'static [Value] = &[Value::Loss(Dtm(0))];
 
     fn size(&self) -> u64 {
-        nana_engine::Game::size(&Solver)
+        nana_engine::Graph::size(&Solver)
     }
     fn index(&self, p: &Pile) -> u64 {
         2 * u64::from(p.stones) + u64::from(p.side)

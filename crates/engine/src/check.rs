@@ -6,7 +6,7 @@ use std::fmt;
 
 use crate::par::prelude::*;
 use crate::value::{Code, Entry, EntryWidth, Value, WideEntry};
-use crate::{Dtm, Game, Node};
+use crate::{Dtm, Graph, Node};
 
 /// The first inconsistency found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,7 +28,7 @@ pub enum Problem {
     Successors(Value),
     /// This successor is marked illegal in the solution.
     IllegalSuccessor(u64),
-    /// The game calls the entry inner but gives it no successor: a broken [`Game`] contract.
+    /// The game calls the entry inner but gives it no successor: a broken [`Graph`] contract.
     NoSuccessors,
 }
 
@@ -52,7 +52,7 @@ impl fmt::Display for CheckError {
 impl std::error::Error for CheckError {}
 
 /// Checks every one-byte entry ([`Entry`]) of a solution; see [`check_with`].
-pub fn check<G: Game>(game: &G, entries: &[u8], progress: &(dyn Fn(u64) + Sync)) -> Result<(), CheckError> {
+pub fn check<G: Graph>(game: &G, entries: &[u8], progress: &(dyn Fn(u64) + Sync)) -> Result<(), CheckError> {
     check_with(game, entries, EntryWidth::One, progress)
 }
 
@@ -63,7 +63,7 @@ pub fn check<G: Game>(game: &G, entries: &[u8], progress: &(dyn Fn(u64) + Sync))
 /// draw has no move to a loss and one to a draw.
 ///
 /// `progress` is called with the number of entries checked since its last call.
-pub fn check_with<G: Game>(
+pub fn check_with<G: Graph>(
     game: &G,
     entries: &[u8],
     width: EntryWidth,
@@ -76,7 +76,7 @@ pub fn check_with<G: Game>(
     }
 }
 
-fn check_code<G: Game, E: Code>(
+fn check_code<G: Graph, E: Code>(
     game: &G,
     entries: &[u8],
     progress: &(dyn Fn(u64) + Sync),
@@ -180,7 +180,7 @@ impl std::error::Error for MissingEdge {}
 /// predecessor `p` of such a legal entry `q` is inner and lists `q` among its successors. Every
 /// edge at a sampled entry is checked exactly, whichever side of it the entry is on; edges
 /// between two entries off the sample are not. Returns the number of edges checked.
-pub fn check_relations_every<G: Game>(game: &G, every: u64) -> Result<u64, MissingEdge> {
+pub fn check_relations_every<G: Graph>(game: &G, every: u64) -> Result<u64, MissingEdge> {
     assert!(every > 0, "a stride of at least one entry");
     let n = game.size();
     (0..n.div_ceil(every))
@@ -232,13 +232,13 @@ fn edge_hash(p: u64, q: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Checks the [`Game`] contract over the whole index space: the set of distinct edges `p -> q`
+/// Checks the [`Graph`] contract over the whole index space: the set of distinct edges `p -> q`
 /// from the `successors` of inner entries equals the one from the `predecessors` of legal
 /// entries (compared by count and by a sum of 64-bit edge hashes). So no inner entry has a move
 /// to an illegal one, and no terminal entry is reported as a predecessor. The predecessors of
 /// illegal entries are not asked for (the solver never asks either).
 /// Returns the number of edges.
-pub fn check_relations<G: Game>(game: &G) -> Result<u64, RelationMismatch> {
+pub fn check_relations<G: Graph>(game: &G) -> Result<u64, RelationMismatch> {
     const CHUNK: u64 = 1 << 12;
     let n = game.size();
     let (fc, fh, bc, bh) = (0..n.div_ceil(CHUNK))

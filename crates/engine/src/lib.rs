@@ -1,6 +1,6 @@
 //! A game-agnostic retrograde solver.
 //!
-//! A game describes itself through the [`Game`] trait: a dense index space `0..size`, what each
+//! A game describes itself through the [`Graph`] trait: a dense index space `0..size`, what each
 //! entry is ([`Node`]: illegal, terminal with a value, or inner with its legal successors) and,
 //! for the backward pass, the entries that have a legal move into a given one. The solver labels
 //! every legal entry win, loss or draw for the side to move, with the distance to mate ([`Dtm`])
@@ -57,7 +57,8 @@ impl Node {
     }
 }
 
-/// A game as the solver sees it.
+/// A game as the solver sees it: a graph over its index entries, whose edges are the legal
+/// moves (the game's front ends see it through `nana_front::Game` instead).
 ///
 /// Indices are dense: `0..size()`. An index either stands for one legal position (up to the
 /// symmetries the game folds into its index) or is unused. Both relations are over index
@@ -68,7 +69,7 @@ impl Node {
 /// [`check`]): an inner entry has at least one successor; `q` is reported by `successors(p)` of
 /// an inner `p` if and only if `p` is reported by `predecessors(q)`; so illegal and terminal
 /// entries have no successors and are nobody's predecessor.
-pub trait Game: Sync {
+pub trait Graph: Sync {
     /// The number of index entries (at most [`MAX_SIZE`] for [`solve`]).
     fn size(&self) -> u64;
 
@@ -81,10 +82,10 @@ pub trait Game: Sync {
     fn predecessors(&self, index: u64, out: &mut Vec<u64>);
 
     /// Calls `f` with the predecessors of each of `entries` in turn, as
-    /// [`Game::predecessors`] lists them (in a list `f` may reorder). The backward passes ask
+    /// [`Graph::predecessors`] lists them (in a list `f` may reorder). The backward passes ask
     /// for a chunk of a frontier at a time, mostly in increasing order, so that a game may
     /// share work between one entry and the next (say, the part of their positions they have
-    /// in common); the default asks [`Game::predecessors`] entry by entry.
+    /// in common); the default asks [`Graph::predecessors`] entry by entry.
     fn predecessors_of_each(&self, entries: &[u32], f: &mut dyn FnMut(&mut Vec<u64>)) {
         let mut out = Vec::new();
         for &index in entries {
@@ -95,7 +96,7 @@ pub trait Game: Sync {
     }
 
     /// Whether the solver should keep the successors its forward pass finds and run the
-    /// backward passes over them, turned around once, instead of asking [`Game::predecessors`].
+    /// backward passes over them, turned around once, instead of asking [`Graph::predecessors`].
     /// The solution is the same; it pays where predecessors cost more to generate than memory
     /// (4 bytes an edge and an entry, 10 bytes an edge while turning them around). Default: no.
     fn reverse_successors(&self) -> bool {
@@ -106,7 +107,7 @@ pub trait Game: Sync {
 /// A game's forward pass, made before the solve: one byte per index entry, which `read` turns
 /// into what the solver needs to know of the entry. A game that has made it already, say while
 /// enumerating its positions, hands it to [`solve_census`] instead of answering
-/// [`Game::successors`] entry by entry.
+/// [`Graph::successors`] entry by entry.
 #[derive(Debug)]
 pub struct Census {
     pub bytes: Vec<u8>,
@@ -136,7 +137,7 @@ mod tests {
     /// in `n` plies. Index `n`, with an unused entry at 7.
     struct TakeAway;
 
-    impl Game for TakeAway {
+    impl Graph for TakeAway {
         fn size(&self) -> u64 {
             10
         }
@@ -156,7 +157,7 @@ mod tests {
     /// loses, 0 wins; a separate loop 4 <-> 5 is a draw.
     struct Cycle;
 
-    impl Game for Cycle {
+    impl Graph for Cycle {
         fn size(&self) -> u64 {
             6
         }
@@ -183,7 +184,7 @@ mod tests {
         }
     }
 
-    fn values<G: Game>(g: &G) -> Vec<Option<Value>> {
+    fn values<G: Graph>(g: &G) -> Vec<Option<Value>> {
         let s = solve(g, &NoProgress).unwrap();
         check(g, s.bytes(), &|_| {}).unwrap();
         check_relations(g).unwrap();
@@ -230,7 +231,7 @@ mod tests {
     /// is into 5, loses in 4.
     struct Leaves;
 
-    impl Game for Leaves {
+    impl Graph for Leaves {
         fn size(&self) -> u64 {
             7
         }
@@ -266,7 +267,7 @@ mod tests {
         silent: &'static [u64],
     }
 
-    impl<G: Game> Censused<G> {
+    impl<G: Graph> Censused<G> {
         fn census(&self) -> Census {
             let inner = &self.inner;
             let mut succ = Vec::new();
@@ -311,7 +312,7 @@ mod tests {
     }
 
     /// Nothing but the census: the forward pass must not ask the game.
-    impl<G: Game> Game for Censused<G> {
+    impl<G: Graph> Graph for Censused<G> {
         fn size(&self) -> u64 {
             self.inner.size()
         }
@@ -323,7 +324,7 @@ mod tests {
         }
     }
 
-    fn solve_censused<G: Game>(inner: G, silent: &'static [u64]) -> Solution {
+    fn solve_censused<G: Graph>(inner: G, silent: &'static [u64]) -> Solution {
         let censused = Censused { inner, silent };
         solve_census(&censused, censused.census(), &NoProgress).unwrap()
     }
@@ -356,7 +357,7 @@ mod tests {
         len: u64,
     }
 
-    impl Game for Ladder {
+    impl Graph for Ladder {
         fn size(&self) -> u64 {
             self.len + 251
         }
@@ -414,7 +415,7 @@ mod tests {
     #[test]
     fn check_relations_catches_a_missing_predecessor() {
         struct Broken;
-        impl Game for Broken {
+        impl Graph for Broken {
             fn size(&self) -> u64 {
                 10
             }

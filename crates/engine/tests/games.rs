@@ -3,7 +3,7 @@
 //! one byte, and the explicit limits.
 
 use nana_engine::{
-    check, check_relations, check_with, solve, solve_with, Dtm, EntryWidth, Game, NoProgress, Node, Problem,
+    check, check_relations, check_with, solve, solve_with, Dtm, EntryWidth, Graph, NoProgress, Node, Problem,
     Solution, SolveError, Stats, Value, MAX_SIZE,
 };
 
@@ -19,7 +19,7 @@ impl Race {
     const PIT: u64 = 5;
 }
 
-impl Game for Race {
+impl Graph for Race {
     fn size(&self) -> u64 {
         11
     }
@@ -42,9 +42,9 @@ impl Game for Race {
 }
 
 /// A game given as a list of nodes with their successors; predecessors by inverting the list.
-struct Graph(Vec<(Node, Vec<u64>)>);
+struct Listing(Vec<(Node, Vec<u64>)>);
 
-impl Graph {
+impl Listing {
     fn successors_of(nodes: &[(Node, Vec<u64>)], index: u64, out: &mut Vec<u64>) -> Node {
         let (node, succ) = &nodes[index as usize];
         if *node == Node::Inner {
@@ -54,12 +54,12 @@ impl Graph {
     }
 }
 
-impl Game for Graph {
+impl Graph for Listing {
     fn size(&self) -> u64 {
         self.0.len() as u64
     }
     fn successors(&self, index: u64, out: &mut Vec<u64>) -> Node {
-        Graph::successors_of(&self.0, index, out)
+        Listing::successors_of(&self.0, index, out)
     }
     fn predecessors(&self, index: u64, out: &mut Vec<u64>) {
         for (p, (node, succ)) in self.0.iter().enumerate() {
@@ -81,7 +81,7 @@ fn terminal(v: Value) -> (Node, Vec<u64>) {
 /// A game solved over its reversed successors instead of its predecessors.
 struct Reversing<'a, G>(&'a G);
 
-impl<G: Game> Game for Reversing<'_, G> {
+impl<G: Graph> Graph for Reversing<'_, G> {
     fn size(&self) -> u64 {
         self.0.size()
     }
@@ -98,7 +98,7 @@ impl<G: Game> Game for Reversing<'_, G> {
 
 /// Solves with `width` (over the predecessors, and over the reversed successors: the same
 /// bytes), checks the solution and the relations, and returns every value.
-fn solved<G: Game>(game: &G, width: EntryWidth) -> (Solution, Vec<Option<Value>>) {
+fn solved<G: Graph>(game: &G, width: EntryWidth) -> (Solution, Vec<Option<Value>>) {
     let s = solve_with(game, width, &NoProgress).unwrap();
     assert_eq!(solve_with(&Reversing(game), width, &NoProgress).unwrap().bytes(), s.bytes());
     assert_eq!(s.bytes().len() as u64, game.size() * width.bytes() as u64);
@@ -141,7 +141,7 @@ fn race_with_terminal_wins() {
 #[test]
 fn check_holds_terminal_entries_to_the_game() {
     // 0 wins at once; 1 can only move there.
-    let g = Graph(vec![terminal(Win(Dtm(1))), inner([0])]);
+    let g = Listing(vec![terminal(Win(Dtm(1))), inner([0])]);
     let s = solve(&g, &NoProgress).unwrap();
     assert_eq!([s.value(0), s.value(1)], [Some(Win(Dtm(1))), Some(Loss(Dtm(2)))]);
     // Claim 0 only wins in 3, and 1 loses in 4 accordingly: every inner entry agrees with its
@@ -159,7 +159,7 @@ fn check_holds_terminal_entries_to_the_game() {
 /// with what the pass derives there; a terminal draw stays a draw.
 #[test]
 fn terminal_values_at_their_distances() {
-    let g = Graph(vec![
+    let g = Listing(vec![
         terminal(Loss(Dtm(2))), // 0
         inner([0]),             // 1: wins in 3
         terminal(Win(Dtm(3))),  // 2
@@ -198,7 +198,7 @@ fn terminal_values_at_their_distances() {
 /// lose, loses.
 #[test]
 fn repeated_successors() {
-    let g = Graph(vec![
+    let g = Listing(vec![
         terminal(Win(Dtm(1))), // 0
         inner([0, 0, 2]),      // 1: a draw
         inner([3]),            // 2
@@ -223,7 +223,7 @@ fn three_hundred_successors() {
     nodes.push(inner((1..=300).chain([302]))); // 301
     nodes.push(inner([303])); // 302 and 303: a cycle, drawn
     nodes.push(inner([302]));
-    let g = Graph(nodes);
+    let g = Listing(nodes);
     let (_, v) = solved(&g, EntryWidth::One);
     assert_eq!(v[0], Some(Loss(Dtm(4))));
     assert_eq!(v[301], Some(Draw));
@@ -232,8 +232,8 @@ fn three_hundred_successors() {
 
 /// A line of `len` entries, each with one move to the previous; entry 0 has no move. Entry `i`
 /// is decided at distance `i`.
-fn line(len: u64) -> Graph {
-    Graph(
+fn line(len: u64) -> Listing {
+    Listing(
         (0..len)
             .map(|i| if i == 0 { (Node::moves_or_loss(false), vec![]) } else { inner([i - 1]) })
             .collect(),
@@ -263,7 +263,7 @@ fn distances_beyond_one_byte_need_two() {
     assert_eq!(&s.bytes()[598..600], &[0x2c, 0x01]);
 
     // A terminal value that does not fit is refused before any pass.
-    let far = Graph(vec![terminal(Loss(Dtm(300))), inner([0])]);
+    let far = Listing(vec![terminal(Loss(Dtm(300))), inner([0])]);
     assert_eq!(
         solve(&far, &NoProgress).unwrap_err(),
         SolveError::DtmOverflow { dtm: 300, width: EntryWidth::One }
@@ -275,7 +275,7 @@ fn distances_beyond_one_byte_need_two() {
 fn broken_games_are_refused() {
     // An index space beyond the 32-bit frontiers: refused before anything is allocated.
     struct Huge;
-    impl Game for Huge {
+    impl Graph for Huge {
         fn size(&self) -> u64 {
             MAX_SIZE + 1
         }
@@ -289,14 +289,14 @@ fn broken_games_are_refused() {
     assert_eq!(solve(&Huge, &NoProgress).unwrap_err(), SolveError::TooLarge { size: MAX_SIZE + 1 });
 
     // A win at an even distance cannot be stored: the parity says who wins.
-    let even = Graph(vec![terminal(Win(Dtm(2)))]);
+    let even = Listing(vec![terminal(Win(Dtm(2)))]);
     assert_eq!(
         solve(&even, &NoProgress).unwrap_err(),
         SolveError::BadTerminal { index: 0, value: Win(Dtm(2)) }
     );
 
     // An inner entry without a successor breaks the contract: the solver and the checker say so.
-    let stuck = Graph(vec![inner([1]), inner([])]);
+    let stuck = Listing(vec![inner([1]), inner([])]);
     assert_eq!(solve(&stuck, &NoProgress).unwrap_err(), SolveError::NoSuccessors { index: 1 });
     let err = check(&stuck, &[2, 1], &|_| {}).unwrap_err();
     assert_eq!((err.index, err.problem), (1, Problem::NoSuccessors));
@@ -329,12 +329,12 @@ fn reversed_successors_match_predecessors() {
         });
     }
     struct Listed(Vec<(Node, Vec<u64>)>, Vec<Vec<u64>>);
-    impl Game for Listed {
+    impl Graph for Listed {
         fn size(&self) -> u64 {
             self.0.len() as u64
         }
         fn successors(&self, index: u64, out: &mut Vec<u64>) -> Node {
-            Graph::successors_of(&self.0, index, out)
+            Listing::successors_of(&self.0, index, out)
         }
         fn predecessors(&self, index: u64, out: &mut Vec<u64>) {
             out.extend(&self.1[index as usize]);

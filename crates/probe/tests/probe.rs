@@ -4,7 +4,7 @@
 //!
 //! Long: every test shares the test double and its solved tables.
 
-use nana_engine::{check_with, solve_with, Dtm, EntryWidth, Game, NoProgress, Node, Value};
+use nana_engine::{check_with, solve_with, Dtm, EntryWidth, Graph, NoProgress, Node, Value};
 use nana_probe::{Ending, InputError, Probe, ProbeError, ProbeRules, Terminal, Wins};
 
 use Value::{Draw, Loss, Win};
@@ -94,7 +94,7 @@ impl ProbeRules for Race {
     }
 }
 
-impl Game for Race {
+impl Graph for Race {
     fn size(&self) -> u64 {
         12
     }

@@ -4,7 +4,7 @@ use super::cells::{Cells, Halt};
 use super::forward::Seeds;
 use super::reversed::Reversed;
 use crate::par::prelude::*;
-use crate::{Game, Progress};
+use crate::{Graph, Progress};
 
 /// The backward passes, one distance at a time, from the terminal entries `seeds`, over the
 /// reversed successors `edges` if the forward pass kept them, else over the game's
@@ -18,7 +18,7 @@ use crate::{Game, Progress};
 /// Long: one loop over the distances, whose state (the frontier, the seeds' lists, the dealt
 /// predecessors kept from pass to pass) carries from each pass to the next; the solver's hot
 /// path, kept whole.
-pub(super) fn backward<G: Game, S: Cells>(
+pub(super) fn backward<G: Graph, S: Cells>(
     game: &G,
     edges: Option<&Reversed>,
     cells: &S,
@@ -202,7 +202,7 @@ fn deal_edges(edges: &Reversed, chunk: &[u32], by_range: &mut [Vec<u32>]) {
 
 /// Deals the predecessors of a chunk of frontier entries out by range, as the game lists them
 /// (each entry's distinct ones if `distinct`, else duplicates too).
-fn deal_predecessors<G: Game>(game: &G, chunk: &[u32], by_range: &mut [Vec<u32>], distinct: bool) {
+fn deal_predecessors<G: Graph>(game: &G, chunk: &[u32], by_range: &mut [Vec<u32>], distinct: bool) {
     game.predecessors_of_each(chunk, &mut |preds| {
         if distinct {
             preds.sort_unstable();

@@ -8,7 +8,7 @@ use super::SolveError;
 use crate::cell::Cell;
 use crate::par::prelude::*;
 use crate::value::{Code, Entry, EntryWidth};
-use crate::{Counted, Game, Node, Progress};
+use crate::{Counted, Graph, Node, Progress};
 
 /// Entries per piece of work of the forward pass.
 const CHUNK: usize = 1 << 12;
@@ -148,7 +148,7 @@ impl Marks for PackedMarks<'_> {
 /// and gives each inner entry its counter (at most 255; [`Forward::many`] lists those with
 /// more). A census is read from `counters`, which `marks` then overwrite. The terminal
 /// entries of a distance `d` with `unlisted[d]` are counted, not listed.
-pub(super) fn forward<G: Game, M: Marks>(
+pub(super) fn forward<G: Graph, M: Marks>(
     game: &G,
     source: Source,
     marks: &M,
@@ -200,7 +200,7 @@ pub(super) fn forward<G: Game, M: Marks>(
 }
 
 /// The forward pass of entry `i`.
-fn visit<G: Game, M: Marks>(
+fn visit<G: Graph, M: Marks>(
     game: &G,
     source: Source,
     marks: &M,

@@ -39,7 +39,7 @@ use crate::cell::Cell;
 pub(crate) use backward::prefetch;
 
 use crate::value::{Code, Entry, EntryWidth, Value, WideEntry};
-use crate::{Census, Game, Node, Progress, Solution};
+use crate::{Census, Graph, Node, Progress, Solution};
 use backward::backward;
 use cells::{Codes, Halt, Packed, Split};
 use forward::{forward, PackedMarks, Source, SplitMarks};
@@ -100,16 +100,16 @@ impl std::error::Error for SolveError {}
 
 /// Solves `game` into one-byte entries ([`Entry`], the tablebase files' payload) on the current
 /// rayon thread pool.
-pub fn solve<G: Game>(game: &G, progress: &dyn Progress) -> Result<Solution, SolveError> {
+pub fn solve<G: Graph>(game: &G, progress: &dyn Progress) -> Result<Solution, SolveError> {
     solve_with(game, EntryWidth::One, progress)
 }
 
 /// Solves `game` into one-byte entries as [`solve`] does, reading the forward pass from the
 /// game's `census` instead of asking the game of each entry. The census's bytes become the
 /// solver's counters in place, so it costs no memory past the solve's own; the backward passes
-/// ask [`Game::predecessors`]. The solution is the one [`solve`] gives when the census says
+/// ask [`Graph::predecessors`]. The solution is the one [`solve`] gives when the census says
 /// what the game's answers say.
-pub fn solve_census<G: Game>(
+pub fn solve_census<G: Graph>(
     game: &G,
     census: Census,
     progress: &dyn Progress,
@@ -122,7 +122,7 @@ pub fn solve_census<G: Game>(
 
 /// The phases [`solve`] and [`solve_with`] report for `game`, in order (a solve that runs out
 /// of one-byte codes runs them again with wider ones).
-pub fn phases<G: Game>(game: &G) -> &'static [&'static str] {
+pub fn phases<G: Graph>(game: &G) -> &'static [&'static str] {
     if game.reverse_successors() {
         &["count moves", "reverse edges", "retrograde"]
     } else {
@@ -131,7 +131,7 @@ pub fn phases<G: Game>(game: &G) -> &'static [&'static str] {
 }
 
 /// Solves `game` into entries of `width` bytes on the current rayon thread pool.
-pub fn solve_with<G: Game>(
+pub fn solve_with<G: Graph>(
     game: &G,
     width: EntryWidth,
     progress: &dyn Progress,
@@ -145,7 +145,7 @@ pub fn solve_with<G: Game>(
     Ok(Solution::whole(entries, width))
 }
 
-fn check_size<G: Game>(game: &G) -> Result<(), SolveError> {
+fn check_size<G: Graph>(game: &G) -> Result<(), SolveError> {
     match game.size() {
         size if size > MAX_SIZE => Err(SolveError::TooLarge { size }),
         _ => Ok(()),
@@ -155,7 +155,7 @@ fn check_size<G: Game>(game: &G) -> Result<(), SolveError> {
 /// Solves `game` in entries of `E`, from `census` if given; with `pack` (one-byte entries
 /// only), in one byte per entry for value and counter together where the counts and distances
 /// leave room ([`Packed`]), else in a value and a counter per entry ([`Split`]).
-fn solve_code<G: Game, E: Code>(
+fn solve_code<G: Graph, E: Code>(
     game: &G,
     census: Option<Census>,
     progress: &dyn Progress,
@@ -236,7 +236,7 @@ fn solve_code<G: Game, E: Code>(
 /// read from the counters, each byte replaced by the entry's count as the forward pass comes to
 /// it, so the bytes become the counters in place (a `Vec` mapped into one of the same layout
 /// keeps its allocation).
-fn counters<G: Game>(game: &G, census: Option<Census>) -> (Source, Vec<AtomicU8>) {
+fn counters<G: Graph>(game: &G, census: Option<Census>) -> (Source, Vec<AtomicU8>) {
     match census {
         Some(Census { bytes, read }) => {
             (Source::Census(read), bytes.into_iter().map(AtomicU8::new).collect())
@@ -308,7 +308,7 @@ fn census_codes(census: &Census) -> Option<(Codes, Vec<bool>)> {
 
 /// Solves from a census in packed cells, the census's bytes becoming the cells in place: one
 /// byte per entry from the start, no array of values beside the counters.
-fn solve_packed_census<G: Game>(
+fn solve_packed_census<G: Graph>(
     game: &G,
     census: Census,
     (codes, unlisted): (Codes, Vec<bool>),

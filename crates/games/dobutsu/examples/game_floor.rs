@@ -19,7 +19,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use dobutsu_shogi::{survey, DobutsuGame, Rules};
-use nana_engine::{Census, Entry, Game, Progress, Value};
+use nana_engine::{Census, Entry, Graph, Progress, Value};
 use rayon::prelude::*;
 
 /// Prints each phase of the solve with its time.

@@ -9,7 +9,7 @@ use std::time::Instant;
 use dobutsu_shogi::dense::Dense;
 use dobutsu_shogi::probe::Probe;
 use dobutsu_shogi::{index, reach, DobutsuGame, Position, Rules};
-use nana_engine::{EntryWidth, Game, NoProgress};
+use nana_engine::{EntryWidth, Graph, NoProgress};
 
 fn main() {
     let rules = Rules::from_name(std::env::args().nth(1).as_deref().unwrap_or("tanaka")).unwrap();

@@ -7,7 +7,7 @@
 //! The set and its numbering are the engine's [`Subset`].
 
 use nana_engine::par::prelude::*;
-use nana_engine::{Dtm, Entry, Game, Node, Subset, Value};
+use nana_engine::{Dtm, Entry, Graph, Node, Subset, Value};
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -21,7 +21,7 @@ pub struct Dense<G> {
     set: Subset,
 }
 
-impl<G: Game> Dense<G> {
+impl<G: Graph> Dense<G> {
     /// `inner` over the tables' entries of the positions of `reached` (either side to move)
     /// that the tables hold: those where the side to move cannot take the lion.
     pub fn new(inner: G, reached: &Reachable) -> Dense<G> {
@@ -82,7 +82,7 @@ impl<G: Game> Dense<G> {
     }
 }
 
-impl<G: Game> Game for Dense<G> {
+impl<G: Graph> Graph for Dense<G> {
     fn size(&self) -> u64 {
         self.set.len()
     }
@@ -131,7 +131,7 @@ mod tests {
     /// Take-away with a bigger move set: `n` stones, take 1, 2 or 5; who cannot move loses.
     struct TakeAway;
 
-    impl Game for TakeAway {
+    impl Graph for TakeAway {
         fn size(&self) -> u64 {
             200
         }

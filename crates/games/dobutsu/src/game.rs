@@ -1,8 +1,8 @@
-//! Dobutsu shogi as the retrograde solver sees it ([`nana_engine::Game`]): the entries of the
+//! Dobutsu shogi as the retrograde solver sees it ([`nana_engine::Graph`]): the entries of the
 //! index ([`crate::index`]), with the first player to move, their successors and their
 //! predecessors (retro-moves), under one rule set.
 
-use nana_engine::{Dtm, Game, Node, Value};
+use nana_engine::{Dtm, Graph, Node, Value};
 
 use crate::index::{self, Cursor, SIZE};
 use crate::position::{squares, Position, FAR_RANK, ORIGINS};
@@ -20,7 +20,7 @@ impl DobutsuGame {
     }
 }
 
-impl Game for DobutsuGame {
+impl Graph for DobutsuGame {
     fn size(&self) -> u64 {
         SIZE
     }

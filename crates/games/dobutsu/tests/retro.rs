@@ -5,7 +5,7 @@
 
 use dobutsu_shogi::index::SIZE;
 use dobutsu_shogi::{DobutsuGame, Rules};
-use nana_engine::{Game, Node};
+use nana_engine::{Graph, Node};
 use rayon::prelude::*;
 
 mod common;

@@ -10,7 +10,7 @@
 use std::sync::Mutex;
 use std::time::Instant;
 
-use nana_engine::{solve, Game, Node, Progress};
+use nana_engine::{solve, Graph, Node, Progress};
 use nana_shogi::{NanaGame, Rules};
 use rayon::prelude::*;
 
@@ -46,7 +46,7 @@ impl Replay {
     }
 }
 
-impl Game for Replay {
+impl Graph for Replay {
     fn size(&self) -> u64 {
         self.nodes.len() as u64
     }
@@ -105,7 +105,7 @@ impl Phases {
 }
 
 /// Solves each game in turn: their entries, the wall time, and the time of each phase.
-fn solve_all<G: Game>(games: &[G]) -> (Vec<Vec<u8>>, f64, String) {
+fn solve_all<G: Graph>(games: &[G]) -> (Vec<Vec<u8>>, f64, String) {
     let phases = Phases::default();
     let t = Instant::now();
     let entries = games.iter().map(|g| solve(g, &phases).expect("solves").into_bytes()).collect();

@@ -1,7 +1,7 @@
 //! How much work the solver's forward pass has, per rule set (see docs/PERFORMANCE.md): legal
 //! and inner entries, the moves [`NanaGame::solver`] reports, how many of them are distinct
 //! entries, and the legal entries where Black holds cubes (where R1 and R2 are asked).
-use nana_engine::{Game, Node};
+use nana_engine::{Graph, Node};
 use nana_shogi::{Color, Cube, NanaGame, Rules};
 use rayon::prelude::*;
 

@@ -18,7 +18,7 @@
 use std::ops::ControlFlow;
 
 use nana_engine::par::prelude::*;
-use nana_engine::{Game, Node};
+use nana_engine::{Graph, Node};
 
 use crate::attacks::table;
 use crate::index::{
@@ -52,7 +52,7 @@ impl NanaGame {
     /// ranker of the enumeration, with R1 and R2 asked of the rules only where the mover holds
     /// pieces (most entries have every cube on the board); no per-entry flags are computed. The
     /// solver keeps the successors and turns them around for its backward passes
-    /// ([`Game::reverse_successors`]), so no retro-move is generated; [`Game::predecessors`]
+    /// ([`Graph::reverse_successors`]), so no retro-move is generated; [`Graph::predecessors`]
     /// still answers, from the rules alone.
     pub fn solver(rules: Rules) -> NanaGame {
         NanaGame { rules, flags: None, edits: true }
@@ -92,7 +92,7 @@ impl NanaGame {
     }
 }
 
-impl Game for NanaGame {
+impl Graph for NanaGame {
     fn size(&self) -> u64 {
         SIZE
     }

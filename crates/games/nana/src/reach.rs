@@ -86,7 +86,7 @@ impl Expand for Enumeration<'_> {
 }
 
 /// The successor entries of a legal entry (a reached entry is legal), as the enumeration
-/// generates them: the same entries as [`nana_engine::Game::successors`] of
+/// generates them: the same entries as [`nana_engine::Graph::successors`] of
 /// [`NanaGame::prepared`], found without the prepared flags.
 pub fn successors(rules: &Rules, index: u64, out: &mut Vec<u64>) {
     for_each_child(rules, index, |q, allowed| {

@@ -15,7 +15,7 @@ use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, OnceLock};
 
-use nana_engine::{check_relations, check_relations_every, solve, Game, NoProgress};
+use nana_engine::{check_relations, check_relations_every, solve, Graph, NoProgress};
 use nana_front::{CheckFailed, WholeCheck};
 use rayon::prelude::*;
 

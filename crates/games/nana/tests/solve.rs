@@ -3,7 +3,7 @@
 //! checked (the reachable set: `reachable.rs`). Heavy: they run in the test profile,
 //! which the workspace builds with opt-level 3.
 
-use nana_engine::{Entry, EntryWidth, Game, Solution, Value};
+use nana_engine::{Entry, EntryWidth, Graph, Solution, Value};
 use nana_shogi::index::{is_self_mirror_pair, rank, unrank, MAIN, SIZE};
 use nana_shogi::probe::Probe;
 use nana_shogi::self_check;
