@@ -339,7 +339,7 @@ async fn a_position_outside_the_table_is_404() {
     let rules = Rules::ORIGINAL;
     let outside = rules.parse_position("R1K/2B/2k b Rb").unwrap();
     let mut entries = solved.entries().to_vec();
-    entries[rules.index(&outside) as usize] = nana_engine::Entry::ILLEGAL.0;
+    entries[rules.index(&outside) as usize] = nana_engine::ByteCode::ILLEGAL.0;
     let solution = nana_engine::Solution::whole(entries, EntryWidth::One);
     let dir = tempfile::tempdir().unwrap();
     let s = &solution.stats;

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::par::prelude::*;
-use crate::value::{Code, Entry, EntryWidth, Value, WideEntry};
+use crate::value::{ByteCode, Code, EntryWidth, Value, WideCode};
 use crate::{Dtm, Graph, Node};
 
 /// The first inconsistency found.
@@ -51,7 +51,7 @@ impl fmt::Display for CheckError {
 
 impl std::error::Error for CheckError {}
 
-/// Checks every one-byte entry ([`Entry`]) of a solution; see [`check_with`].
+/// Checks every one-byte entry ([`ByteCode`]) of a solution; see [`check_with`].
 pub fn check<G: Graph>(game: &G, entries: &[u8], progress: &(dyn Fn(u64) + Sync)) -> Result<(), CheckError> {
     check_with(game, entries, EntryWidth::One, progress)
 }
@@ -71,8 +71,8 @@ pub fn check_with<G: Graph>(
 ) -> Result<(), CheckError> {
     assert_eq!(entries.len() as u64, game.size() * width.bytes() as u64, "solution and game differ in size");
     match width {
-        EntryWidth::One => check_code::<G, Entry>(game, entries, progress),
-        EntryWidth::Two => check_code::<G, WideEntry>(game, entries, progress),
+        EntryWidth::One => check_code::<G, ByteCode>(game, entries, progress),
+        EntryWidth::Two => check_code::<G, WideCode>(game, entries, progress),
     }
 }
 

@@ -6,8 +6,8 @@
 //! every legal entry win, loss or draw for the side to move, with the distance to mate ([`Dtm`])
 //! in plies. It never sees a board or a piece.
 //!
-//! The value of each entry is stored in one or two bytes ([`EntryWidth`]; [`Entry`] and
-//! [`WideEntry`] document the encodings; the one-byte one is the payload of the tablebase files).
+//! The value of each entry is stored in one or two bytes ([`EntryWidth`]; [`ByteCode`] and
+//! [`WideCode`] document the encodings; the one-byte one is the payload of the tablebase files).
 
 mod cell;
 mod check;
@@ -28,7 +28,7 @@ pub use progress::{NoProgress, PhasePlan, Progress};
 pub use solution::{Solution, Stats};
 pub use solve::{phases, solve, solve_census, solve_with, SolveError, MAX_SIZE};
 pub use subset::Subset;
-pub use value::{Category, Dtm, Entry, EntryWidth, Value, WideEntry};
+pub use value::{ByteCode, Category, Dtm, EntryWidth, Value, WideCode};
 
 /// What an index entry is, as the game says.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -217,7 +217,7 @@ mod tests {
     fn check_catches_a_wrong_entry() {
         let mut entries = solve(&TakeAway, &NoProgress).unwrap().into_bytes();
         // 4 is a win in 3 (take one, leaving 3, a loss in 2); claim a win in 1.
-        entries[4] = Entry::decided(1).0;
+        entries[4] = ByteCode::decided(1).0;
         let truth = solve(&TakeAway, &NoProgress).unwrap().bytes()[4];
         assert_ne!(truth, entries[4]);
         let err = check(&TakeAway, &entries, &|_| {}).unwrap_err();

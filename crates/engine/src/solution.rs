@@ -1,7 +1,7 @@
 //! A solved game's entries and their counts.
 
 use crate::par::prelude::*;
-use crate::value::{Code, Entry, EntryWidth, Value, WideEntry};
+use crate::value::{ByteCode, Code, EntryWidth, Value, WideCode};
 
 /// Counts over a solution.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -20,8 +20,8 @@ impl Stats {
     /// Counts the entries of a solution stored `width` bytes per entry.
     pub fn of(entries: &[u8], width: EntryWidth) -> Stats {
         match width {
-            EntryWidth::One => Stats::of_code::<Entry>(entries),
-            EntryWidth::Two => Stats::of_code::<WideEntry>(entries),
+            EntryWidth::One => Stats::of_code::<ByteCode>(entries),
+            EntryWidth::Two => Stats::of_code::<WideCode>(entries),
         }
     }
 
@@ -61,7 +61,7 @@ impl Stats {
     }
 }
 
-/// A solved game: one entry of `width` bytes per index entry ([`Entry`] or [`WideEntry`],
+/// A solved game: one entry of `width` bytes per index entry ([`ByteCode`] or [`WideCode`],
 /// little-endian), and their counts.
 #[derive(Debug, Clone)]
 pub struct Solution {

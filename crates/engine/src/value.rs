@@ -40,7 +40,7 @@ impl fmt::Display for Category {
 /// | loss | even: 0, 2, 4, … (the loser delays mate as long as it can) |
 /// | win  | odd: 1, 3, 5, … (the winner mates as fast as it can) |
 ///
-/// The parity is part of the encodings ([`Entry`], [`WideEntry`]): a decided entry stores only
+/// The parity is part of the encodings ([`ByteCode`], [`WideCode`]): a decided entry stores only
 /// the distance, and the distance says who wins. A game's terminal values must follow it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Dtm(pub u16);
@@ -118,18 +118,18 @@ impl fmt::Display for Value {
 /// | 1 ..= 254 | decided, DTM = byte − 1 plies: even = loss, odd = win for the side to move |
 /// | 255 | not a legal position (unused index entry) |
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Entry(pub u8);
+pub struct ByteCode(pub u8);
 
-impl Entry {
-    pub const DRAW: Entry = Entry(0);
-    pub const ILLEGAL: Entry = Entry(255);
+impl ByteCode {
+    pub const DRAW: ByteCode = ByteCode(0);
+    pub const ILLEGAL: ByteCode = ByteCode(255);
     /// The largest DTM one byte can hold.
     pub const MAX_DTM: u16 = 253;
 
     #[inline]
-    pub const fn decided(dtm: u16) -> Entry {
+    pub const fn decided(dtm: u16) -> ByteCode {
         assert!(dtm <= Self::MAX_DTM, "a distance over what the entry holds");
-        Entry(dtm as u8 + 1)
+        ByteCode(dtm as u8 + 1)
     }
 
     /// The value, or `None` for an unused entry.
@@ -149,10 +149,10 @@ impl Entry {
         }
     }
 
-    pub fn from_value(v: Value) -> Entry {
+    pub fn from_value(v: Value) -> ByteCode {
         match v {
-            Value::Draw => Entry::DRAW,
-            Value::Win(d) | Value::Loss(d) => Entry::decided(d.0),
+            Value::Draw => ByteCode::DRAW,
+            Value::Win(d) | Value::Loss(d) => ByteCode::decided(d.0),
         }
     }
 }
@@ -167,18 +167,18 @@ impl Entry {
 /// | 1 ..= 65534 | decided, DTM = value − 1 plies: even = loss, odd = win for the side to move |
 /// | 65535 | not a legal position (unused index entry) |
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct WideEntry(pub u16);
+pub struct WideCode(pub u16);
 
-impl WideEntry {
-    pub const DRAW: WideEntry = WideEntry(0);
-    pub const ILLEGAL: WideEntry = WideEntry(u16::MAX);
+impl WideCode {
+    pub const DRAW: WideCode = WideCode(0);
+    pub const ILLEGAL: WideCode = WideCode(u16::MAX);
     /// The largest DTM two bytes can hold.
     pub const MAX_DTM: u16 = u16::MAX - 2;
 
     #[inline]
-    pub const fn decided(dtm: u16) -> WideEntry {
+    pub const fn decided(dtm: u16) -> WideCode {
         assert!(dtm <= Self::MAX_DTM, "a distance over what the entry holds");
-        WideEntry(dtm + 1)
+        WideCode(dtm + 1)
     }
 
     /// The value, or `None` for an unused entry.
@@ -198,23 +198,23 @@ impl WideEntry {
         }
     }
 
-    pub fn from_value(v: Value) -> WideEntry {
+    pub fn from_value(v: Value) -> WideCode {
         match v {
-            Value::Draw => WideEntry::DRAW,
-            Value::Win(d) | Value::Loss(d) => WideEntry::decided(d.0),
+            Value::Draw => WideCode::DRAW,
+            Value::Win(d) | Value::Loss(d) => WideCode::decided(d.0),
         }
     }
 }
 
-/// How many bytes one entry of a solution takes, and so which encoding it uses: [`Entry`] or
-/// [`WideEntry`]. A parameter of [`crate::solve_with`]; a file records it so that a reader
+/// How many bytes one entry of a solution takes, and so which encoding it uses: [`ByteCode`] or
+/// [`WideCode`]. A parameter of [`crate::solve_with`]; a file records it so that a reader
 /// needs nothing else to read the entries.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub enum EntryWidth {
-    /// [`Entry`]: DTM up to 253 plies.
+    /// [`ByteCode`]: DTM up to 253 plies.
     #[default]
     One,
-    /// [`WideEntry`], little-endian: DTM up to 65533 plies.
+    /// [`WideCode`], little-endian: DTM up to 65533 plies.
     Two,
 }
 
@@ -239,8 +239,8 @@ impl EntryWidth {
     /// The largest distance to mate an entry of this width holds.
     pub const fn max_dtm(self) -> u16 {
         match self {
-            EntryWidth::One => Entry::MAX_DTM,
-            EntryWidth::Two => WideEntry::MAX_DTM,
+            EntryWidth::One => ByteCode::MAX_DTM,
+            EntryWidth::Two => WideCode::MAX_DTM,
         }
     }
 
@@ -249,8 +249,8 @@ impl EntryWidth {
     #[inline]
     pub fn value(self, entries: &[u8], index: u64) -> Option<Value> {
         match self {
-            EntryWidth::One => Entry::read(entries, index as usize).value(),
-            EntryWidth::Two => WideEntry::read(entries, index as usize).value(),
+            EntryWidth::One => ByteCode::read(entries, index as usize).value(),
+            EntryWidth::Two => WideCode::read(entries, index as usize).value(),
         }
     }
 
@@ -293,34 +293,34 @@ pub(crate) trait Code: Copy + Send + Sync {
     fn write_raw(raw: Self::Raw, out: &mut [u8]);
 }
 
-impl Entry {
+impl ByteCode {
     #[inline]
-    fn read(entries: &[u8], i: usize) -> Entry {
-        Entry(entries[i])
+    fn read(entries: &[u8], i: usize) -> ByteCode {
+        ByteCode(entries[i])
     }
 }
 
-impl WideEntry {
+impl WideCode {
     #[inline]
-    fn read(entries: &[u8], i: usize) -> WideEntry {
-        WideEntry(u16::from_le_bytes([entries[2 * i], entries[2 * i + 1]]))
+    fn read(entries: &[u8], i: usize) -> WideCode {
+        WideCode(u16::from_le_bytes([entries[2 * i], entries[2 * i + 1]]))
     }
 }
 
-impl Code for Entry {
+impl Code for ByteCode {
     type Cell = std::sync::atomic::AtomicU8;
     type Raw = u8;
     const WIDTH: EntryWidth = EntryWidth::One;
-    const DRAW: u8 = Entry::DRAW.0;
-    const ILLEGAL: u8 = Entry::ILLEGAL.0;
-    const MAX_DTM: u16 = Entry::MAX_DTM;
+    const DRAW: u8 = ByteCode::DRAW.0;
+    const ILLEGAL: u8 = ByteCode::ILLEGAL.0;
+    const MAX_DTM: u16 = ByteCode::MAX_DTM;
     #[inline]
     fn decided(dtm: u16) -> u8 {
-        Entry::decided(dtm).0
+        ByteCode::decided(dtm).0
     }
     #[inline]
     fn decode(raw: u8) -> Option<Value> {
-        Entry(raw).value()
+        ByteCode(raw).value()
     }
     #[inline]
     fn read_raw(entries: &[u8], i: usize) -> u8 {
@@ -332,24 +332,24 @@ impl Code for Entry {
     }
 }
 
-impl Code for WideEntry {
+impl Code for WideCode {
     type Cell = std::sync::atomic::AtomicU16;
     type Raw = u16;
     const WIDTH: EntryWidth = EntryWidth::Two;
-    const DRAW: u16 = WideEntry::DRAW.0;
-    const ILLEGAL: u16 = WideEntry::ILLEGAL.0;
-    const MAX_DTM: u16 = WideEntry::MAX_DTM;
+    const DRAW: u16 = WideCode::DRAW.0;
+    const ILLEGAL: u16 = WideCode::ILLEGAL.0;
+    const MAX_DTM: u16 = WideCode::MAX_DTM;
     #[inline]
     fn decided(dtm: u16) -> u16 {
-        WideEntry::decided(dtm).0
+        WideCode::decided(dtm).0
     }
     #[inline]
     fn decode(raw: u16) -> Option<Value> {
-        WideEntry(raw).value()
+        WideCode(raw).value()
     }
     #[inline]
     fn read_raw(entries: &[u8], i: usize) -> u16 {
-        WideEntry::read(entries, i).0
+        WideCode::read(entries, i).0
     }
     #[inline]
     fn write_raw(raw: u16, out: &mut [u8]) {
@@ -363,28 +363,28 @@ mod tests {
 
     #[test]
     fn encoding_round_trips() {
-        assert_eq!(Entry(0).value(), Some(Value::Draw));
-        assert_eq!(Entry(1).value(), Some(Value::Loss(Dtm(0))));
-        assert_eq!(Entry(2).value(), Some(Value::Win(Dtm(1))));
-        assert_eq!(Entry(254).value(), Some(Value::Win(Dtm(253))));
-        assert_eq!(Entry(255).value(), None);
+        assert_eq!(ByteCode(0).value(), Some(Value::Draw));
+        assert_eq!(ByteCode(1).value(), Some(Value::Loss(Dtm(0))));
+        assert_eq!(ByteCode(2).value(), Some(Value::Win(Dtm(1))));
+        assert_eq!(ByteCode(254).value(), Some(Value::Win(Dtm(253))));
+        assert_eq!(ByteCode(255).value(), None);
         for b in 0..255u8 {
-            assert_eq!(Entry::from_value(Entry(b).value().unwrap()), Entry(b));
+            assert_eq!(ByteCode::from_value(ByteCode(b).value().unwrap()), ByteCode(b));
         }
     }
 
     #[test]
     fn wide_encoding_extends_the_narrow_one() {
-        assert_eq!(WideEntry(0).value(), Some(Value::Draw));
-        assert_eq!(WideEntry(1).value(), Some(Value::Loss(Dtm(0))));
-        assert_eq!(WideEntry(65534).value(), Some(Value::Win(Dtm(65533))));
-        assert_eq!(WideEntry(65535).value(), None);
+        assert_eq!(WideCode(0).value(), Some(Value::Draw));
+        assert_eq!(WideCode(1).value(), Some(Value::Loss(Dtm(0))));
+        assert_eq!(WideCode(65534).value(), Some(Value::Win(Dtm(65533))));
+        assert_eq!(WideCode(65535).value(), None);
         // Every one-byte value has the same number in two bytes; only the illegal mark moves.
         for b in 0..255u8 {
-            assert_eq!(WideEntry(u16::from(b)).value(), Entry(b).value());
+            assert_eq!(WideCode(u16::from(b)).value(), ByteCode(b).value());
         }
         for v in [0u16, 1, 2, 254, 255, 256, 1000, 65533, 65534] {
-            assert_eq!(WideEntry::from_value(WideEntry(v).value().unwrap()), WideEntry(v));
+            assert_eq!(WideCode::from_value(WideCode(v).value().unwrap()), WideCode(v));
         }
         // Little-endian in the bytes.
         let bytes = [0x01, 0x00, 0xfe, 0xff, 0xff, 0xff];

@@ -146,7 +146,7 @@ fn check_holds_terminal_entries_to_the_game() {
     assert_eq!([s.value(0), s.value(1)], [Some(Win(Dtm(1))), Some(Loss(Dtm(2)))]);
     // Claim 0 only wins in 3, and 1 loses in 4 accordingly: every inner entry agrees with its
     // successors, only the game can tell.
-    let entries = [nana_engine::Entry::decided(3).0, nana_engine::Entry::decided(4).0];
+    let entries = [nana_engine::ByteCode::decided(3).0, nana_engine::ByteCode::decided(4).0];
     let err = check(&g, &entries, &|_| {}).unwrap_err();
     assert_eq!(
         (err.index, err.stored, err.problem.clone()),
@@ -213,7 +213,7 @@ fn repeated_successors() {
     );
 }
 
-/// 300 successors: more than a one-byte counter holds. Entry 0's moves all lose, half in 1 and
+/// 300 successors: more than a one-byte counter holds. ByteCode 0's moves all lose, half in 1 and
 /// half in 3 (a counter that stopped at 255 would call it a loss in 2); entry 301 has a drawing
 /// move besides (a counter that stopped at 255 would call it lost).
 #[test]

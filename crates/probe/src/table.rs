@@ -15,7 +15,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use nana_engine::{CheckError, Entry, EntryWidth, Progress, Solution, SolveError, Stats, Value, WideEntry};
+use nana_engine::{ByteCode, CheckError, EntryWidth, Progress, Solution, SolveError, Stats, Value, WideCode};
 use nana_tablebase::{Counts, Expected, Header, Layout, Tablebase, TablebaseError};
 
 use crate::{Probe, ProbeRules};
@@ -209,8 +209,8 @@ impl std::error::Error for TableError {}
 /// it), as [`Stats::of`] counts the entries themselves.
 fn stats_of_histogram(histogram: &[(u16, u64)], width: EntryWidth) -> Stats {
     let unused = match width {
-        EntryWidth::One => u16::from(Entry::ILLEGAL.0),
-        EntryWidth::Two => WideEntry::ILLEGAL.0,
+        EntryWidth::One => u16::from(ByteCode::ILLEGAL.0),
+        EntryWidth::Two => WideCode::ILLEGAL.0,
     };
     let mut stats = Stats::default();
     for &(value, count) in histogram {
@@ -290,8 +290,8 @@ impl Entries<'_> {
 fn raw_value(width: EntryWidth, raw: u16) -> Option<Value> {
     match width {
         // A one-byte entry is read as a number below 256.
-        EntryWidth::One => Entry(raw as u8).value(),
-        EntryWidth::Two => WideEntry(raw).value(),
+        EntryWidth::One => ByteCode(raw as u8).value(),
+        EntryWidth::Two => WideCode(raw).value(),
     }
 }
 

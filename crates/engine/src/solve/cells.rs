@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use super::SolveError;
 use crate::cell::Cell;
 use crate::par::prelude::*;
-use crate::value::{Code, Entry};
+use crate::value::{ByteCode, Code};
 
 /// Why the backward passes stopped short.
 pub(super) enum Halt {
@@ -84,9 +84,9 @@ impl<E: Code, C: Cell> Cells for Split<E, C> {
     }
 }
 
-/// The codes of packed cells ([`Packed`]), from the bottom: [`Entry::DRAW`]; a distance `d`
+/// The codes of packed cells ([`Packed`]), from the bottom: [`ByteCode::DRAW`]; a distance `d`
 /// as `d + 1`, up to `base`; an undecided entry with `n` replies not yet known to lose as
-/// `base + n`; below [`Entry::ILLEGAL`], a code for each distance `parked` (that of the
+/// `base + n`; below [`ByteCode::ILLEGAL`], a code for each distance `parked` (that of the
 /// terminal entries without predecessors, which a scan for a pass's frontier must not find).
 #[derive(Debug, Clone)]
 pub(crate) struct Codes {
@@ -100,7 +100,7 @@ impl Codes {
     /// The codes with `base`, parking the distances `parked` (distinct, fewer than
     /// `254 - base`).
     pub(super) fn new(base: u8, parked: Vec<u16>) -> Codes {
-        let top = Entry::ILLEGAL.0 - parked.len() as u8;
+        let top = ByteCode::ILLEGAL.0 - parked.len() as u8;
         assert!(top > base);
         Codes { base, top, parked }
     }
@@ -110,7 +110,7 @@ impl Codes {
     pub(super) fn parked(&self, dtm: u16) -> u8 {
         match self.parked.iter().position(|&d| d == dtm) {
             Some(k) => self.top + k as u8,
-            None => Entry::decided(dtm).0,
+            None => ByteCode::decided(dtm).0,
         }
     }
 
@@ -123,9 +123,9 @@ impl Codes {
     #[inline]
     pub(super) fn entry(&self, cell: u8) -> u8 {
         if self.undecided(cell) {
-            Entry::DRAW.0
-        } else if cell >= self.top && cell != Entry::ILLEGAL.0 {
-            Entry::decided(self.parked[usize::from(cell - self.top)]).0
+            ByteCode::DRAW.0
+        } else if cell >= self.top && cell != ByteCode::ILLEGAL.0 {
+            ByteCode::decided(self.parked[usize::from(cell - self.top)]).0
         } else {
             cell
         }
@@ -133,8 +133,8 @@ impl Codes {
 }
 
 /// One byte per entry for value and counter together ([`Codes`]): an undecided entry with `n`
-/// replies not yet known to lose holds `base + n`, above every [`Entry`] code a pass writes
-/// (a distance `d` is `d + 1`, at most `base`) and below [`Entry::ILLEGAL`]. With Dobutsu's
+/// replies not yet known to lose holds `base + n`, above every [`ByteCode`] code a pass writes
+/// (a distance `d` is `d + 1`, at most `base`) and below [`ByteCode::ILLEGAL`]. With Dobutsu's
 /// 38 distinct successors at most, distances up to 213 plies fit; a longer one stops the
 /// passes ([`Halt::OutOfCodes`]) and the game is solved again, unpacked.
 ///
@@ -189,11 +189,11 @@ impl Cells for Packed<'_> {
         self.cells.len()
     }
     fn legal(&self) -> usize {
-        self.cells.par_iter().filter(|c| c.load(Ordering::Relaxed) != Entry::ILLEGAL.0).count()
+        self.cells.par_iter().filter(|c| c.load(Ordering::Relaxed) != ByteCode::ILLEGAL.0).count()
     }
     fn code(&self, dtm: usize) -> Result<u8, Halt> {
         if dtm < usize::from(self.codes.base) {
-            Ok(Entry::decided(dtm as u16).0)
+            Ok(ByteCode::decided(dtm as u16).0)
         } else {
             Err(Halt::OutOfCodes)
         }

@@ -7,7 +7,7 @@ use super::reversed::{Reversed, BUCKET_BITS};
 use super::SolveError;
 use crate::cell::Cell;
 use crate::par::prelude::*;
-use crate::value::{Code, Entry, EntryWidth};
+use crate::value::{ByteCode, Code, EntryWidth};
 use crate::{Counted, Graph, Node, Progress};
 
 /// Entries per piece of work of the forward pass.
@@ -124,15 +124,15 @@ impl Marks for PackedMarks<'_> {
     }
     #[inline]
     fn illegal(&self, i: usize) {
-        self.cells[i].store(Entry::ILLEGAL.0, Ordering::Relaxed);
+        self.cells[i].store(ByteCode::ILLEGAL.0, Ordering::Relaxed);
     }
     #[inline]
     fn draw(&self, i: usize) {
-        self.cells[i].store(Entry::DRAW.0, Ordering::Relaxed);
+        self.cells[i].store(ByteCode::DRAW.0, Ordering::Relaxed);
     }
     #[inline]
     fn decided(&self, i: usize, dtm: u16) {
-        self.cells[i].store(Entry::decided(dtm).0, Ordering::Relaxed);
+        self.cells[i].store(ByteCode::decided(dtm).0, Ordering::Relaxed);
     }
     #[inline]
     fn settled(&self, i: usize, dtm: u16) {

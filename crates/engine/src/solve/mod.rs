@@ -38,7 +38,7 @@ use crate::par::prelude::*;
 use crate::cell::Cell;
 pub(crate) use backward::prefetch;
 
-use crate::value::{Code, Entry, EntryWidth, Value, WideEntry};
+use crate::value::{ByteCode, Code, EntryWidth, Value, WideCode};
 use crate::{Census, Graph, Node, Progress, Solution};
 use backward::backward;
 use cells::{Codes, Halt, Packed, Split};
@@ -98,7 +98,7 @@ impl fmt::Display for SolveError {
 
 impl std::error::Error for SolveError {}
 
-/// Solves `game` into one-byte entries ([`Entry`], the tablebase files' payload) on the current
+/// Solves `game` into one-byte entries ([`ByteCode`], the tablebase files' payload) on the current
 /// rayon thread pool.
 pub fn solve<G: Graph>(game: &G, progress: &dyn Progress) -> Result<Solution, SolveError> {
     solve_with(game, EntryWidth::One, progress)
@@ -116,7 +116,7 @@ pub fn solve_census<G: Graph>(
 ) -> Result<Solution, SolveError> {
     check_size(game)?;
     progress.plan(&["count moves", "retrograde"]);
-    let entries = solve_code::<G, Entry>(game, Some(census), progress, true)?;
+    let entries = solve_code::<G, ByteCode>(game, Some(census), progress, true)?;
     Ok(Solution::whole(entries, EntryWidth::One))
 }
 
@@ -139,8 +139,8 @@ pub fn solve_with<G: Graph>(
     check_size(game)?;
     progress.plan(phases(game));
     let entries = match width {
-        EntryWidth::One => solve_code::<G, Entry>(game, None, progress, true)?,
-        EntryWidth::Two => solve_code::<G, WideEntry>(game, None, progress, false)?,
+        EntryWidth::One => solve_code::<G, ByteCode>(game, None, progress, true)?,
+        EntryWidth::Two => solve_code::<G, WideCode>(game, None, progress, false)?,
     };
     Ok(Solution::whole(entries, width))
 }
@@ -327,7 +327,7 @@ fn solve_packed_census<G: Graph>(
         // game's own answers (the census is spent).
         Err(Halt::OutOfCodes) => {
             drop(cells);
-            solve_code::<G, Entry>(game, None, progress, false)
+            solve_code::<G, ByteCode>(game, None, progress, false)
         }
     }
 }

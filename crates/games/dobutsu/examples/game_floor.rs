@@ -19,7 +19,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use dobutsu_shogi::{survey, DobutsuGame, Rules};
-use nana_engine::{Census, Entry, Graph, Progress, Value};
+use nana_engine::{ByteCode, Census, Graph, Progress, Value};
 use rayon::prelude::*;
 
 /// Prints each phase of the solve with its time.
@@ -54,7 +54,7 @@ fn main() {
     // The entries the retrograde expands, and whether each is a win (its predecessors are
     // counted down: distinct ones).
     let expands = |d: usize| {
-        let value = Entry(values[d]).value();
+        let value = ByteCode(values[d]).value();
         let decided = matches!(value, Some(Value::Win(_) | Value::Loss(_)));
         (decided && survey::counted(bytes[d]).has_predecessors, matches!(value, Some(Value::Win(_))))
     };

@@ -7,7 +7,7 @@
 //! The set and its numbering are the engine's [`Subset`].
 
 use nana_engine::par::prelude::*;
-use nana_engine::{Dtm, Entry, Graph, Node, Subset, Value};
+use nana_engine::{ByteCode, Dtm, Graph, Node, Subset, Value};
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -71,9 +71,9 @@ impl<G: Graph> Dense<G> {
     }
 
     /// Spreads dense one-byte entries over the whole index: entries outside the set are marked
-    /// unused ([`Entry::ILLEGAL`]).
+    /// unused ([`ByteCode::ILLEGAL`]).
     pub fn spread(&self, dense: &[u8]) -> Vec<u8> {
-        self.set.spread(dense, Entry::ILLEGAL.0)
+        self.set.spread(dense, ByteCode::ILLEGAL.0)
     }
 
     /// The dense entries of a full-index table (the inverse of [`Dense::spread`]).
@@ -162,7 +162,7 @@ mod tests {
         let part = solve(&dense, &NoProgress).unwrap();
         let spread = dense.spread(part.bytes());
         assert_eq!(&spread[..151], &whole.bytes()[..151]);
-        assert!(spread[151..].iter().all(|&e| e == Entry::ILLEGAL.0));
+        assert!(spread[151..].iter().all(|&e| e == ByteCode::ILLEGAL.0));
         assert_eq!(dense.gather(&spread), *part.bytes());
     }
 }

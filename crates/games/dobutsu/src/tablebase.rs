@@ -2,7 +2,7 @@
 //! game and rule set a table was built for.
 
 use nana_engine::par::prelude::*;
-use nana_engine::{Census, CheckError, Entry, EntryWidth, Problem, Progress, Solution, SolveError};
+use nana_engine::{ByteCode, Census, CheckError, EntryWidth, Problem, Progress, Solution, SolveError};
 use nana_probe::table::{RulesError, TableRules};
 use nana_tablebase::{Encoding, Expected, Header, Layout};
 
@@ -99,7 +99,7 @@ impl TableRules for Rules {
             });
             for (entry, used) in chunk.iter_mut().zip(used) {
                 if !used {
-                    *entry = Entry::ILLEGAL.0;
+                    *entry = ByteCode::ILLEGAL.0;
                 }
             }
         });
@@ -132,7 +132,7 @@ impl TableRules for Rules {
         // A value stored outside the solved set.
         let stray = (0..entries.len() as u64)
             .into_par_iter()
-            .find_first(|&i| entries[i as usize] != Entry::ILLEGAL.0 && game.rank(i).is_none());
+            .find_first(|&i| entries[i as usize] != ByteCode::ILLEGAL.0 && game.rank(i).is_none());
         match stray {
             Some(index) => {
                 Err(CheckError { index, stored: width.value(entries, index), problem: Problem::Illegal })

@@ -205,7 +205,7 @@ fn the_compressed_file_reads_as_its_entries_and_refuses_a_damaged_block() {
     let differing = (0..SIZE / 9_973)
         .into_par_iter()
         .map(|k| k * 9_973)
-        .filter(|&i| entries[i as usize] != nana_engine::Entry::ILLEGAL.0)
+        .filter(|&i| entries[i as usize] != nana_engine::ByteCode::ILLEGAL.0)
         .filter(|&i| file.entry(i).unwrap() != Some(u16::from(entries[i as usize])))
         .count();
     assert_eq!(differing, 0);

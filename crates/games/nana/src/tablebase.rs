@@ -3,7 +3,7 @@
 //! these fields without knowing what they mean; this module is where they get their meaning.
 
 use nana_engine::par::prelude::*;
-use nana_engine::{CheckError, Entry, EntryWidth, Progress, Solution, SolveError};
+use nana_engine::{ByteCode, CheckError, EntryWidth, Progress, Solution, SolveError};
 use nana_probe::table::{RulesError, TableRules};
 use nana_tablebase::{Encoding, Expected, Header, Layout};
 
@@ -100,7 +100,7 @@ impl TableRules for Rules {
             let first = (c as u64) << 14;
             for (i, entry) in chunk.iter_mut().enumerate() {
                 if game.position(first + i as u64).is_none() {
-                    *entry = Entry::ILLEGAL.0;
+                    *entry = ByteCode::ILLEGAL.0;
                 }
             }
         });

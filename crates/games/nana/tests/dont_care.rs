@@ -12,7 +12,7 @@
 //!   file equal those through the solve's entries, over positions of random games from the
 //!   start and from random legal positions.
 
-use nana_engine::{Entry, NoProgress};
+use nana_engine::{ByteCode, NoProgress};
 use nana_probe::table::{Source, TableRules};
 use nana_probe::ProbeRules;
 use nana_shogi::index::SIZE;
@@ -27,10 +27,10 @@ use common::XorShift;
 fn filled(entries: &[u8], block: usize) -> Vec<u8> {
     let mut stored = entries.to_vec();
     for chunk in stored.chunks_mut(block) {
-        let Some(first) = chunk.iter().copied().find(|&e| e != Entry::ILLEGAL.0) else { continue };
+        let Some(first) = chunk.iter().copied().find(|&e| e != ByteCode::ILLEGAL.0) else { continue };
         let mut last = first;
         for e in chunk.iter_mut() {
-            if *e == Entry::ILLEGAL.0 {
+            if *e == ByteCode::ILLEGAL.0 {
                 *e = last;
             } else {
                 last = *e;
@@ -59,7 +59,7 @@ fn unused_entries_are_filled_in_the_file_and_never_read() {
         assert!(table.entries() == &solved[..], "{}: the entries read whole", rules.short_name());
 
         let used_without_position = (0..SIZE)
-            .filter(|&i| rules.unindex(i).is_none() != (solved[i as usize] == Entry::ILLEGAL.0))
+            .filter(|&i| rules.unindex(i).is_none() != (solved[i as usize] == ByteCode::ILLEGAL.0))
             .count();
         assert_eq!(used_without_position, 0, "{}", rules.short_name());
 

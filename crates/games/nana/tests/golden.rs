@@ -19,7 +19,7 @@
 
 use std::fmt::Write as _;
 
-use nana_engine::{Entry, Stats, Value};
+use nana_engine::{ByteCode, Stats, Value};
 use nana_probe::table::{Source, Table, TableRules};
 use nana_shogi::index::SIZE;
 use nana_shogi::probe::Probe;
@@ -80,7 +80,7 @@ fn chosen_positions(rules: &Rules, entries: &[u8], stats: &Stats) -> Vec<Positio
     let game = NanaGame::new(*rules);
     let top = stats.max_dtm;
     for dtm in [top, top - 1] {
-        let byte = Entry::decided(dtm).0;
+        let byte = ByteCode::decided(dtm).0;
         let found = entries.iter().enumerate().filter(|&(_, &b)| b == byte).take(3);
         chosen.extend(found.map(|(i, _)| game.position(i as u64).unwrap()));
     }
@@ -184,7 +184,7 @@ fn the_compressed_file_reads_as_its_entries_and_refuses_a_damaged_block() {
     let Source::File(file) = table.source() else { panic!("the fixture's table is a file") };
     let entries = table.entries();
     let differing = (0..SIZE)
-        .filter(|&i| entries[i as usize] != Entry::ILLEGAL.0)
+        .filter(|&i| entries[i as usize] != ByteCode::ILLEGAL.0)
         .filter(|&i| file.entry(i).unwrap() != Some(u16::from(entries[i as usize])))
         .count();
     assert_eq!(differing, 0);

@@ -3,7 +3,7 @@
 //! checked (the reachable set: `reachable.rs`). Heavy: they run in the test profile,
 //! which the workspace builds with opt-level 3.
 
-use nana_engine::{Entry, EntryWidth, Graph, Solution, Value};
+use nana_engine::{ByteCode, EntryWidth, Graph, Solution, Value};
 use nana_shogi::index::{is_self_mirror_pair, rank, unrank, MAIN, SIZE};
 use nana_shogi::probe::Probe;
 use nana_shogi::self_check;
@@ -109,7 +109,7 @@ fn solve_both_rule_sets() {
         // Mirror symmetry where mirror images are stored apart (Kings on file 2).
         let asym = (0..MAIN)
             .into_par_iter()
-            .filter(|&i| is_self_mirror_pair(i) && s.bytes()[i as usize] != Entry::ILLEGAL.0)
+            .filter(|&i| is_self_mirror_pair(i) && s.bytes()[i as usize] != ByteCode::ILLEGAL.0)
             .filter(|&i| s.bytes()[i as usize] != s.bytes()[rank(&unrank(i).unwrap().mirror()) as usize])
             .count();
         assert_eq!(asym, 0);
@@ -150,7 +150,10 @@ fn solve_both_rule_sets() {
             if let Some(p) = game.position(i) {
                 if p.is_terminal(&rules) {
                     terminal = Some(i);
-                    assert_eq!(Entry(s.bytes()[i as usize]).value(), Some(Value::Loss(nana_engine::Dtm(0))));
+                    assert_eq!(
+                        ByteCode(s.bytes()[i as usize]).value(),
+                        Some(Value::Loss(nana_engine::Dtm(0)))
+                    );
                 }
             }
         }
