@@ -247,7 +247,7 @@ pub fn plies(n: u16) -> String {
 /// `loss (no legal move)`, `draw`; for Dobutsu `win in 27 plies`, `loss in 4 plies`, `loss (the
 /// game is over)`, `draw`. A win or a loss with plies to go is worded as the explorer words a
 /// move's value ([`Words::move_win`] and `move_loss`), a lost game as [`Game::LOST`] says.
-pub fn describe<G: Game>(rules: &G::Rules, v: Value) -> String {
+pub fn value_in_words<G: Game>(rules: &G::Rules, v: Value) -> String {
     let words = rules.words();
     match v {
         Value::Win(d) => words.move_win.replace("{plies}", &plies(d.0)),

@@ -12,7 +12,7 @@ use crate::error::CliError;
 use crate::flags::RuleFlags;
 use crate::out::{out, outln};
 use crate::table;
-use nana_front::{describe, Game, Mv, Pos};
+use nana_front::{value_in_words, Game, Mv, Pos};
 
 #[derive(Debug, Args)]
 pub struct PlayArgs<G: Game> {
@@ -97,7 +97,7 @@ pub fn run<G: Game>(args: &PlayArgs<G>, dir: &Path, out: &mut dyn Write) -> Resu
         out!(out, "{}", G::diagram(&pos));
         let value = probe.value(&pos).map_err(err)?;
         let to_move = G::side_to_move(&pos);
-        outln!(out, "evaluation: {} for {}", describe::<G>(&rules, value), G::side_name(to_move));
+        outln!(out, "evaluation: {} for {}", value_in_words::<G>(&rules, value), G::side_name(to_move));
         let moves = probe.ranked_moves(&pos).map_err(err)?;
         if let Some(over) = rules.terminal(&pos) {
             // Why, in the game's words, then what it means for the player.
@@ -165,7 +165,7 @@ fn your_turn<G: Game>(
         "hint" => {
             let m = &moves[0];
             let (machine, human) = (rules.machine_notation(&pos, m.mv), rules.human_notation(&pos, m.mv));
-            outln!(out, "hint: {machine} ({human}), {}", describe::<G>(rules, m.value_before()));
+            outln!(out, "hint: {machine} ({human}), {}", value_in_words::<G>(rules, m.value_before()));
         }
         "undo" => {
             if !played.undo(|p| G::side_to_move(p) == human) {

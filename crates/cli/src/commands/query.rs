@@ -14,7 +14,7 @@ use crate::error::CliError;
 use crate::flags::RuleFlags;
 use crate::out::{out, outln};
 use crate::table;
-use nana_front::{describe, Game};
+use nana_front::{value_in_words, Game};
 
 #[derive(Debug, Args)]
 pub struct QueryArgs<G: Game> {
@@ -81,7 +81,7 @@ pub fn run<G: Game>(args: &QueryArgs<G>, dir: &Path, out: &mut dyn Write) -> Res
     outln!(out, "position: {pos}");
     outln!(out, "rules: {} ({})", rules.describe(), table.origin());
     let side = G::side_name(G::side_to_move(&pos));
-    outln!(out, "value: {} for {side}", describe::<G>(&rules, value));
+    outln!(out, "value: {} for {side}", value_in_words::<G>(&rules, value));
     if let Some(over) = G::game_over(&rules, &pos) {
         outln!(out, "{over}");
         return Ok(());
@@ -100,7 +100,7 @@ pub fn run<G: Game>(args: &QueryArgs<G>, dir: &Path, out: &mut dyn Write) -> Res
             "  {:<6} {:<10} {}",
             rules.machine_notation(&pos, m.mv),
             rules.human_notation(&pos, m.mv),
-            describe::<G>(&rules, m.value_before())
+            value_in_words::<G>(&rules, m.value_before())
         );
     }
     let label = if value == Value::Draw { "drawing line" } else { "principal variation" };
