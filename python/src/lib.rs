@@ -15,7 +15,7 @@ mod board;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use nana_engine::Value;
 use nana_front::{game_type, regenerate_command, DynGame, Game, GameType, ProtocolNotation};
@@ -263,8 +263,18 @@ trait PyGame: DynGame {
     fn position(&self, rules: Option<&str>, fen: Option<&str>) -> Result<Box<dyn board::Played>, Error>;
 }
 
-/// Every game the package reads, as the command line lists them.
-const GAMES: &[&dyn PyGame] = &[game_type::<nana_shogi::Nana>(), game_type::<dobutsu_shogi::Dobutsu>()];
+/// Every game the package reads: `nana_catalog`'s, as the command line lists them.
+static GAMES: LazyLock<Vec<&'static dyn PyGame>> = LazyLock::new(|| {
+    struct Games(Vec<&'static dyn PyGame>);
+    impl nana_catalog::Visit for Games {
+        fn game<G: nana_catalog::Complete>(&mut self) {
+            self.0.push(game_type::<G>());
+        }
+    }
+    let mut games = Games(Vec::new());
+    nana_catalog::each_game(&mut games);
+    games.0
+});
 
 impl<G: Game + ProtocolNotation> PyGame for GameType<G> {
     fn open(&self, dir: &Path) -> Vec<Slot> {

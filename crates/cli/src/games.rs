@@ -1,4 +1,4 @@
-//! The games the command line is built with: one registration line each in [`GAMES`].
+//! The games the command line is built with, [`GAMES`]: every game of `nana_catalog`.
 //!
 //! A game is registered as [`game::<G>()`](game), where `G` implements the front layer's roles
 //! of a game ([`Game`], [`Perft`], [`Claims`], [`ProtocolNotation`]): everything the commands,
@@ -13,6 +13,7 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::LazyLock;
 
 use nana_front::{game_type, Claims, DynGame, Game, GameType, Perft, ProtocolNotation};
 use nana_protocol::EngineGame;
@@ -30,12 +31,23 @@ pub trait Served {}
 #[cfg(not(feature = "serve"))]
 impl<T: ?Sized> Served for T {}
 
-/// Every game of the `nana` command line and explorer, the default (`--game` not given) first.
+/// Every game of the `nana` command line and explorer, the default (`--game` not given) first:
+/// `nana_catalog`'s list, registered on first use.
 ///
 /// A `static`, not a `const`: a constant is copied into every crate that names it, and with it
 /// the code of every game's commands (this crate's generic code, compiled for each game),
 /// which each of the two programs and every test binary would then compile again.
-pub static GAMES: &[&dyn Registered] = &[game::<nana_shogi::Nana>(), game::<dobutsu_shogi::Dobutsu>()];
+pub static GAMES: LazyLock<Vec<&'static dyn Registered>> = LazyLock::new(|| {
+    struct Registry(Vec<&'static dyn Registered>);
+    impl nana_catalog::Visit for Registry {
+        fn game<G: nana_catalog::Complete>(&mut self) {
+            self.0.push(game::<G>());
+        }
+    }
+    let mut registry = Registry(Vec::new());
+    nana_catalog::each_game(&mut registry);
+    registry.0
+});
 
 /// A game of the registry, whatever its type; its name and words come from [`DynGame`], its
 /// face in `nana engine` from [`EngineGame`], its rule sets in `nana serve` from [`ServedGame`].
@@ -94,7 +106,7 @@ mod tests {
     use super::*;
 
     fn game(args: &[&str]) -> &'static str {
-        from_args(GAMES, &args.iter().map(Into::into).collect::<Vec<_>>()).name()
+        from_args(&GAMES, &args.iter().map(Into::into).collect::<Vec<_>>()).name()
     }
 
     #[test]

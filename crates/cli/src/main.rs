@@ -13,5 +13,5 @@ fn main() -> ExitCode {
     }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    nana_cli::main(nana_cli::games::GAMES, std::env::args_os().collect(), &mut out)
+    nana_cli::main(&nana_cli::games::GAMES, std::env::args_os().collect(), &mut out)
 }

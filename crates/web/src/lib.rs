@@ -93,10 +93,16 @@ impl Site {
     /// game, served from its file if the site holds it, else reported missing with the command
     /// that makes it.
     pub fn new(tables: &[SiteTable]) -> Site {
-        let mut site = Site { registry: Registry::new(), remotes: Vec::new(), tables: Vec::new() };
-        site.add::<nana_shogi::Nana>(tables);
-        site.add::<dobutsu_shogi::Dobutsu>(tables);
-        site
+        struct Adding<'a>(Site, &'a [SiteTable]);
+        impl nana_catalog::Visit for Adding<'_> {
+            fn game<G: nana_catalog::Complete>(&mut self) {
+                self.0.add::<G>(self.1);
+            }
+        }
+        let site = Site { registry: Registry::new(), remotes: Vec::new(), tables: Vec::new() };
+        let mut adding = Adding(site, tables);
+        nana_catalog::each_game(&mut adding);
+        adding.0
     }
 
     fn add<G: Game>(&mut self, tables: &[SiteTable]) {

@@ -9,5 +9,5 @@ fn main() -> ExitCode {
     args.push("engine".into());
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    nana_cli::main(nana_cli::games::GAMES, args, &mut out)
+    nana_cli::main(&nana_cli::games::GAMES, args, &mut out)
 }
