@@ -126,7 +126,7 @@ pub struct Palette {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Words {
     /// The players' names, the first player's (its hand first in [`Board::hands`], drawn at the
-    /// bottom) first: `["black", "white"]`.
+    /// bottom) first: `["black", "white"]`, the game's [`Game::SIDES`](crate::Game::SIDES).
     pub players: [&'static str; 2],
     /// The side to move: `{Side} to move`.
     pub to_move: &'static str,

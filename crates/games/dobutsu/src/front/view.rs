@@ -2,7 +2,7 @@
 //! squares of its moves, its editor palette and its words (a lion captured, a try, no move).
 
 use nana_front::{
-    Board, EndingWords, Explorable, Hand, HandPiece, MoveSquares, Palette, PieceView, SquareView, Words,
+    Board, EndingWords, Explorable, Game, Hand, HandPiece, MoveSquares, Palette, PieceView, SquareView, Words,
 };
 
 use crate::probe::{BOTH_TRIES, LION_CAPTURED, NO_MOVE, TRY};
@@ -108,7 +108,7 @@ impl Explorable for Rules {
 
     fn words(&self) -> Words {
         Words {
-            players: [Side::First.name(), Side::Second.name()],
+            players: <crate::Dobutsu as Game>::SIDES,
             to_move: "{Side} player to move",
             win: "{Winner} player wins in {plies}",
             move_win: "win in {plies}",

@@ -2,7 +2,7 @@
 //! moves, its editor palette and its words.
 
 use nana_front::{
-    Board, EndingWords, Explorable, Hand, HandPiece, MoveSquares, Palette, PieceView, SquareView, Words,
+    Board, EndingWords, Explorable, Game, Hand, HandPiece, MoveSquares, Palette, PieceView, SquareView, Words,
 };
 
 use crate::probe::{CHECKMATE, STALEMATE};
@@ -111,7 +111,7 @@ impl Explorable for Rules {
 
     fn words(&self) -> Words {
         Words {
-            players: [Color::Black.name(), Color::White.name()],
+            players: <crate::Nana as Game>::SIDES,
             to_move: "{Side} to move",
             win: "{Winner} wins — mate in {plies}",
             move_win: "win, mate in {plies}",
