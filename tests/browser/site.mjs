@@ -89,7 +89,7 @@ async function rankedMoves(page, rs, fen) {
     let soFar = null;
     const r = await NanaStatic.get(`/api/${game}/${rules}/view?fen=` + encodeURIComponent(f.replace(/ /g, "_")), (so) => { soFar = so.body; return false; });
     const v = r ? r.body : soFar;
-    return v.moves.map((m, i) => ({ uci: m.uci, san: v.answer.moves[i].san, fen: m.fen, category: v.answer.moves[i].category, dtm: v.answer.moves[i].dtm }));
+    return v.moves.map((m, i) => ({ uci: m.uci, san: v.answer.moves[i].san, usi: v.answer.moves[i].usi, kif: v.answer.moves[i].kif, fen: m.fen, category: v.answer.moves[i].category, dtm: v.answer.moves[i].dtm }));
   }, [rs.game, rs.rules, fen]);
 }
 
@@ -129,6 +129,8 @@ async function playDobutsu(page, rs) {
   check((await page.locator("#play-side").inputValue()) === "first", "play: the user plays the side to move, the first player");
   check(new URL(page.url()).hash === "#/dobutsu/tanaka?play=first", `play: the game's URL (${new URL(page.url()).hash})`);
   const fens = [rs.start.fen];
+  // Each ply's move in USI's and KIF's forms, as the module's answer writes them.
+  const usis = [], kifs = [];
   for (let ply = 0; ; ply += 2) {
     await settled();
     if ((await page.locator("#play-status").getAttribute("data-over")) === "yes") break;
@@ -147,6 +149,8 @@ async function playDobutsu(page, rs) {
       return document.querySelectorAll("#record a").length >= len + (done ? 1 : 2);
     }, ply + 1);
     fens.push(ranked[pick].fen);
+    usis.push(ranked[pick].usi);
+    kifs.push(ranked[pick].kif);
     const rec = await record();
     if (rec.length === ply + 1) {
       check((await page.locator("#play-status").getAttribute("data-over")) === "yes", `play: the user's move ${mine} ends the game`);
@@ -158,6 +162,8 @@ async function playDobutsu(page, rs) {
     if (theirs.by !== "opponent" || rec[ply].by !== "you") throw new Error(`check failed: ply ${ply + 2} is not marked the opponent's: ${JSON.stringify(rec)}`);
     if (theirs.uci !== answer[0].uci) throw new Error(`check failed: ply ${ply + 2}: the reply ${theirs.uci} is not the table's best move ${answer[0].uci}`);
     fens.push(answer[0].fen);
+    usis.push(answer[0].usi);
+    kifs.push(answer[0].kif);
   }
   const rec = await record();
   const ucis = rec.map((r) => r.uci);
@@ -169,6 +175,18 @@ async function playDobutsu(page, rs) {
   check((await page.locator("#moves button.move:enabled").count()) === 0, "play: nothing can be played once the game is over");
   const text = await page.locator("#record-text").textContent();
   check(text === "position startpos moves " + ucis.join(" "), `play: the record as an engine command (${text})`);
+  // The same game as USI (Fairy-Stockfish's USI squares) and as a KIF record: the start's best
+  // move, the lion to a2, is 2d3c and ３三ライオン(24).
+  const usi = await page.locator("#record-usi").textContent();
+  check(usi === "position startpos moves " + usis.join(" ") && usi.startsWith("position startpos moves 2d3c "), `play: the record as USI (${usi})`);
+  const kif = await page.locator("#record-kif").textContent();
+  const board = "後手の持駒：なし\n  ３ ２ １\n+---------+\n|vキvラvゾ|一\n| ・vひ ・|二\n| ・ ひ ・|三\n| ゾ ラ キ|四\n+---------+\n先手の持駒：なし\n先手番\n";
+  const lines = kifs.map((k, i) => String(i + 1).padStart(4) + " " + k + "\n").join("");
+  check(kif.includes(board + "手数----指手---------消費時間--\n" + lines) && kif.endsWith(lines) && lines.startsWith("   1 ３三ライオン(24)\n"), `play: the record as KIF (${kif})`);
+  check(await page.locator("#record-download-kif").isVisible(), "play: Dobutsu's record can be downloaded as KIF");
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#record-download-kif")]);
+  const saved = await (await download.createReadStream()).toArray();
+  check(Buffer.concat(saved).toString("utf8") === kif && download.suggestedFilename() === "dobutsu-tanaka.kifu", `play: the KIF downloaded (${download.suggestedFilename()}) is the record's`);
   const url = new URL(page.url()).hash;
   check(url === "#/dobutsu/tanaka?play=first&moves=" + ucis.map(encodeURIComponent).join(","), `play: the URL holds the record (${url})`);
 
@@ -256,7 +274,9 @@ try {
       `shown ${ms.toFixed(0)} ms after navigation started (handed over at ${first.ms.toFixed(0)} ms), table bytes ` +
       `${first.bytes} in ${first.requests} requests over ${first.rounds} rounds; whole mainline shown at ` +
       `${whole.toFixed(0)} ms (${outside} ms from the test's page.goto), table bytes ${counts.bytes} in ` +
-      `${counts.requests} requests over ${counts.rounds} rounds; ${counts.wasmMs.toFixed(0)} ms in the module`);
+      `${counts.requests} requests over ${counts.rounds} rounds; ${counts.wasmMs.toFixed(0)} ms in the module, ` +
+      `${counts.waitMs.toFixed(0)} ms waiting for the rounds' fetches, ${counts.soFarMs.toFixed(0)} ms showing the views so far; ` +
+      `block index in at ${counts.indexAt === null ? "-" : counts.indexAt.toFixed(0)} ms`);
   }
 
   for (const rs of expected.rule_sets) {
