@@ -280,15 +280,20 @@ const NanaStatic = (() => {
     }
   }
 
+  // How often the page is handed a view so far, in milliseconds.
+  const SO_FAR_MS = 200;
   // The API's answer to `url`: {status, body}. For a view whose mainline takes more rounds of
-  // fetching, `onSoFar` gets each round's view so far ({status, body}, the body the API's view
-  // with its mainline cut short) before the round is fetched; where it returns false, the rest
-  // is not fetched and the answer is null.
+  // fetching, `onSoFar` gets the view so far ({status, body}, the body the API's view with its
+  // mainline cut short) while the round's ranges are fetched: the first at once, then at most
+  // every SO_FAR_MS; where it returns false, the rest is not fetched and the answer is null.
   async function get(url, onSoFar) {
     if (!started) started = start();
     try { await started; } catch (e) { started = null; throw e; }
     const view = /^\/api\/[^/?]+\/[^/?]+\/view(\?|$)/.test(url);
     let lastFailed = null;
+    // When the page was last handed a view so far (drawing the page for each ply's round would
+    // hold up the rounds).
+    let lastShown = -Infinity;
     for (let round = 0; round < 10000; round++) {
       const t0 = performance.now();
       const r = call(wasm.nana_request, url);
@@ -303,10 +308,11 @@ const NanaStatic = (() => {
       // The round's ranges are asked for first, then the view so far is shown while they come.
       const t2 = performance.now();
       const fetching = Promise.allSettled(r.need.map(fetchRange));
-      if (r.so_far) {
+      if (r.so_far && performance.now() - lastShown >= SO_FAR_MS) {
         viewGiven();
         fetchIndexes();
         const t1 = performance.now();
+        lastShown = t1;
         const go = !onSoFar || onSoFar(r.so_far) !== false;
         counts.soFarMs += performance.now() - t1;
         if (!go) return null;
