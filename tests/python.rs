@@ -14,7 +14,7 @@ fn python() -> PathBuf {
     if let Some(p) = std::env::var_os("NANA_PYTHON") {
         return PathBuf::from(p);
     }
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("the workspace");
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"));
     workspace.join("target/xtask-python/bin/python")
 }
 
@@ -48,7 +48,7 @@ fn pytest(marks: Option<&str>, rule_sets: &[&str]) {
     let mut bytes = std::fs::read(nana_fixture::path(rules)).expect("the fixture's table");
     nana_fixture::damage_block_of(&mut bytes, rules.index(&rules.start()));
     std::fs::write(damaged.path().join(rules.file_name()), &bytes).expect("written");
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("the workspace");
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut command = Command::new(&python);
     command.args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "python/tests"]);
     if let Some(marks) = marks {

@@ -48,7 +48,7 @@ fn results_doc_is_what_nana_results_prints() {
         nana_fixture::path(rules);
     }
     let stdout = nana_over_fixture("nana", &["results"]);
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/RESULTS.md");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/RESULTS.md");
     let doc = std::fs::read_to_string(path).expect("docs/RESULTS.md is readable");
     let part = generated_part(&doc);
     if part != stdout {

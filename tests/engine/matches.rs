@@ -231,7 +231,7 @@ fn match_against_fairy_stockfish() {
     }
     assert_eq!(count(Outcome::Lost), 0);
     // The games are the same on every run: the doc shows them as this test prints them.
-    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/ENGINE-PROTOCOL.md"))
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/ENGINE-PROTOCOL.md"))
         .expect("docs/ENGINE-PROTOCOL.md");
     assert!(doc.contains(&report), "docs/ENGINE-PROTOCOL.md does not hold the match as played:\n{report}");
 }

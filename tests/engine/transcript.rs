@@ -16,7 +16,7 @@ use crate::{dobutsu_dir, Engine, Rng};
 /// `<~ PREFIX` the start of the next line; `{dir}` stands for the tables' folder and
 /// `{version}` for the version. Nothing else may be printed.
 fn replay(name: &str, dir: &Path) {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/engine").join(name);
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engine").join(name);
     let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
     let fill = |s: &str| {
         s.replace("{dir}", &dir.display().to_string()).replace("{version}", env!("CARGO_PKG_VERSION"))

@@ -30,7 +30,7 @@ fn pending_registry() -> Arc<Registry> {
 }
 
 fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("the workspace")
+    Path::new(env!("CARGO_MANIFEST_DIR")).canonicalize().expect("the workspace")
 }
 
 const INSTALL: &str = "run the tests with `cargo xtask test`, which installs them, or install the browser test's tools: `apt-get install -y nodejs npm chromium` \

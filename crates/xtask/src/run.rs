@@ -37,13 +37,13 @@ const FIRST: [(&str, &str); 11] = [
     ("crates/games/nana", "solve"),
     ("crates/games/nana", "reachable"),
     ("crates/games/nana", "dont_care"),
-    ("crates/cli", "cli"),
-    ("crates/cli", "explorer"),
-    ("crates/cli", "python"),
+    (".", "cli"),
+    (".", "explorer"),
+    (".", "python"),
     ("crates/web", "browser"),
     ("crates/games/dobutsu", "solve"),
     ("crates/export", "pages"),
-    ("crates/cli", "engine"),
+    (".", "engine"),
 ];
 
 /// One test binary, or the doc tests.
@@ -137,7 +137,11 @@ fn binaries(cargo: &OsStr) -> Result<Vec<Job>, XtaskError> {
             continue;
         }
         let dir = Path::new(manifest).parent().unwrap_or(workspace).to_path_buf();
-        let folder = dir.strip_prefix(workspace).unwrap_or(&dir).display().to_string();
+        // The root's own package (`nana-cli`, with the tests in tests/) is the folder `.`.
+        let folder = match dir.strip_prefix(workspace).unwrap_or(&dir).display().to_string() {
+            root if root.is_empty() => ".".to_string(),
+            folder => folder,
+        };
         let name = message["target"]["name"].as_str().unwrap_or("?").to_string();
         let kind = message["target"]["kind"][0].as_str().unwrap_or("?").to_string();
         let select = match kind.as_str() {
