@@ -7,7 +7,7 @@
 // a bad position string shows its error beside the input; that a missing table is named with the
 // command that makes it; that a whole Dobutsu game played against the page (play mode) gets the
 // table's best move for every reply, and that its record reads back from its URL and survives a
-// reload; that Dobutsu's statistics show its table's counts; that with the network cut after a
+// reload (its USI and KIF texts are read back by crates/web/tests/browser.rs); that Dobutsu's statistics show its table's counts; that with the network cut after a
 // first visit, Nana and the Dobutsu positions shown before (the start, after Cxb3, one more) show
 // again their value, moves and mainline, a Dobutsu position never fetched draws its board and
 // says it needs the network, and nothing is logged to the console as an error; and that a Japanese
@@ -189,6 +189,9 @@ async function playDobutsu(page, rs) {
   check(Buffer.concat(saved).toString("utf8") === kif && download.suggestedFilename() === "dobutsu-tanaka.kifu", `play: the KIF downloaded (${download.suggestedFilename()}) is the record's`);
   const url = new URL(page.url()).hash;
   check(url === "#/dobutsu/tanaka?play=first&moves=" + ucis.map(encodeURIComponent).join(","), `play: the URL holds the record (${url})`);
+  // For the Rust side to read back with the game's own USI reader and a KIF reader of its own,
+  // against the positions of the game.
+  fs.writeFileSync(expectedFile + ".record.json", JSON.stringify({ usi, kif, fens }));
 
   // The record read back: its moves, from the engine command, in a fresh page's URL.
   const moves = text.replace(/^position startpos moves /, "").split(" ");

@@ -194,6 +194,61 @@ fn the_static_site_answers_in_chromium_as_the_command_line_does() {
         Some(2) => panic!("the browser test could not start: {}\n{INSTALL}", stderr.trim()),
         _ => panic!("the browser test failed ({}): {}", run.status, stderr.trim()),
     }
+    let record = served.path().join("expected.json.record.json");
+    let record: Value = serde_json::from_str(&std::fs::read_to_string(record).unwrap()).unwrap();
+    the_record_reads_back(&record);
+}
+
+/// The game played in the page, its record copied as USI and as KIF (`site.mjs` writes them with
+/// the positions of the game, `fens`): the USI moves, read by the game's USI reader and played
+/// from the start, go through the game's positions; each KIF move, read here into USI form
+/// (destination, piece, origin or 打, 成), is the USI record's move.
+fn the_record_reads_back(record: &Value) {
+    use dobutsu_shogi::{fen, usi, Position, Rules};
+    let rules = Rules::TANAKA;
+    let fens: Vec<Position> = record["fens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| fen::parse_position(f.as_str().unwrap()).unwrap())
+        .collect();
+    let text = record["usi"].as_str().unwrap();
+    let moves: Vec<&str> = text.strip_prefix("position startpos moves ").expect(text).split(' ').collect();
+    assert_eq!(moves.len() + 1, fens.len(), "{text}");
+    let mut pos = Position::start();
+    assert_eq!(pos, fens[0]);
+    for (i, m) in moves.iter().enumerate() {
+        let mv = usi::parse_move(&pos, &rules, m).unwrap_or_else(|e| panic!("USI move {}: {e}", i + 1));
+        pos = pos.play(&rules, mv).unwrap();
+        assert_eq!(pos, fens[i + 1], "after the USI record's move {} ({m})", i + 1);
+    }
+    let kif = record["kif"].as_str().unwrap();
+    let (_, body) = kif.split_once("手数----指手---------消費時間--\n").expect(kif);
+    let read: Vec<String> = body.lines().map(kif_move_as_usi).collect();
+    assert_eq!(read, moves, "the KIF record's moves read as USI\n{kif}");
+}
+
+/// A KIF move line of Dobutsu shogi (`   1 ３三ライオン(24)`, `  12 ２二ひよこ打`,
+/// `   5 ２一ひよこ成(22)`) in USI form (`2d3c`, `C*2b`, `2b2a+`): the destination is a
+/// full-width file digit and a kanji rank (一 the top rank, `a` in USI), the origin two digits.
+fn kif_move_as_usi(line: &str) -> String {
+    let (_, mv) = line.trim_start().split_once(' ').unwrap_or_else(|| panic!("no move on the line {line:?}"));
+    let mut chars = mv.chars();
+    let file = chars.next().and_then(|c| "１２３".chars().position(|d| d == c)).expect(line) + 1;
+    let rank = chars.next().and_then(|c| "一二三四".chars().position(|d| d == c)).expect(line);
+    let to = format!("{file}{}", (b'a' + rank as u8) as char);
+    let rest: String = chars.collect();
+    let letter = [("ライオン", 'L'), ("キリン", 'G'), ("ゾウ", 'E'), ("ひよこ", 'C'), ("にわとり", 'H')];
+    let (name, piece) = letter.iter().find(|(name, _)| rest.starts_with(name)).expect(line);
+    let rest = &rest[name.len()..];
+    if rest == "打" {
+        return format!("{piece}*{to}");
+    }
+    let (promote, rest) = rest.strip_prefix("成").map_or(("", rest), |r| ("+", r));
+    let from = rest.strip_prefix('(').and_then(|r| r.strip_suffix(')')).expect(line);
+    let (from_file, from_rank) = from.split_at(1);
+    let from_rank = (b'a' + from_rank.parse::<u8>().expect(line) - 1) as char;
+    format!("{from_file}{from_rank}{to}{promote}")
 }
 
 /// Every file under `dir`.
