@@ -29,7 +29,8 @@ use std::hash::Hash;
 use std::marker::PhantomData;
 
 use nana_engine::Value;
-use nana_probe::ProbeRules;
+use nana_probe::table::TableRules;
+use nana_probe::{GameAnalysis, ProbeRules};
 
 pub use claims::{CheckFailed, Claims, Load, Report, ReportError, WholeCheck};
 pub use protocol::{Dialect, PositionForm, ProtocolNotation};
@@ -226,7 +227,7 @@ pub fn solve_command<G: Game>(rules: &G::Rules) -> String {
 pub fn regenerate_command<G: Game>(rules: &G::Rules, file: &std::path::Path) -> String {
     let command = solve_command::<G>(rules);
     match file.parent() {
-        Some(dir) if file.file_name() == Some(nana_probe::table::TableRules::file_name(rules).as_ref()) => {
+        Some(dir) if file.file_name() == Some(TableRules::file_name(rules).as_ref()) => {
             let dir = if dir.as_os_str().is_empty() { std::path::Path::new(".") } else { dir };
             format!("{command} --out {}", dir.display())
         }
@@ -255,6 +256,59 @@ pub fn value_in_words<G: Game>(rules: &G::Rules, v: Value) -> String {
         Value::Loss(d) => words.move_loss.replace("{plies}", &plies(d.0)),
         Value::Draw => "draw".to_string(),
     }
+}
+
+/// A line of moves in the game's human notation (Hodges style for Nana), numbered by ply:
+/// `1. K*1a 2. K*3a`; `(none)` for no move.
+pub fn line_in_words<R: ProbeRules>(rules: &R, pos: &R::Position, line: &[R::Move]) -> String {
+    let mut pos = pos.clone();
+    let mut out = Vec::new();
+    for (i, &mv) in line.iter().enumerate() {
+        out.push(format!("{}. {}", i + 1, rules.human_notation(&pos, mv)));
+        pos = rules.play(&pos, mv);
+    }
+    if out.is_empty() {
+        "(none)".to_string()
+    } else {
+        out.join(" ")
+    }
+}
+
+/// The answer about `pos` as `nana query` prints it, lines of text: the board, the position,
+/// the rule set with where its table came from (`origin`), the value for the side to move, then
+/// why the game is over, or the best move, every move ranked with its value and the principal
+/// variation (a drawing line for a draw).
+pub fn analysis_in_words<G: Game>(
+    rules: &G::Rules,
+    pos: &Pos<G>,
+    analysis: &GameAnalysis<G::Rules>,
+    origin: &str,
+) -> String {
+    use std::fmt::Write;
+    let mut out = G::diagram(pos);
+    let side = G::side_name(G::side_to_move(pos));
+    let value = value_in_words::<G>(rules, analysis.value);
+    // Writing to a String cannot fail.
+    let _ = writeln!(out, "position: {pos}");
+    let _ = writeln!(out, "rules: {} ({origin})", rules.describe());
+    let _ = writeln!(out, "value: {value} for {side}");
+    if let Some(over) = G::game_over(rules, pos) {
+        let _ = writeln!(out, "{over}");
+        return out;
+    }
+    if let Some(best) = analysis.moves.first() {
+        let (machine, human) = (rules.machine_notation(pos, best.mv), rules.human_notation(pos, best.mv));
+        let _ = writeln!(out, "best move: {machine} ({human})");
+    }
+    let _ = writeln!(out, "moves:");
+    for m in &analysis.moves {
+        let (machine, human) = (rules.machine_notation(pos, m.mv), rules.human_notation(pos, m.mv));
+        let _ = writeln!(out, "  {machine:<6} {human:<10} {}", value_in_words::<G>(rules, m.value_before()));
+    }
+    let label = if analysis.value == Value::Draw { "drawing line" } else { "principal variation" };
+    let moves: Vec<_> = analysis.mainline.iter().map(|ply| ply.ranked.mv).collect();
+    let _ = writeln!(out, "{label}: {}", line_in_words(rules, pos, &moves));
+    out
 }
 
 /// A count with thousands separators, as the result tables print them: `18,609,858`.

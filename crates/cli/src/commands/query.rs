@@ -4,9 +4,7 @@ use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use nana_engine::Value;
 use nana_probe::echo::cut;
-use nana_probe::table::TableRules;
 use nana_probe::{Probe, ProbeError, ProbeRules, Summary};
 use serde::Serialize;
 
@@ -14,7 +12,7 @@ use crate::error::CliError;
 use crate::flags::RuleFlags;
 use crate::out::{out, outln};
 use crate::table;
-use nana_front::{value_in_words, Game};
+use nana_front::{analysis_in_words, Game};
 
 #[derive(Debug, Args)]
 pub struct QueryArgs<G: Game> {
@@ -74,37 +72,8 @@ pub fn run<G: Game>(args: &QueryArgs<G>, dir: &Path, out: &mut dyn Write) -> Res
         outln!(out, "{}", serde_json::to_string(&answer)?);
         return Ok(());
     }
-    let value = probe.value(&pos).map_err(e)?;
-    let moves = probe.ranked_moves(&pos).map_err(e)?;
-    let mainline = probe.mainline(&pos, DRAW_LINE).map_err(e)?;
-    out!(out, "{}", G::diagram(&pos));
-    outln!(out, "position: {pos}");
-    outln!(out, "rules: {} ({})", rules.describe(), table.origin());
-    let side = G::side_name(G::side_to_move(&pos));
-    outln!(out, "value: {} for {side}", value_in_words::<G>(&rules, value));
-    if let Some(over) = G::game_over(&rules, &pos) {
-        outln!(out, "{over}");
-        return Ok(());
-    }
-    let best = &moves[0];
-    outln!(
-        out,
-        "best move: {} ({})",
-        rules.machine_notation(&pos, best.mv),
-        rules.human_notation(&pos, best.mv)
-    );
-    outln!(out, "moves:");
-    for m in &moves {
-        outln!(
-            out,
-            "  {:<6} {:<10} {}",
-            rules.machine_notation(&pos, m.mv),
-            rules.human_notation(&pos, m.mv),
-            value_in_words::<G>(&rules, m.value_before())
-        );
-    }
-    let label = if value == Value::Draw { "drawing line" } else { "principal variation" };
-    outln!(out, "{label}: {}", human_line(&rules, &pos, &mainline));
+    let analysis = probe.analyse(&pos, DRAW_LINE).map_err(e)?;
+    out!(out, "{}", analysis_in_words::<G>(&rules, &pos, &analysis, &table.origin()));
     Ok(())
 }
 
@@ -206,19 +175,4 @@ fn batch_line<R: ProbeRules>(probe: &Probe<'_, R>, line: &[u8]) -> Result<Summar
             LineError::Probe(e)
         }
     })
-}
-
-/// A line of moves in the game's human notation (Hodges style for Nana), numbered by ply.
-pub fn human_line<R: ProbeRules>(rules: &R, pos: &R::Position, line: &[R::Move]) -> String {
-    let mut pos = pos.clone();
-    let mut out = Vec::new();
-    for (i, &mv) in line.iter().enumerate() {
-        out.push(format!("{}. {}", i + 1, rules.human_notation(&pos, mv)));
-        pos = rules.play(&pos, mv);
-    }
-    if out.is_empty() {
-        "(none)".to_string()
-    } else {
-        out.join(" ")
-    }
 }
