@@ -19,7 +19,7 @@ use dobutsu_shogi::Dobutsu;
 use libfuzzer_sys::fuzz_target;
 use nana_front::{Dialect, PositionForm, ProtocolNotation};
 use nana_fuzz::{every_rule_set, tables};
-use nana_protocol::{engine_game, run, EngineGame, Setup};
+use nana_protocol::{run, GameEngine, Setup};
 use nana_shogi::Nana;
 
 /// The deepest `go perft` sent.
@@ -112,9 +112,8 @@ fn sent(line: &[u8]) -> bool {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let games: [&dyn EngineGame; 2] = [engine_game::<Nana>(), engine_game::<Dobutsu>()];
     let setup = Setup {
-        games: &games,
+        engines: vec![GameEngine::<Nana>::boxed(), GameEngine::<Dobutsu>::boxed()],
         default_game: Nana::PROTOCOL_NAME,
         name: "nana".to_string(),
         author: "fuzz".to_string(),
@@ -130,7 +129,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let out = Rc::new(RefCell::new(Vec::new()));
     let mut input = Lines { lines, at: None, out: out.clone(), marks: Vec::new() };
-    run(&setup, &mut input, &mut Out(out.clone())).expect("writing to memory does not fail");
+    run(setup, &mut input, &mut Out(out.clone())).expect("writing to memory does not fail");
     let out = out.borrow();
     let mut marks = input.marks.clone();
     marks.push(out.len());

@@ -6,62 +6,45 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use nana_fixture::FailingReads;
-use nana_front::{DynGame, Game};
 use nana_probe::table::Table;
 use nana_probe::ProbeRules;
-use nana_protocol::{engine_game, DynEngine, EngineGame, EngineOption, GameEngine, Setup};
+use nana_protocol::{DynEngine, GameEngine, Setup};
 use nana_shogi::Nana;
 use nana_tablebase::Tablebase;
 
-/// Nana for the engine, each engine of it answering its default rules from the fixture's table
-/// read through [`nana_fixture::FailingReads`].
-#[derive(Debug)]
-struct FailingNana {
+/// The read switch of [`failing_engine`]'s source: while it is on, the reads touching `fail`
+/// fail.
+#[derive(Debug, Clone)]
+struct Failing {
     bytes: Arc<Vec<u8>>,
     fail: std::ops::Range<usize>,
     armed: Arc<AtomicBool>,
 }
 
-impl DynGame for FailingNana {
-    fn name(&self) -> &'static str {
-        Nana::NAME
-    }
-    fn about(&self) -> &'static str {
-        Nana::ABOUT
-    }
+/// A Nana engine answering its default rules from the fixture's table read through
+/// [`nana_fixture::FailingReads`].
+fn failing_engine(failing: &Failing) -> Box<dyn DynEngine> {
+    let Failing { bytes, fail, armed } = failing.clone();
+    let source = FailingReads { bytes, fail, armed };
+    let tb = Tablebase::from_reader(Box::new(source), "nana-current.tb").expect("the index reads");
+    let table = Table::from_tablebase(nana_shogi::Rules::default(), tb).expect("the table opens");
+    Box::new(GameEngine::<Nana>::new().with_table(table))
 }
 
-impl EngineGame for FailingNana {
-    fn protocol_name(&self) -> &'static str {
-        engine_game::<Nana>().protocol_name()
-    }
-    fn options(&self) -> Vec<EngineOption> {
-        engine_game::<Nana>().options()
-    }
-    fn engine(&self) -> Box<dyn DynEngine> {
-        let source =
-            FailingReads { bytes: self.bytes.clone(), fail: self.fail.clone(), armed: self.armed.clone() };
-        let tb = Tablebase::from_reader(Box::new(source), "nana-current.tb").expect("the index reads");
-        let table = Table::from_tablebase(nana_shogi::Rules::default(), tb).expect("the table opens");
-        Box::new(GameEngine::<Nana>::new().with_table(table))
-    }
-}
-
-/// The engine's output for `commands` (after `uci`), over `game`, line by line, but the line
-/// saying a table was opened.
-fn dialogue(game: &dyn EngineGame, commands: &[String]) -> Vec<String> {
-    let games = [game];
+/// The engine's output for `commands` (after `uci`), over `engine` alone, line by line, but the
+/// line saying a table was opened.
+fn dialogue(engine: Box<dyn DynEngine>, commands: &[String]) -> Vec<String> {
     let dir = nana_fixture::path(nana_shogi::Rules::default()).parent().expect("a folder").to_path_buf();
     let setup = Setup {
-        games: &games,
-        default_game: game.protocol_name(),
+        default_game: engine.protocol_name(),
+        engines: vec![engine],
         name: "nana".into(),
         author: "test".into(),
         tablebase_dir: dir,
     };
     let input = format!("uci\n{}\nquit\n", commands.join("\n"));
     let mut out = Vec::new();
-    nana_protocol::run(&setup, &mut input.as_bytes(), &mut out).expect("the engine runs");
+    nana_protocol::run(setup, &mut input.as_bytes(), &mut out).expect("the engine runs");
     let text = String::from_utf8(out).expect("UTF-8");
     // The engine over the folder says it opened the table; the other had it open already.
     let opened = |l: &&str| l.starts_with("info string table ") && l.ends_with(" open");
@@ -91,9 +74,9 @@ fn a_failing_read_is_an_error_for_its_positions_and_the_engine_answers_the_rest(
     let bytes = std::fs::read(nana_fixture::path(rules)).expect("the fixture's table");
     let (fail, _) = nana_fixture::block_bytes_of(&bytes, rules.index(&rules.start()));
     let armed = Arc::new(AtomicBool::new(true));
-    let failing = FailingNana { bytes: Arc::new(bytes), fail, armed: armed.clone() };
+    let failing = Failing { bytes: Arc::new(bytes), fail, armed: armed.clone() };
     let start = ["position startpos".to_string(), "go".to_string()];
-    let intact_start = dialogue(engine_game::<Nana>(), &start);
+    let intact_start = dialogue(GameEngine::<Nana>::boxed(), &start);
     let pv: Vec<&str> = intact_start
         .iter()
         .find_map(|l| l.split_once(" pv ").map(|(_, pv)| pv.split(' ').collect()))
@@ -103,8 +86,8 @@ fn a_failing_read_is_an_error_for_its_positions_and_the_engine_answers_the_rest(
         commands.push(format!("position startpos moves {}", pv[..k].join(" ")));
         commands.push("go".to_string());
     }
-    let got = answers(&dialogue(&failing, &commands));
-    let want = answers(&dialogue(engine_game::<Nana>(), &commands));
+    let got = answers(&dialogue(failing_engine(&failing), &commands));
+    let want = answers(&dialogue(GameEngine::<Nana>::boxed(), &commands));
     assert_eq!(got.len(), want.len(), "{got:?}");
     for answer in &got[..2] {
         let error = answer.iter().find(|l| l.starts_with("info string error: go: ")).expect("an error line");
@@ -122,7 +105,7 @@ fn a_failing_read_is_an_error_for_its_positions_and_the_engine_answers_the_rest(
     }
     assert!(same >= 3, "{same} positions answered, {refused} refused");
     armed.store(false, Ordering::SeqCst);
-    assert_eq!(dialogue(&failing, &start), intact_start, "the start once the device reads");
+    assert_eq!(dialogue(failing_engine(&failing), &start), intact_start, "the start once the device reads");
     eprintln!(
         "the start refused; of the {} positions along its line, {same} answered, {refused} refused",
         pv.len() - 1

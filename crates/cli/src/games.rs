@@ -2,12 +2,12 @@
 //!
 //! A game is registered as [`game::<G>()`](game), where `G` implements the front layer's roles
 //! of a game ([`Game`], [`Perft`], [`Claims`], [`ProtocolNotation`]): everything the commands,
-//! the explorer and the engine need comes from there. [`Registered`] is the command line's
+//! the explorer and the engine need comes from there. [`Registered`] is the program's one
 //! object-safe face of a game, so that one list holds games of different types; each of its
-//! methods runs generic code for the game's own types. It is implemented on the front layer's
-//! [`GameType`], with the front layer's [`DynGame`] (name, about), the engine's [`EngineGame`]
-//! and the explorer's [`ServedGame`] as supertraits: one value per game serves the command
-//! line, the engine and the explorer.
+//! methods runs generic code for the game's own types: its commands, its engine (a fresh
+//! [`DynEngine`], the engine's own object) and its rule sets in the explorer
+//! ([`nana_server::add_game`]). It is implemented on the front layer's [`GameType`], with the
+//! front layer's [`DynGame`] (name, about) as its supertrait.
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -16,20 +16,7 @@ use std::process::ExitCode;
 use std::sync::LazyLock;
 
 use nana_front::{game_type, Claims, DynGame, Game, GameType, Perft, ProtocolNotation};
-use nana_protocol::EngineGame;
-#[cfg(feature = "serve")]
-use nana_server::ServedGame;
-
-/// The explorer's face of a game ([`ServedGame`]) where `nana` is built with `serve`.
-#[cfg(feature = "serve")]
-pub trait Served: ServedGame {}
-#[cfg(feature = "serve")]
-impl<T: ServedGame + ?Sized> Served for T {}
-/// Nothing, where `nana` is built without `serve`.
-#[cfg(not(feature = "serve"))]
-pub trait Served {}
-#[cfg(not(feature = "serve"))]
-impl<T: ?Sized> Served for T {}
+use nana_protocol::{DynEngine, GameEngine};
 
 /// Every game of the `nana` command line and explorer, the default (`--game` not given) first:
 /// `nana_catalog`'s list, registered on first use.
@@ -49,9 +36,8 @@ pub static GAMES: LazyLock<Vec<&'static dyn Registered>> = LazyLock::new(|| {
     registry.0
 });
 
-/// A game of the registry, whatever its type; its name and words come from [`DynGame`], its
-/// face in `nana engine` from [`EngineGame`], its rule sets in `nana serve` from [`ServedGame`].
-pub trait Registered: DynGame + EngineGame + Served + Sync {
+/// A game of the registry, whatever its type; its name and words come from [`DynGame`].
+pub trait Registered: DynGame + Sync {
     /// Parses the arguments as this game's command line and runs the command; `games` is the
     /// whole registry (for `--game`'s values, `serve` and `verify --all-games`).
     fn run(&self, args: Vec<OsString>, games: &[&dyn Registered], out: &mut dyn Write) -> ExitCode;
@@ -62,6 +48,18 @@ pub trait Registered: DynGame + EngineGame + Served + Sync {
         steps: crate::commands::verify::Steps,
         out: &mut dyn Write,
     ) -> Result<(), crate::CliError>;
+    /// A fresh engine of this game for `nana engine`: its default rules, its start position, no
+    /// table open.
+    fn engine(&self) -> Box<dyn DynEngine>;
+    /// Adds every rule set of this game to the explorer's `registry`
+    /// ([`nana_server::add_game`]); returns a line for the console about each not opened.
+    #[cfg(feature = "serve")]
+    fn add_to(
+        &self,
+        registry: &mut nana_server::Registry,
+        dir: &Path,
+        missing: nana_server::Missing,
+    ) -> Vec<String>;
 }
 
 /// The registration of `G`, for [`GAMES`].
@@ -81,6 +79,20 @@ impl<G: Game + Perft + Claims + ProtocolNotation> Registered for GameType<G> {
         out: &mut dyn Write,
     ) -> Result<(), crate::CliError> {
         crate::commands::verify::run::<G>(dir, steps, out)
+    }
+
+    fn engine(&self) -> Box<dyn DynEngine> {
+        GameEngine::<G>::boxed()
+    }
+
+    #[cfg(feature = "serve")]
+    fn add_to(
+        &self,
+        registry: &mut nana_server::Registry,
+        dir: &Path,
+        missing: nana_server::Missing,
+    ) -> Vec<String> {
+        nana_server::add_game::<G>(registry, dir, missing)
     }
 }
 

@@ -1,8 +1,8 @@
 //! One game behind the protocol: its rule options, its tables, the position a GUI set and the
 //! answers to `go` and `go perft`, generic over the roles of a game the engine uses: the front
-//! layer's [`Game`], [`Perft`] and [`ProtocolNotation`]. [`EngineGame`] and
-//! [`DynEngine`] are its object-safe faces, so that one engine lists games of different
-//! types.
+//! layer's [`Game`], [`Perft`] and [`ProtocolNotation`]. [`DynEngine`] is its object-safe
+//! face, so that one engine holds games of different types: a list of fresh engines, one a
+//! game ([`GameEngine::boxed`]).
 
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -11,10 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use nana_engine::{Progress, Value};
-use nana_front::{
-    game_type, solve_command, Dialect, DynGame, Game, GameType, Mv, Perft, Pos, PositionForm,
-    ProtocolNotation,
-};
+use nana_front::{solve_command, Dialect, Game, Mv, Perft, Pos, PositionForm, ProtocolNotation};
 use nana_probe::table::{Table, TableRules};
 use nana_probe::{ProbeRules, Ranked};
 
@@ -27,47 +24,6 @@ const DRAW_PV: usize = 12;
 
 /// The deepest `go perft` answered (deeper trees take minutes and block the engine).
 pub const PERFT_MAX: u32 = 10;
-
-/// A game as the engine lists it, whatever its type: the engine's face of the front layer's
-/// [`DynGame`], implemented on its [`GameType`].
-pub trait EngineGame: DynGame {
-    /// Its value of `UCI_Variant` ([`ProtocolNotation::PROTOCOL_NAME`]).
-    fn protocol_name(&self) -> &'static str;
-    /// Its rule options: the rule set and each rule switch.
-    fn options(&self) -> Vec<EngineOption>;
-    /// A fresh engine for the game: its default rules, its start position, no table open.
-    fn engine(&self) -> Box<dyn DynEngine>;
-}
-
-/// The game `G` for [`crate::run`]'s list of games.
-pub const fn engine_game<G: Game + Perft + ProtocolNotation>() -> &'static dyn EngineGame {
-    game_type::<G>()
-}
-
-impl<G: Game + Perft + ProtocolNotation> EngineGame for GameType<G> {
-    fn protocol_name(&self) -> &'static str {
-        G::PROTOCOL_NAME
-    }
-
-    fn options(&self) -> Vec<EngineOption> {
-        let mut options = vec![EngineOption {
-            name: rules_option::<G>(),
-            kind: OptionKind::Combo {
-                default: G::RULE_SETS[0].name,
-                vars: G::RULE_SETS.iter().map(|r| r.name).collect(),
-            },
-        }];
-        for o in G::OPTIONS {
-            options
-                .push(EngineOption { name: switch_option::<G>(o.name), kind: OptionKind::Check(o.default) });
-        }
-        options
-    }
-
-    fn engine(&self) -> Box<dyn DynEngine> {
-        Box::new(GameEngine::<G>::new())
-    }
-}
 
 /// `Dobutsu` for `dobutsu`.
 fn capitalised(name: &str) -> String {
@@ -105,6 +61,10 @@ pub enum BestMove {
 
 /// A game's engine, whatever its type.
 pub trait DynEngine {
+    /// Its game's value of `UCI_Variant` ([`ProtocolNotation::PROTOCOL_NAME`]).
+    fn protocol_name(&self) -> &'static str;
+    /// Its game's rule options: the rule set and each rule switch.
+    fn options(&self) -> Vec<EngineOption>;
     /// Sets one of the game's options; `None` where `name` is not one of them.
     fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), EngineError>>;
     /// The rule set in words.
@@ -154,6 +114,12 @@ impl<G: Game + Perft + ProtocolNotation> GameEngine<G> {
     /// A lookup's error, with the command that makes the table again where it is damaged.
     fn probe_error(&self, e: nana_probe::ProbeError) -> EngineError {
         EngineError::probe(e, || solve_command::<G>(&self.rules()))
+    }
+
+    /// A fresh engine for the game, for [`crate::Setup`]'s list: its default rules, its start
+    /// position, no table open.
+    pub fn boxed() -> Box<dyn DynEngine> {
+        Box::new(GameEngine::<G>::new())
     }
 
     pub fn new() -> GameEngine<G> {
@@ -252,6 +218,25 @@ impl Progress for Shared {
 }
 
 impl<G: Game + Perft + ProtocolNotation> DynEngine for GameEngine<G> {
+    fn protocol_name(&self) -> &'static str {
+        G::PROTOCOL_NAME
+    }
+
+    fn options(&self) -> Vec<EngineOption> {
+        let mut options = vec![EngineOption {
+            name: rules_option::<G>(),
+            kind: OptionKind::Combo {
+                default: G::RULE_SETS[0].name,
+                vars: G::RULE_SETS.iter().map(|r| r.name).collect(),
+            },
+        }];
+        for o in G::OPTIONS {
+            options
+                .push(EngineOption { name: switch_option::<G>(o.name), kind: OptionKind::Check(o.default) });
+        }
+        options
+    }
+
     fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), EngineError>> {
         if name.eq_ignore_ascii_case(&rules_option::<G>()) {
             return Some(match G::RULE_SETS.iter().position(|r| r.name.eq_ignore_ascii_case(value)) {

@@ -2,8 +2,8 @@
 //! USI to one that opens with `usi`, as Fairy-Stockfish does, and answers every `go` at once
 //! from the game's table (see `docs/ENGINE-PROTOCOL.md`).
 //!
-//! The crate names no game: a game is one [`engine_game::<G>()`](engine_game) (the front layer's
-//! [`nana_front::GameType`] as an [`EngineGame`]) over three roles of the front layer:
+//! The crate names no game: a game is one [`GameEngine::<G>::boxed()`](GameEngine::boxed) (a
+//! [`DynEngine`]) over three roles of the front layer:
 //! [`nana_front::Game`] (its rule sets and options, why the game is over),
 //! [`nana_front::ProtocolNotation`] (its protocol name, its position and move forms per dialect)
 //! and [`nana_front::Perft`] (`go perft`). [`run`] reads commands until `quit` or the end of the
@@ -32,10 +32,7 @@ use nana_engine::Value;
 use crate::input::{Input, Line, MAX_LINE};
 
 pub use error::{EngineError, ParseError};
-pub use game::{
-    engine_game, rules_option, switch_option, BestMove, DynEngine, EngineGame, GameEngine, GoAnswer,
-    PERFT_MAX,
-};
+pub use game::{rules_option, switch_option, BestMove, DynEngine, GameEngine, GoAnswer, PERFT_MAX};
 pub use nana_front::{Dialect, PositionForm};
 pub use options::{dialect_name, EngineOption, OptionKind};
 
@@ -96,10 +93,9 @@ pub fn choose(count: usize, strength: i64, seed: u64, position: &str) -> usize {
 }
 
 /// What the engine is started with.
-#[derive(Debug, Clone)]
 pub struct Setup<'a> {
-    /// The games, each a value of `UCI_Variant`.
-    pub games: &'a [&'a dyn EngineGame],
+    /// A fresh engine for each game ([`GameEngine::boxed`]), each a value of `UCI_Variant`.
+    pub engines: Vec<Box<dyn DynEngine>>,
     /// The game until a GUI sets one (a value of `UCI_Variant`).
     pub default_game: &'a str,
     /// `id name`.
@@ -110,12 +106,26 @@ pub struct Setup<'a> {
     pub tablebase_dir: PathBuf,
 }
 
+impl std::fmt::Debug for Setup<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let games: Vec<&str> = self.engines.iter().map(|e| e.protocol_name()).collect();
+        f.debug_struct("Setup")
+            .field("engines", &games)
+            .field("default_game", &self.default_game)
+            .field("name", &self.name)
+            .field("author", &self.author)
+            .field("tablebase_dir", &self.tablebase_dir)
+            .finish()
+    }
+}
+
 /// The engine between two commands.
 struct Dialogue<'a, 'i> {
-    setup: &'a Setup<'a>,
+    /// The setup, its engines moved to `engines`.
+    setup: Setup<'a>,
     input: Input<'i>,
     dialect: Dialect,
-    /// The game played: an index into `setup.games` and `engines`.
+    /// The game played: an index into `engines`.
     game: usize,
     engines: Vec<Box<dyn DynEngine>>,
     dir: PathBuf,
@@ -147,7 +157,7 @@ macro_rules! say {
 /// Only a failure to write the answers ends it with an error; bad input gets an
 /// `info string error: ...` line. A line is read once the one before it is answered: while a
 /// missing table is solved, nothing is read (see [`run_concurrent`]).
-pub fn run(setup: &Setup<'_>, input: &mut dyn BufRead, out: &mut dyn Write) -> io::Result<()> {
+pub fn run(setup: Setup<'_>, input: &mut dyn BufRead, out: &mut dyn Write) -> io::Result<()> {
     Dialogue::new(setup, Input::Direct(input)).run(out)
 }
 
@@ -157,7 +167,7 @@ pub fn run(setup: &Setup<'_>, input: &mut dyn BufRead, out: &mut dyn Write) -> i
 /// process ends, which the caller is to end now). The end of the input is no `quit`: the lines
 /// before it are answered first.
 pub fn run_concurrent(
-    setup: &Setup<'_>,
+    setup: Setup<'_>,
     input: impl BufRead + Send + 'static,
     out: &mut dyn Write,
 ) -> io::Result<()> {
@@ -165,15 +175,16 @@ pub fn run_concurrent(
 }
 
 impl<'a, 'i> Dialogue<'a, 'i> {
-    fn new(setup: &'a Setup<'a>, input: Input<'i>) -> Dialogue<'a, 'i> {
-        let game = setup.games.iter().position(|g| g.protocol_name() == setup.default_game).unwrap_or(0);
+    fn new(mut setup: Setup<'a>, input: Input<'i>) -> Dialogue<'a, 'i> {
+        let engines = std::mem::take(&mut setup.engines);
+        let game = engines.iter().position(|e| e.protocol_name() == setup.default_game).unwrap_or(0);
         Dialogue {
-            setup,
             input,
             dialect: Dialect::Uci,
             game,
-            engines: setup.games.iter().map(|g| g.engine()).collect(),
             dir: setup.tablebase_dir.clone(),
+            setup,
+            engines,
             multipv: 1,
             strength: STRENGTH_MAX,
             seed: 0,
@@ -266,13 +277,13 @@ impl<'a, 'i> Dialogue<'a, 'i> {
     }
 
     fn options(&self) -> Vec<EngineOption> {
-        let names: Vec<&'static str> = self.setup.games.iter().map(|g| g.protocol_name()).collect();
+        let names: Vec<&'static str> = self.engines.iter().map(|e| e.protocol_name()).collect();
         let mut options = vec![EngineOption {
             name: "UCI_Variant".into(),
-            kind: OptionKind::Combo { default: self.setup.games[self.game].protocol_name(), vars: names },
+            kind: OptionKind::Combo { default: self.engines[self.game].protocol_name(), vars: names },
         }];
-        for v in self.setup.games {
-            options.extend(v.options());
+        for e in &self.engines {
+            options.extend(e.options());
         }
         options.extend([
             EngineOption {
@@ -341,7 +352,7 @@ impl<'a, 'i> Dialogue<'a, 'i> {
         };
         let result = match uci.to_ascii_lowercase().as_str() {
             "uci_variant" => {
-                match self.setup.games.iter().position(|g| g.protocol_name().eq_ignore_ascii_case(&value)) {
+                match self.engines.iter().position(|e| e.protocol_name().eq_ignore_ascii_case(&value)) {
                     Some(i) => {
                         self.game = i;
                         self.variant_named = true;
@@ -351,7 +362,7 @@ impl<'a, 'i> Dialogue<'a, 'i> {
                     None => Err(EngineError::UnknownGame {
                         option: name.clone(),
                         value: value.clone(),
-                        known: self.setup.games.iter().map(|g| g.protocol_name()).collect(),
+                        known: self.engines.iter().map(|e| e.protocol_name()).collect(),
                     }),
                 }
             }
@@ -400,7 +411,7 @@ impl<'a, 'i> Dialogue<'a, 'i> {
                 match self.other_reader(spec, moves) {
                     Some(game) => {
                         self.game = game;
-                        let name = self.setup.games[game].protocol_name();
+                        let name = self.engines[game].protocol_name();
                         say!(
                             out,
                             "info string a position of {name}: playing {name}, as after UCI_Variant {name}"

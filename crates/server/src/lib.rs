@@ -5,8 +5,7 @@
 //! `nana query --json`.
 //!
 //! The server names no game. A game plugs in through the front layer's
-//! [`Game`](nana_front::Game) (its name and rule sets, [`add_game`], or [`ServedGame`] on the
-//! front layer's [`GameType`](nana_front::GameType) for a list of games of different types) and
+//! [`Game`](nana_front::Game) (its name and rule sets: [`add_game`]) and
 //! [`Explorable`](nana_front::Explorable) (how its board looks and how its moves are clicked).
 //! Any `Table<G>` of such a game is an [`Explorer`], the object-safe interface the handlers
 //! call, so a registry holds tables of different games side by side.
@@ -60,7 +59,7 @@ pub use explorer::{longest_at, view_of, Explorer, DRAW_LINE, LONGEST_WINS};
 #[cfg(feature = "http")]
 pub use guard::Limits;
 #[cfg(feature = "files")]
-pub use registry::{add_game, ServedGame};
+pub use registry::add_game;
 pub use registry::{board_of, BoardFn, Missing, Registry, SolveJob, SolveProgress, Solved, Status};
 pub use request::MAX_POSITION_LEN;
 pub use response::{

@@ -2,7 +2,7 @@
 //! ready, waiting for its solve, being solved (with the solve's progress), missing or damaged.
 //!
 //! At start each rule set of a game is opened from its file in the tablebase folder
-//! ([`add_game`], or [`ServedGame::add_to`] for a game whatever its type); a missing one is
+//! ([`add_game`]); a missing one is
 //! queued, and [`Registry::solve_queued`] solves the queue on a thread of its own, smallest
 //! table first, one at a time, while the server answers: each table solved is written to the
 //! folder (atomically, by the tablebase writer), so a restart opens it, and then served.
@@ -27,7 +27,7 @@ use crate::response::{BoardView, GameInfo, Health, RuleSetInfo, RuleSetState, Ta
 #[cfg(feature = "files")]
 mod file;
 #[cfg(feature = "files")]
-pub use file::{add_game, ServedGame};
+pub use file::add_game;
 
 /// What to do when a table's file is missing at start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 use std::io::{BufRead, Write};
 use std::path::Path;
 
-use nana_protocol::{EngineGame, Setup};
+use nana_protocol::Setup;
 
 use crate::error::CliError;
 use crate::games::Registered;
@@ -20,13 +20,12 @@ pub fn run(
     input: impl BufRead + Send + 'static,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let games: Vec<&dyn EngineGame> = games.iter().map(|&g| g as &dyn EngineGame).collect();
     let setup = Setup {
-        games: &games,
+        engines: games.iter().map(|g| g.engine()).collect(),
         default_game: default,
         name: format!("nana {}", env!("CARGO_PKG_VERSION")),
         author: "the nana authors".to_string(),
         tablebase_dir: dir.to_path_buf(),
     };
-    nana_protocol::run_concurrent(&setup, input, out).map_err(CliError::Output)
+    nana_protocol::run_concurrent(setup, input, out).map_err(CliError::Output)
 }

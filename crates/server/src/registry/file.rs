@@ -1,32 +1,15 @@
 //! Tables in files (the `files` feature): [`add_game`] opens each rule set's table from its file
-//! in the tablebase folder, and a queued solve writes its table there; [`ServedGame`] is the
-//! same for a game whatever its type. The static site's WebAssembly module is built without it:
-//! it adds its tables from bytes.
+//! in the tablebase folder, and a queued solve writes its table there. The static site's
+//! WebAssembly module is built without it: it adds its tables from bytes.
 
 use std::path::Path;
 
 use nana_engine::{Progress, SolveError};
-use nana_front::{solve_command, DynGame, Explorable, Game, GameType};
+use nana_front::{solve_command, Explorable, Game};
 use nana_probe::table::{Table, TableRules};
 use nana_probe::ProbeRules;
 
 use super::{board_of, file_name, Missing, Registry, SolveJob, Solved, Status};
-
-/// A game as the explorer serves it, whatever its type: the server's face of the front layer's
-/// [`DynGame`], implemented on its [`GameType`], so that a front end adds games of different
-/// types to one [`Registry`].
-pub trait ServedGame: DynGame {
-    /// Adds every rule set of the game to `registry`, as [`add_game`] does: each opened from
-    /// its file in `dir`, reported damaged, or queued for its solve or reported missing as
-    /// `missing` says. Returns a line for the console about each rule set not opened.
-    fn add_to(&self, registry: &mut Registry, dir: &Path, missing: Missing) -> Vec<String>;
-}
-
-impl<G: Game> ServedGame for GameType<G> {
-    fn add_to(&self, registry: &mut Registry, dir: &Path, missing: Missing) -> Vec<String> {
-        add_game::<G>(registry, dir, missing)
-    }
-}
 
 /// Adds every rule set of `G` ([`Game::RULE_SETS`]) to `registry` under the game's name, each
 /// by its name in URLs: opened from its file in `dir` (and checked) where there is one,
