@@ -116,7 +116,7 @@ mod compress;
 #[cfg(feature = "files")]
 pub(crate) use compress::compress_blocks;
 #[cfg(all(feature = "files", test))]
-pub(crate) use compress::{compress, fill_unused, Whole, BATCH_GROUPS, GROUP_BLOCKS};
+pub(crate) use compress::{compress, fill_unused, Whole, BATCH_BLOCKS};
 
 /// A blocked payload whose index and histogram have been checked: every
 /// block's bytes lie in order inside the payload. A block's bytes are

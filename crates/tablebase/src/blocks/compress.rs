@@ -27,13 +27,13 @@ pub(crate) fn zstd_level(block_bytes: u64) -> i32 {
 
 /// One block's compressor: LZ4's needs no state; zstd's context is made once per group of
 /// blocks, its tables being large at high levels.
-enum Compressor {
+pub(super) enum Compressor {
     Lz4,
     Zstd(zstd::bulk::Compressor<'static>),
 }
 
 impl Compressor {
-    fn new(codec: Codec, block_bytes: u64) -> Compressor {
+    pub(super) fn new(codec: Codec, block_bytes: u64) -> Compressor {
         match codec {
             Codec::Lz4 => Compressor::Lz4,
             Codec::Zstd => {
@@ -54,7 +54,7 @@ impl Compressor {
     }
 
     /// `block` compressed, appended to `data`; returns its length.
-    fn compress(&mut self, block: &[u8], data: &mut Vec<u8>) -> usize {
+    pub(super) fn compress(&mut self, block: &[u8], data: &mut Vec<u8>) -> usize {
         let compressed = match self {
             Compressor::Lz4 => lz4_flex::block::compress(block),
             // Compressing into memory cannot fail but for a lack of memory.
@@ -156,11 +156,23 @@ pub(crate) fn compress(entries: &[u8], shape: &Shape, fill: bool) -> Whole {
     Whole { index: c.index, histogram_records: c.histogram_records, stored_crc: c.stored_crc, payload }
 }
 
-/// Blocks one task of [`compress_blocks`] compresses in a row.
-pub(crate) const GROUP_BLOCKS: u64 = 64;
+/// The most blocks one task of [`compress_blocks`] compresses in a row, with one context.
+const GROUP_BLOCKS: u64 = 64;
 
-/// Groups compressed in parallel before they go to the sink: 4096 blocks.
-pub(crate) const BATCH_GROUPS: u64 = 64;
+/// The most decoded bytes of a group of blocks: small enough that a table of few large blocks
+/// (Nana's 568 blocks of 32 KiB, 8 a group) is cut into many more groups than there are threads,
+/// so that no thread is left with the last long group alone.
+const GROUP_BYTES: u64 = 256 << 10;
+
+/// Blocks compressed in parallel before they go to the sink.
+pub(crate) const BATCH_BLOCKS: u64 = 4096;
+
+/// Blocks of `block_bytes` bytes one task compresses in a row: [`GROUP_BLOCKS`], or fewer to
+/// keep a group within [`GROUP_BYTES`], at least one. The bytes do not depend on it: each block
+/// is compressed on its own.
+fn group_blocks(block_bytes: u64) -> u64 {
+    (GROUP_BYTES / block_bytes).clamp(1, GROUP_BLOCKS)
+}
 
 /// Compresses the entry array whose blocks `block_of` writes (block `k` into a buffer of that
 /// block's length) into a payload; with `fill`, each block's unused entries are stored filled
@@ -179,12 +191,13 @@ pub(crate) fn compress_blocks<E>(
     let counts: Vec<AtomicU64> = (0..1usize << (8 * width)).map(|_| AtomicU64::new(0)).collect();
     // A group's blocks, their lengths and checksums, and the checksum of their stored entries.
     type Group = (Vec<u8>, Vec<(u64, u32)>, crc32fast::Hasher);
+    let group_blocks = group_blocks(shape.block_bytes);
     let group = |g: u64| -> Group {
         let mut local = vec![0u64; counts.len()];
         let (mut data, mut records, mut stored) = (Vec::new(), Vec::new(), crc32fast::Hasher::new());
         let mut buffer = vec![0u8; shape.block_bytes as usize];
         let mut compressor = Compressor::new(shape.codec, shape.block_bytes);
-        for k in g * GROUP_BLOCKS..((g + 1) * GROUP_BLOCKS).min(shape.blocks) {
+        for k in g * group_blocks..((g + 1) * group_blocks).min(shape.blocks) {
             let block = &mut buffer[..shape.len_of(k)];
             block_of(k, block);
             for entry in block.chunks_exact(width) {
@@ -211,9 +224,10 @@ pub(crate) fn compress_blocks<E>(
     let mut index = Vec::with_capacity(shape.blocks as usize * RECORD_BYTES);
     let mut stored_crc = crc32fast::Hasher::new();
     let mut end = 0u64;
-    let groups = shape.blocks.div_ceil(GROUP_BLOCKS);
-    for first in (0..groups).step_by(BATCH_GROUPS as usize) {
-        let numbers = first..(first + BATCH_GROUPS).min(groups);
+    let groups = shape.blocks.div_ceil(group_blocks);
+    let batch_groups = BATCH_BLOCKS / group_blocks;
+    for first in (0..groups).step_by(batch_groups as usize) {
+        let numbers = first..(first + batch_groups).min(groups);
         // On rayon's threads; one group after another without them (WebAssembly).
         #[cfg(feature = "parallel")]
         let numbers = numbers.into_par_iter();
