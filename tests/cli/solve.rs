@@ -194,3 +194,23 @@ fn a_full_disk_leaves_the_old_table_and_one_line_saying_so() {
         .collect();
     assert_eq!(names, ["nana-current.tb"], "nothing beside the old table");
 }
+
+/// Where the first of two tables cannot be written, `nana solve` fails as it does for one table
+/// (one line, exit 1, nothing left on the disk) and writes no table after it, although that
+/// table's solve ran beside the failed write.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failed_write_stops_the_tables_after_it() {
+    let disk = Tmpfs::mount("256k");
+    let run = nana(&["solve", "--out", disk.path().to_str().unwrap()]);
+    assert_no_panic(&run);
+    assert_eq!(run.code, Some(1), "{run:#?}");
+    assert!(run.stdout.is_empty(), "{run:#?}");
+    let errors: Vec<&str> = run.stderr.lines().filter(|l| l.starts_with("error: ")).collect();
+    assert_eq!(errors.len(), 1, "{run:#?}");
+    assert!(
+        errors[0].contains("nana-current.tb") && errors[0].contains("No space left on device"),
+        "{run:#?}"
+    );
+    assert_eq!(std::fs::read_dir(disk.path()).unwrap().count(), 0, "nothing written");
+}
