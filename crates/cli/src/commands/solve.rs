@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use nana_engine::{Solution, Stats};
 use nana_probe::table::TableRules;
+use nana_probe::ProbeRules;
 
 use crate::error::CliError;
 use crate::out::outln;
@@ -28,8 +29,14 @@ struct Written {
     stats: Stats,
 }
 
+/// The most index entries a table may have to be written while the next rule set is solved:
+/// beyond it (Dobutsu's 259 million), two solutions in memory at once would about double the
+/// peak for a write that is a few percent of the solve, so the write ends first.
+const OVERLAP_MAX_ENTRIES: u64 = 1 << 26;
+
 /// Solves each rule set in turn and writes its table. A table is written (its blocks compressed
-/// on the thread pool) while the next rule set is solved; each rule set is reported once its
+/// on the thread pool) while the next rule set is solved, unless it has more than
+/// [`OVERLAP_MAX_ENTRIES`] entries; each rule set is reported once its
 /// table is written, in order, and the first error, in the order the work would run one step
 /// after another, is the one returned: a failed write stops the solves after it.
 pub fn run<G: Game>(rule_sets: &[G::Rules], dir: &Path, out: &mut dyn Write) -> Result<(), CliError> {
@@ -58,7 +65,12 @@ pub fn run<G: Game>(rule_sets: &[G::Rules], dir: &Path, out: &mut dyn Write) -> 
             }
             let (solution, phases) = solve?;
             let write = scope.spawn(move || write::<G>(dir, rules, solution));
-            writing = Some(Writing { rules, solved, phases, write });
+            let table = Writing { rules, solved, phases, write };
+            if rules.size() > OVERLAP_MAX_ENTRIES {
+                report::<G>(table, out)?;
+            } else {
+                writing = Some(table);
+            }
         }
         match writing {
             Some(last) => report::<G>(last, out),
@@ -66,8 +78,10 @@ pub fn run<G: Game>(rule_sets: &[G::Rules], dir: &Path, out: &mut dyn Write) -> 
         }
     })?;
     // A solve's time after the first counts the write before, which shared the threads with it.
-    let overlap =
-        if rule_sets.len() > 1 { " (each table written while the next rule set was solved)" } else { "" };
+    let overlapped = rule_sets
+        .split_last()
+        .is_some_and(|(_, before)| before.iter().any(|r| r.size() <= OVERLAP_MAX_ENTRIES));
+    let overlap = if overlapped { " (each table written while the next rule set was solved)" } else { "" };
     outln!(out, "total time: {:.2} s{overlap}", all.elapsed().as_secs_f64());
     if let Some(kib) = peak_rss_kib() {
         outln!(out, "peak memory (RSS): {} MiB", kib / 1024);
