@@ -17,6 +17,14 @@
 //! entries are first rewritten as a candidate value coding stores them (see `transform`). With
 //! `DICT=1024,2048` (entries per block) it also trains a zstd dictionary on the blocks of each
 //! size and compresses them with it.
+//!
+//! With `RAW=1`, FILE is not a table but a stream of 1-byte entries, 255 for a don't-care
+//! entry, filled per block of each size as the writer fills them: what
+//! `crates/games/dobutsu/examples/reorder.rs` writes, a table's entries in another order. With
+//! `SPLIT=4096,65536` (small, large) it first measures block sizes per part of the table: each
+//! aligned run of `large` entries as one block or as blocks of `small`, chosen by several rules
+//! (a run of one value, a run that compresses well, ...), at the first of `LEVELS` (6 if none):
+//! bytes with an index of 12 bytes a block, and the time to decode the large blocks chosen.
 
 use std::time::Instant;
 
@@ -33,21 +41,38 @@ fn list<T: std::str::FromStr + Clone>(var: &str, default: &[T]) -> Vec<T> {
 
 fn main() {
     let path = std::env::args().nth(1).expect("usage: tablebase-codecs FILE.tb");
-    let table = nana_tablebase::Tablebase::open(std::path::Path::new(&path)).expect("a valid table");
-    let mut entries = table.entries().expect("decodable entries").into_owned();
-    let width = table.header().entry_width as usize;
+    let raw = std::env::var_os("RAW").is_some();
+    let (mut entries, width) = if raw {
+        (std::fs::read(&path).expect("a readable file"), 1)
+    } else {
+        let table = nana_tablebase::Tablebase::open(std::path::Path::new(&path)).expect("a valid table");
+        (table.entries().expect("decodable entries").into_owned(), table.header().entry_width as usize)
+    };
     prepare(&mut entries, width);
     let sizes: Vec<usize> = list("SIZES", &[4096, 16384, 65536]);
     let levels: Vec<i32> = list("LEVELS", &[3, 19]);
-    println!("{path}: {} entries of {width} byte(s), {} bytes", table.header().entries, entries.len());
+    println!("{path}: {} entries of {width} byte(s)", entries.len() / width);
+    // A raw stream's don't-care entries (255) filled per block of `block` entries, as the writer
+    // fills them.
+    let filled = |block: usize| -> Vec<u8> {
+        let mut e = entries.clone();
+        if raw {
+            e.chunks_mut(block).for_each(fill_unused);
+        }
+        e
+    };
     if std::env::var_os("ENTROPY").is_some() {
-        entropy(&entries, sizes[0] * width);
+        entropy(&filled(sizes[0]), sizes[0] * width);
         for &block in &sizes {
-            block_entropy(&entries, block * width);
+            block_entropy(&filled(block), block * width);
         }
     }
+    let split: Vec<usize> = list("SPLIT", &[]);
+    if let [small, large] = split[..] {
+        split_blocks(&entries, raw, small, large, list("LEVELS", &[6])[0]);
+    }
     for &block in list::<usize>("DICT", &[]).iter() {
-        dictionary(&entries, block * width, list("LEVELS", &[6])[0]);
+        dictionary(&filled(block), block * width, list("LEVELS", &[6])[0]);
     }
     println!("| codec | entries per block | bytes | of the entries | µs to decode a block | s to compress all (one thread) |");
     println!("|---|---:|---:|---:|---:|---:|");
@@ -59,6 +84,7 @@ fn main() {
             println!("| {codec} | {block} | {bytes} | {share:.1} % | {per_block:.2} | {compress} |");
         };
     for &block in &sizes {
+        let entries = filled(block);
         let chunks: Vec<&[u8]> = entries.chunks(block * width).collect();
         let start = Instant::now();
         let lz4: Vec<Vec<u8>> = chunks.iter().map(|c| lz4_flex::block::compress(c)).collect();
@@ -226,6 +252,115 @@ fn dictionary(entries: &[u8], block: usize, level: i32) {
             "zstd {level}, a dictionary of {} bytes, blocks of {block} bytes: {bytes} bytes, {:.2} µs a block (C library), trained in {train:.1} s, compressed in {compress:.1} s",
             dict.len(),
             seconds * 1e6 / chunks.len() as f64
+        );
+    }
+}
+
+/// Fills a block's don't-care entries (255) as the writer does (`fill_unused` in
+/// `crates/tablebase/src/blocks/compress.rs`, 1-byte entries): each takes the value of the used
+/// entry before it in the block, those before the first used entry that entry's value; a block
+/// with no used entry is left as it is.
+fn fill_unused(block: &mut [u8]) {
+    let Some(&first) = block.iter().find(|&&v| v != 255) else { return };
+    let mut last = first;
+    for v in block.iter_mut() {
+        if *v == 255 {
+            *v = last;
+        } else {
+            last = *v;
+        }
+    }
+}
+
+/// Block sizes per part of the table: each aligned run of `large` entries stored either as one
+/// block or as blocks of `small`, by one of several rules, all at zstd `level`. Prints for each
+/// rule the bytes of the blocks with an index of 12 bytes a block, the blocks, the share of the
+/// entries in large blocks, and the time to decode a large block of those it chose (the C
+/// library, one decoder, every block once; mean and the largest) against a small block's.
+fn split_blocks(entries: &[u8], raw: bool, small: usize, large: usize, level: i32) {
+    assert!(large.is_multiple_of(small) && large > small, "SPLIT=small,large with large a multiple of small");
+    let fill = |chunk: &[u8]| -> Vec<u8> {
+        let mut c = chunk.to_vec();
+        if raw {
+            fill_unused(&mut c);
+        }
+        c
+    };
+    let mut compressor = zstd::bulk::Compressor::new(level).unwrap();
+    let mut decompressor = zstd::bulk::Decompressor::new().unwrap();
+    let mut out = vec![0u8; large];
+    // Per run: bytes as one block, bytes as small blocks, the small blocks, distinct values, µs
+    // to decode it as one block.
+    struct Run {
+        one: usize,
+        split: usize,
+        blocks: usize,
+        values: usize,
+        one_us: f64,
+    }
+    let (mut runs, mut small_us, mut small_blocks) = (Vec::new(), 0f64, 0usize);
+    let start = Instant::now();
+    for run in entries.chunks(large) {
+        let whole = fill(run);
+        let z = compressor.compress(&whole).unwrap();
+        let t = Instant::now();
+        let n = decompressor.decompress_to_buffer(&z, &mut out).unwrap();
+        let one_us = t.elapsed().as_secs_f64() * 1e6;
+        assert_eq!(&out[..n], &whole[..]);
+        let mut seen = [false; 256];
+        whole.iter().for_each(|&v| seen[usize::from(v)] = true);
+        let (mut split, mut blocks) = (0, 0);
+        for chunk in run.chunks(small) {
+            let part = fill(chunk);
+            let z = compressor.compress(&part).unwrap();
+            let t = Instant::now();
+            let n = decompressor.decompress_to_buffer(&z, &mut out).unwrap();
+            small_us += t.elapsed().as_secs_f64() * 1e6;
+            assert_eq!(&out[..n], &part[..]);
+            split += z.len();
+            blocks += 1;
+        }
+        small_blocks += blocks;
+        runs.push(Run { one: z.len(), split, blocks, values: seen.iter().filter(|&&s| s).count(), one_us });
+    }
+    println!(
+        "runs of {large} entries as one zstd {level} block or as blocks of {small}: {} runs, compressed both ways in {:.1} s; a small block decodes in {:.2} µs (C library)",
+        runs.len(),
+        start.elapsed().as_secs_f64(),
+        small_us / small_blocks as f64
+    );
+    println!("| rule: one block of {large} where | bytes with the index | blocks | entries in large blocks | µs to decode a large block, mean; largest |");
+    println!("|---|---:|---:|---:|---:|");
+    type Rule = Box<dyn Fn(&Run) -> bool>;
+    let rules: Vec<(String, Rule)> = vec![
+        ("never (every block small)".into(), Box::new(|_| false)),
+        ("the run holds one value".into(), Box::new(|r| r.values == 1)),
+        ("it holds at most two values".into(), Box::new(|r| r.values <= 2)),
+        ("it compresses to at most 256 bytes".into(), Box::new(|r| r.one <= 256)),
+        ("it compresses to at most 1024 bytes".into(), Box::new(|r| r.one <= 1024)),
+        ("it is smaller so, index included".into(), Box::new(|r| r.one + 12 < r.split + 12 * r.blocks)),
+        ("always (every block large)".into(), Box::new(|_| true)),
+    ];
+    let total_entries = entries.len();
+    for (name, rule) in rules {
+        let (mut bytes, mut blocks, mut in_large, mut us, mut largest, mut chosen) = (0, 0, 0, 0f64, 0f64, 0);
+        for (k, r) in runs.iter().enumerate() {
+            if rule(r) {
+                bytes += r.one + 12;
+                blocks += 1;
+                in_large += large.min(total_entries - k * large);
+                us += r.one_us;
+                largest = largest.max(r.one_us);
+                chosen += 1;
+            } else {
+                bytes += r.split + 12 * r.blocks;
+                blocks += r.blocks;
+            }
+        }
+        let mean = if chosen > 0 { format!("{:.2}; {largest:.1}", us / chosen as f64) } else { "—".into() };
+        println!(
+            "| {name} | {bytes} | {blocks} | {:.1} % | {mean} |",
+            100.0 * in_large as f64 / total_entries as f64
         );
     }
 }
