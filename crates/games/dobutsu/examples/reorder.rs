@@ -11,9 +11,10 @@
 //! square's contents as the index numbers them (9: empty or a lion, then the mover's giraffe,
 //! the opponent's, elephants, chicks and hens likewise); or `k0` … `k11` and `o0` … `o11`, its
 //! kind (5: empty or lion, giraffe, elephant, chick, hen) and owner (2) apart; `hg`, `he`, `hc`,
-//! the giraffes, elephants and chicks the mover holds (3 each); and two made of them: `board`,
-//! the pieces of each kind on the board (27, `9g + 3e + c`), and `inhand`, the pieces in both
-//! hands (7). `ORDER` names digits outermost first, separated by commas; the digits it leaves
+//! the giraffes, elephants and chicks the mover holds (3 each); and some made of them: `board`,
+//! the pieces of each kind on the board (27, `9g + 3e + c`), `inhand`, the pieces in both hands
+//! (7), `material`, the mover's pieces on the board and in hand, its lion aside (7), and `mg`,
+//! `me`, `mc`, those of each kind (3 each, a hen a chick). `ORDER` names digits outermost first, separated by commas; the digits it leaves
 //! out follow in the index's order (`ml,ol,s0,…,s11,hg,he,hc`), so that the key tells every
 //! entry apart, and the empty order is the index's own (the stream is then the table's entries
 //! as stored, the don't-care ones 255). A square's contents count once: `sN`, or `kN` and `oN`.
@@ -90,6 +91,8 @@ enum Digit {
     Hand(usize),
     Board,
     InHand,
+    Material,
+    Owned(usize),
 }
 
 impl Digit {
@@ -102,6 +105,8 @@ impl Digit {
             Digit::Hand(_) => 3,
             Digit::Board => 27,
             Digit::InHand => 7,
+            Digit::Material => 7,
+            Digit::Owned(_) => 3,
         }
     }
 
@@ -115,6 +120,8 @@ impl Digit {
             Digit::Hand(k) => ["hg", "he", "hc"][k].into(),
             Digit::Board => "board".into(),
             Digit::InHand => "inhand".into(),
+            Digit::Material => "material".into(),
+            Digit::Owned(k) => ["mg", "me", "mc"][k].into(),
         }
     }
 
@@ -132,6 +139,10 @@ impl Digit {
             "hc" => Digit::Hand(2),
             "board" => Digit::Board,
             "inhand" => Digit::InHand,
+            "material" => Digit::Material,
+            "mg" => Digit::Owned(0),
+            "me" => Digit::Owned(1),
+            "mc" => Digit::Owned(2),
             _ if s.starts_with('s') => Digit::Square(square(&s[1..])),
             _ if s.starts_with('k') => Digit::Kind(square(&s[1..])),
             _ if s.starts_with('o') => Digit::Owner(square(&s[1..])),
@@ -213,6 +224,23 @@ fn key(digits: &[Digit], pos: &Position) -> u64 {
                 9 * on(Role::Giraffe) + 3 * on(Role::Elephant) + on(Role::Chick)
             }
             Digit::InHand => (0..3).map(|k| u64::from(setup.hands[0][k] + setup.hands[1][k])).sum(),
+            Digit::Material => {
+                let on_board = (0..12)
+                    .filter(|&s| setup.board[s].is_some_and(|p| p.side == Side::First && p.role != Role::Lion))
+                    .count() as u64;
+                on_board + (0..3).map(|k| u64::from(setup.hands[0][k])).sum::<u64>()
+            }
+            Digit::Owned(k) => {
+                let role = [Role::Giraffe, Role::Elephant, Role::Chick][k];
+                let on_board = (0..12)
+                    .filter(|&s| {
+                        setup.board[s].is_some_and(|p| {
+                            p.side == Side::First && (p.role == role || (k == 2 && p.role == Role::Hen))
+                        })
+                    })
+                    .count() as u64;
+                on_board + u64::from(setup.hands[0][k])
+            }
         };
         debug_assert!(v < d.radix());
         key = key * d.radix() + v;

@@ -299,6 +299,8 @@ fn split_blocks(entries: &[u8], raw: bool, small: usize, large: usize, level: i3
         one_us: f64,
     }
     let (mut runs, mut small_us, mut small_blocks) = (Vec::new(), 0f64, 0usize);
+    // Small blocks of one value: how many, and their compressed bytes.
+    let (mut uniform, mut uniform_bytes) = (0usize, 0usize);
     let start = Instant::now();
     for run in entries.chunks(large) {
         let whole = fill(run);
@@ -319,6 +321,10 @@ fn split_blocks(entries: &[u8], raw: bool, small: usize, large: usize, level: i3
             assert_eq!(&out[..n], &part[..]);
             split += z.len();
             blocks += 1;
+            if part.iter().all(|&v| v == part[0]) {
+                uniform += 1;
+                uniform_bytes += z.len();
+            }
         }
         small_blocks += blocks;
         runs.push(Run { one: z.len(), split, blocks, values: seen.iter().filter(|&&s| s).count(), one_us });
@@ -342,6 +348,11 @@ fn split_blocks(entries: &[u8], raw: bool, small: usize, large: usize, level: i3
         ("always (every block large)".into(), Box::new(|_| true)),
     ];
     let total_entries = entries.len();
+    let all_small: usize = runs.iter().map(|r| r.split + 12 * r.blocks).sum();
+    println!(
+        "| (blocks of {small} alone) each that holds one value kept in the index alone, its value for its offset: {uniform} of {small_blocks}, {uniform_bytes} bytes of frames saved | {} | {small_blocks} | — | — |",
+        all_small - uniform_bytes
+    );
     for (name, rule) in rules {
         let (mut bytes, mut blocks, mut in_large, mut us, mut largest, mut chosen) = (0, 0, 0, 0f64, 0f64, 0);
         for (k, r) in runs.iter().enumerate() {
