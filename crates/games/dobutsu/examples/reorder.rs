@@ -38,10 +38,7 @@ fn main() {
     let digits = digits(&order);
     let radix: f64 = digits.iter().map(|d| d.radix() as f64).product();
     assert!(radix < 2f64.powi(56), "the key of {order:?} does not fit 56 bits");
-    println!(
-        "order (outermost first): {}",
-        digits.iter().map(Digit::name).collect::<Vec<_>>().join(",")
-    );
+    println!("order (outermost first): {}", digits.iter().map(Digit::name).collect::<Vec<_>>().join(","));
     let table = Tablebase::open(Path::new(table)).expect("a readable table");
     assert_eq!(table.header().entries, index::SIZE, "a Dobutsu table");
     let entries = table.entries().expect("decodable entries");
@@ -226,7 +223,9 @@ fn key(digits: &[Digit], pos: &Position) -> u64 {
             Digit::InHand => (0..3).map(|k| u64::from(setup.hands[0][k] + setup.hands[1][k])).sum(),
             Digit::Material => {
                 let on_board = (0..12)
-                    .filter(|&s| setup.board[s].is_some_and(|p| p.side == Side::First && p.role != Role::Lion))
+                    .filter(|&s| {
+                        setup.board[s].is_some_and(|p| p.side == Side::First && p.role != Role::Lion)
+                    })
                     .count() as u64;
                 on_board + (0..3).map(|k| u64::from(setup.hands[0][k])).sum::<u64>()
             }
