@@ -74,16 +74,22 @@ fn main() {
     for &block in list::<usize>("DICT", &[]).iter() {
         dictionary(&filled(block), block * width, list("LEVELS", &[6])[0]);
     }
+    compare_codecs(&filled, &sizes, &levels, width, entries.len());
+}
+
+/// One Markdown row per codec and block size: LZ4, then zstd at each of `levels`, each decoded
+/// block compared with the original; `filled` gives the entries as blocks of a size store them.
+fn compare_codecs(filled: &dyn Fn(usize) -> Vec<u8>, sizes: &[usize], levels: &[i32], width: usize, total: usize) {
     println!("| codec | entries per block | bytes | of the entries | µs to decode a block | s to compress all (one thread) |");
     println!("|---|---:|---:|---:|---:|---:|");
     let row =
         |codec: &str, block: usize, bytes: usize, seconds: f64, blocks: usize, compress: Option<f64>| {
-            let share = 100.0 * bytes as f64 / entries.len() as f64;
+            let share = 100.0 * bytes as f64 / total as f64;
             let per_block = seconds * 1e6 / blocks as f64;
             let compress = compress.map_or(String::new(), |s| format!("{s:.2}"));
             println!("| {codec} | {block} | {bytes} | {share:.1} % | {per_block:.2} | {compress} |");
         };
-    for &block in &sizes {
+    for &block in sizes {
         let entries = filled(block);
         let chunks: Vec<&[u8]> = entries.chunks(block * width).collect();
         let start = Instant::now();
@@ -104,7 +110,7 @@ fn main() {
             chunks.len(),
             Some(lz4_seconds),
         );
-        for &level in &levels {
+        for &level in levels {
             let start = Instant::now();
             let mut compressor = zstd::bulk::Compressor::new(level).unwrap();
             let zs: Vec<Vec<u8>> = chunks.iter().map(|c| compressor.compress(c).unwrap()).collect();
@@ -289,15 +295,6 @@ fn split_blocks(entries: &[u8], raw: bool, small: usize, large: usize, level: i3
     let mut compressor = zstd::bulk::Compressor::new(level).unwrap();
     let mut decompressor = zstd::bulk::Decompressor::new().unwrap();
     let mut out = vec![0u8; large];
-    // Per run: bytes as one block, bytes as small blocks, the small blocks, distinct values, µs
-    // to decode it as one block.
-    struct Run {
-        one: usize,
-        split: usize,
-        blocks: usize,
-        values: usize,
-        one_us: f64,
-    }
     let (mut runs, mut small_us, mut small_blocks) = (Vec::new(), 0f64, 0usize);
     // Small blocks of one value: how many, and their compressed bytes.
     let (mut uniform, mut uniform_bytes) = (0usize, 0usize);
@@ -335,8 +332,30 @@ fn split_blocks(entries: &[u8], raw: bool, small: usize, large: usize, level: i3
         start.elapsed().as_secs_f64(),
         small_us / small_blocks as f64
     );
+    let all_small: usize = runs.iter().map(|r| r.split + 12 * r.blocks).sum();
+    let uniform_row = format!(
+        "| (blocks of {small} alone) each that holds one value kept in the index alone, its value for its offset: {uniform} of {small_blocks}, {uniform_bytes} bytes of frames saved | {} | {small_blocks} | — | — |",
+        all_small - uniform_bytes
+    );
+    print_rules(&runs, entries.len(), large, &uniform_row);
+}
+
+/// One aligned run of `large` entries: bytes as one block, bytes as small blocks, the small
+/// blocks, distinct values, µs to decode it as one block.
+struct Run {
+    one: usize,
+    split: usize,
+    blocks: usize,
+    values: usize,
+    one_us: f64,
+}
+
+/// One Markdown row per rule that chooses, run by run, one large block or small blocks, after
+/// `first_row`.
+fn print_rules(runs: &[Run], total_entries: usize, large: usize, first_row: &str) {
     println!("| rule: one block of {large} where | bytes with the index | blocks | entries in large blocks | µs to decode a large block, mean; largest |");
     println!("|---|---:|---:|---:|---:|");
+    println!("{first_row}");
     type Rule = Box<dyn Fn(&Run) -> bool>;
     let rules: Vec<(String, Rule)> = vec![
         ("never (every block small)".into(), Box::new(|_| false)),
@@ -347,12 +366,6 @@ fn split_blocks(entries: &[u8], raw: bool, small: usize, large: usize, level: i3
         ("it is smaller so, index included".into(), Box::new(|r| r.one + 12 < r.split + 12 * r.blocks)),
         ("always (every block large)".into(), Box::new(|_| true)),
     ];
-    let total_entries = entries.len();
-    let all_small: usize = runs.iter().map(|r| r.split + 12 * r.blocks).sum();
-    println!(
-        "| (blocks of {small} alone) each that holds one value kept in the index alone, its value for its offset: {uniform} of {small_blocks}, {uniform_bytes} bytes of frames saved | {} | {small_blocks} | — | — |",
-        all_small - uniform_bytes
-    );
     for (name, rule) in rules {
         let (mut bytes, mut blocks, mut in_large, mut us, mut largest, mut chosen) = (0, 0, 0, 0f64, 0f64, 0);
         for (k, r) in runs.iter().enumerate() {
