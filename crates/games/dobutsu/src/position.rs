@@ -641,6 +641,49 @@ impl Position {
         Exposure { lion, theirs, all, without }
     }
 
+    /// The number of moves of the side to move that do not lose at once
+    /// ([`Exposure::loses_at_once`] of `exposure`, this position's), counted a piece at a time
+    /// from the squares; `lion_home` is called with each of them that brings the lion onto its
+    /// far rank. `None` where the side to move has no lion. What [`Position::for_each_move`]
+    /// and `loses_at_once` count a move at a time: no piece slides, so where the lion is
+    /// attacked a step of another piece saves it only by taking its one attacker, and a drop
+    /// never does.
+    pub(crate) fn safe_moves(&self, exposure: &Exposure, mut lion_home: impl FnMut(Move)) -> Option<u32> {
+        let (us, lion) = (self.turn.index(), exposure.lion);
+        if lion >= 12 {
+            return None;
+        }
+        let occupancy = self.occupancy();
+        let own = occupancy[us];
+        let mut n = 0;
+        for to in squares(ATTACKS[us][Role::Lion as usize][usize::from(lion)] & !own) {
+            let attacks = if exposure.theirs & 1 << to != 0 { exposure.without[to] } else { exposure.all };
+            if attacks & 1 << to == 0 {
+                n += 1;
+                if FAR_RANK[us] & 1 << to != 0 {
+                    lion_home(Move::Step { from: Square(lion), to: Square(to as u8), promote: false });
+                }
+            }
+        }
+        let in_check = exposure.all & 1 << lion != 0;
+        // Where the lion is attacked: the square of its one attacker, or none.
+        let saving = if in_check {
+            squares(exposure.theirs).find(|&x| exposure.without[x] & 1 << lion == 0).map_or(0, |x| 1 << x)
+        } else {
+            ALL_SQUARES
+        };
+        for sq in squares(own & !(1 << lion)) {
+            let role = usize::from(self.board[sq] & 7);
+            n += (ATTACKS[us][role][sq] & !own & saving).count_ones();
+        }
+        if !in_check {
+            let [first, second] = occupancy;
+            let kinds = self.hands[us].iter().filter(|&&h| h > 0).count() as u32;
+            n += kinds * (ALL_SQUARES & !(first | second)).count_ones();
+        }
+        Some(n)
+    }
+
     /// The moves of the side to move; none where the game is over under `rules`.
     pub fn legal_moves(&self, rules: &Rules) -> Vec<Move> {
         let mut v = Vec::new();

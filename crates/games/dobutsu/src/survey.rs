@@ -22,7 +22,7 @@ use nana_engine::par::prelude::*;
 use nana_engine::{Counted, Dtm, Node, Value};
 
 use crate::index::{self, SIZE};
-use crate::position::{Move, Position, Squares, FAR_RANK};
+use crate::position::{Exposure, Move, Position, Squares, FAR_RANK};
 use crate::types::{Rules, Side};
 
 /// The entries of one run of the sweep.
@@ -182,9 +182,6 @@ fn byte_of(pos: &Position, rules: &Rules) -> u8 {
     // of the mirror image of `s2` alone, so on at most two squares off either move's. Only the
     // children of the moves that leave at most two such squares are ranked to tell the distinct
     // ones; every other move reaches an entry of its own.
-    let mut children = [0u64; MOVES_BOUND];
-    let (mut n, mut ranked) = (0, 0);
-    let mut try_wins = false;
     let exposure = pos.exposure();
     let them = pos.turn.other();
     let their_lion = pos.lion(them).map(|l| l.0);
@@ -193,10 +190,42 @@ fn byte_of(pos: &Position, rules: &Rules) -> u8 {
         their_lion.filter(|l| l % 3 == 1).map(|_| unlike_mirror(pos)).filter(|u| u.count_ones() <= 4);
     let enders = Enders::new(pos, them, their_lion);
     let lost = |p: &Position| matches!(p.solver_end(rules), Some((Value::Loss(_), _)));
+    // Most positions need no move played: no child to rank, and only a step of the lion onto
+    // its far rank may end the game (the other moves [`Enders`] may not rule out onto the far
+    // rank are steps of other pieces, which neither complete a try nor, the opponent not
+    // boxed in, leave it without a move). Their moves are counted from the squares.
+    if unlike.is_none() && !enders.lion_home && !enders.boxed_in {
+        let mut try_wins = false;
+        let safe = pos.safe_moves(&exposure, |mv| try_wins |= lost(&pos.play_unchecked(mv)));
+        if let Some(n) = safe {
+            let b = if try_wins { byte::TRY_WINS } else { count_byte(n as usize) };
+            if nana_engine::cross_check::on() {
+                assert_eq!(b, byte_by_moves(pos, rules, &exposure, &enders, None), "{pos:?}");
+            }
+            return b;
+        }
+    }
+    byte_by_moves(pos, rules, &exposure, &enders, unlike)
+}
+
+/// The byte of a position of the solved set where the game is not over, from its moves one
+/// at a time: each played where it may end the game, or where its child is ranked to tell
+/// the distinct entries (`unlike`: the squares where the board and its mirror image differ).
+fn byte_by_moves(
+    pos: &Position,
+    rules: &Rules,
+    exposure: &Exposure,
+    enders: &Enders,
+    unlike: Option<Squares>,
+) -> u8 {
+    let mut children = [0u64; MOVES_BOUND];
+    let (mut n, mut ranked) = (0, 0);
+    let mut try_wins = false;
+    let lost = |p: &Position| matches!(p.solver_end(rules), Some((Value::Loss(_), _)));
     pos.for_each_move(|mv| {
         let loses = exposure.loses_at_once(mv);
         if nana_engine::cross_check::on() {
-            check_move(pos, rules, mv, loses, &enders);
+            check_move(pos, rules, mv, loses, enders);
         }
         if loses || try_wins {
             return;
@@ -219,7 +248,12 @@ fn byte_of(pos: &Position, rules: &Rules) -> u8 {
     if try_wins {
         return byte::TRY_WINS;
     }
-    let distinct = n - ranked + distinct(&mut children[..ranked]);
+    count_byte(n - ranked + distinct(&mut children[..ranked]))
+}
+
+/// The byte of a position where the game goes on and its moves that do not lose at once reach
+/// `distinct` entries.
+fn count_byte(distinct: usize) -> u8 {
     match u8::try_from(distinct) {
         Ok(0) => byte::ALL_MOVES_LOSE,
         Ok(count) if count <= byte::MAX_COUNT => count,
