@@ -438,10 +438,27 @@ pub fn unrank(index: u64) -> Option<Position> {
         pos.board[usize::from(square)] = CODE[d];
     }
     set_hands(&mut pos, state, r);
-    if a % 3 == 1 && b % 3 == 1 && rank(&pos) < index {
+    if a % 3 == 1 && b % 3 == 1 && !reads_no_larger_mirrored(&t.free[pair], &pos.board) {
         return None;
     }
     Some(pos)
+}
+
+/// Whether a board of a lion pair the mirror keeps, the first player to move, has the
+/// smaller entry of the two it and its mirror image read as (or the same one): the index orders
+/// a pair's entries as their contents read square by square (each square's steps rise with its
+/// contents, past every entry below a smaller one), then by the hands, which the mirror keeps;
+/// so the first free square whose contents differ from the mirror image's decides.
+#[inline]
+fn reads_no_larger_mirrored(free: &[u8; FREE], board: &[u8; 12]) -> bool {
+    for &sq in free {
+        let sq = usize::from(sq);
+        let (d, m) = (DIGITS[0][usize::from(board[sq])], DIGITS[0][usize::from(board[mirror_square(sq)])]);
+        if d != m {
+            return d < m;
+        }
+    }
+    true
 }
 
 /// The contents of a free square whose part of the index is `r`, from the square's row of
@@ -521,7 +538,7 @@ impl Cursor {
         }
         set_hands(&mut self.pos, state, r);
         let (a, b) = t.pairs[pair];
-        if a % 3 == 1 && b % 3 == 1 && rank(&self.pos) < index {
+        if a % 3 == 1 && b % 3 == 1 && !reads_no_larger_mirrored(&t.free[pair], &self.pos.board) {
             return None;
         }
         Some(self.pos)
@@ -594,11 +611,13 @@ impl Walk<'_> {
             let n = u64::from(hands(state));
             let from = self.range.start.max(first);
             let to = self.range.end.min(first + n);
+            // The hands leave the board's order against its mirror image's as it is.
+            if self.self_mirror && !reads_no_larger_mirrored(&self.t.free[self.pair], &self.pos.board) {
+                return;
+            }
             for index in from..to {
                 set_hands(&mut self.pos, state, (index - first) as u32);
-                if !self.self_mirror || rank(&self.pos) == index {
-                    f(index, &self.pos);
-                }
+                f(index, &self.pos);
             }
             return;
         }
