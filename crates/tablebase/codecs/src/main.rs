@@ -25,6 +25,10 @@
 //! aligned run of `large` entries as one block or as blocks of `small`, chosen by several rules
 //! (a run of one value, a run that compresses well, ...), at the first of `LEVELS` (6 if none):
 //! bytes with an index of 12 bytes a block, and the time to decode the large blocks chosen.
+//!
+//! With `PARAMS=15:btopt:4:3:64,...` (a zstd level, then its strategy, search log, least match
+//! and target length set over it) it also compresses the blocks of each size with each such
+//! setting, one row each, as the writer would (its frames' flags as the writer sets them).
 
 use std::time::Instant;
 
@@ -75,6 +79,54 @@ fn main() {
         dictionary(&filled(block), block * width, list("LEVELS", &[6])[0]);
     }
     compare_codecs(&filled, &sizes, &levels, width, entries.len());
+    let params: Vec<String> = list("PARAMS", &[]);
+    for &block in &sizes {
+        let entries = filled(block);
+        for setting in &params {
+            zstd_setting(&entries, block * width, setting);
+        }
+    }
+}
+
+/// One Markdown row: the blocks of `block_bytes` compressed with a zstd `setting`
+/// (`level:strategy:search log:least match:target length`), each decoded again and compared.
+fn zstd_setting(entries: &[u8], block_bytes: usize, setting: &str) {
+    use zstd::stream::raw::CParameter;
+    use zstd::zstd_safe::Strategy;
+    let parts: Vec<&str> = setting.split(':').collect();
+    let [level, strategy, search, least, target] = parts[..] else {
+        panic!("PARAMS: level:strategy:searchlog:minmatch:targetlength, not {setting}")
+    };
+    let strategy = match strategy {
+        "lazy2" => Strategy::ZSTD_lazy2,
+        "btlazy2" => Strategy::ZSTD_btlazy2,
+        "btopt" => Strategy::ZSTD_btopt,
+        "btultra" => Strategy::ZSTD_btultra,
+        "btultra2" => Strategy::ZSTD_btultra2,
+        _ => panic!("a strategy: lazy2, btlazy2, btopt, btultra, btultra2"),
+    };
+    let number = |x: &str| x.parse::<u32>().expect("a number");
+    let mut compressor = zstd::bulk::Compressor::new(level.parse().expect("a level")).unwrap();
+    for parameter in [
+        CParameter::ContentSizeFlag(true),
+        CParameter::ChecksumFlag(false),
+        CParameter::DictIdFlag(false),
+        CParameter::Strategy(strategy),
+        CParameter::SearchLog(number(search)),
+        CParameter::MinMatch(number(least)),
+        CParameter::TargetLength(number(target)),
+    ] {
+        compressor.set_parameter(parameter).unwrap();
+    }
+    let chunks: Vec<&[u8]> = entries.chunks(block_bytes).collect();
+    let start = Instant::now();
+    let zs: Vec<Vec<u8>> = chunks.iter().map(|c| compressor.compress(c).unwrap()).collect();
+    let seconds = start.elapsed().as_secs_f64();
+    for (z, c) in zs.iter().zip(&chunks) {
+        assert_eq!(&zstd::bulk::decompress(z, block_bytes).unwrap()[..], *c);
+    }
+    let bytes: usize = zs.iter().map(Vec::len).sum();
+    println!("| zstd {setting} | {} bytes a block | {bytes} | compressed in {seconds:.2} s (one thread) |", block_bytes);
 }
 
 /// One Markdown row per codec and block size: LZ4, then zstd at each of `levels`, each decoded
