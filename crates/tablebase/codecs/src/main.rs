@@ -126,12 +126,21 @@ fn zstd_setting(entries: &[u8], block_bytes: usize, setting: &str) {
         assert_eq!(&zstd::bulk::decompress(z, block_bytes).unwrap()[..], *c);
     }
     let bytes: usize = zs.iter().map(Vec::len).sum();
-    println!("| zstd {setting} | {} bytes a block | {bytes} | compressed in {seconds:.2} s (one thread) |", block_bytes);
+    println!(
+        "| zstd {setting} | {} bytes a block | {bytes} | compressed in {seconds:.2} s (one thread) |",
+        block_bytes
+    );
 }
 
 /// One Markdown row per codec and block size: LZ4, then zstd at each of `levels`, each decoded
 /// block compared with the original; `filled` gives the entries as blocks of a size store them.
-fn compare_codecs(filled: &dyn Fn(usize) -> Vec<u8>, sizes: &[usize], levels: &[i32], width: usize, total: usize) {
+fn compare_codecs(
+    filled: &dyn Fn(usize) -> Vec<u8>,
+    sizes: &[usize],
+    levels: &[i32],
+    width: usize,
+    total: usize,
+) {
     println!("| codec | entries per block | bytes | of the entries | µs to decode a block | s to compress all (one thread) |");
     println!("|---|---:|---:|---:|---:|---:|");
     let row =
