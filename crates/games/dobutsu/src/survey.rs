@@ -189,14 +189,14 @@ fn byte_of(pos: &Position, rules: &Rules) -> u8 {
     let unlike =
         their_lion.filter(|l| l % 3 == 1).map(|_| unlike_mirror(pos)).filter(|u| u.count_ones() <= 4);
     let enders = Enders::new(pos, them, their_lion);
-    let lost = |p: &Position| matches!(p.solver_end(rules), Some((Value::Loss(_), _)));
     // Most positions need no move played: no child to rank, and only a step of the lion onto
     // its far rank may end the game (the other moves [`Enders`] may not rule out onto the far
     // rank are steps of other pieces, which neither complete a try nor, the opponent not
     // boxed in, leave it without a move). Their moves are counted from the squares.
     if unlike.is_none() && !enders.lion_home && !enders.boxed_in {
         let mut try_wins = false;
-        let safe = pos.safe_moves(&exposure, |mv| try_wins |= lost(&pos.play_unchecked(mv)));
+        let safe =
+            pos.safe_moves(&exposure, |mv| try_wins |= side_to_move_lost(&pos.play_unchecked(mv), rules));
         if let Some(n) = safe {
             let b = if try_wins { byte::TRY_WINS } else { count_byte(n as usize) };
             if nana_engine::cross_check::on() {
@@ -221,7 +221,6 @@ fn byte_by_moves(
     let mut children = [0u64; MOVES_BOUND];
     let (mut n, mut ranked) = (0, 0);
     let mut try_wins = false;
-    let lost = |p: &Position| matches!(p.solver_end(rules), Some((Value::Loss(_), _)));
     pos.for_each_move(|mv| {
         let loses = exposure.loses_at_once(mv);
         if nana_engine::cross_check::on() {
@@ -234,7 +233,7 @@ fn byte_by_moves(
         let rank_child = unlike.is_some_and(|u| (u & !changes(mv)).count_ones() <= 2);
         if may_end || rank_child {
             let after = pos.play_unchecked(mv);
-            if may_end && lost(&after) {
+            if may_end && side_to_move_lost(&after, rules) {
                 try_wins = true;
                 return;
             }
@@ -249,6 +248,12 @@ fn byte_by_moves(
         return byte::TRY_WINS;
     }
     count_byte(n - ranked + distinct(&mut children[..ranked]))
+}
+
+/// Whether the game is over at `pos` with a loss for its side to move: what a move into it
+/// does is win at once.
+fn side_to_move_lost(pos: &Position, rules: &Rules) -> bool {
+    matches!(pos.solver_end(rules), Some((Value::Loss(_), _)))
 }
 
 /// The byte of a position where the game goes on and its moves that do not lose at once reach
