@@ -33,7 +33,8 @@ pub(super) fn backward<G: Graph, S: Cells>(
     let unlisted =
         |lists: &[Vec<u32>], d: usize| counts.get(d).is_some_and(|&c| c > 0 && lists[d].is_empty());
     let seeded = |d: usize| counts.get(d).copied().unwrap_or(0);
-    let mut frontier = if unlisted(&lists, 0) { Frontier::Scan } else { Frontier::List(take(&mut lists, 0)) };
+    let mut frontier =
+        if unlisted(&lists, 0) { Frontier::Scan } else { Frontier::List(vec![take(&mut lists, 0)]) };
     let mut size = seeded(0);
     progress.advance(settled + size);
     let mut dtm: usize = 0;
@@ -59,10 +60,11 @@ pub(super) fn backward<G: Graph, S: Cells>(
         // finds are sorted while in cache, and the ranges come in order. Reversed edges are read
         // the same either way (measured: no gain there).
         let sorted = edges.is_none();
-        // A large frontier is passed over in pieces, so that the dealt predecessors of one
-        // piece at most are held at once; the entries decided do not depend on the order.
+        // A large frontier is passed over in pieces of at most [`PASS_PIECE`] entries, so that
+        // the dealt predecessors of one piece at most are held at once; the entries decided do
+        // not depend on the order.
         let mut found = Found { list: Some(Vec::new()), len: 0, scannable };
-        let mut run = |piece: &[u32]| {
+        let mut pieces = Pieces::new(|piece: &[u32]| {
             let finds = owned_pass(cells, piece, losses, next, &mut dealt, tasks, deal, sorted);
             found.add(finds);
             // Lists grown for a large piece are freed rather than kept for the next pieces:
@@ -71,12 +73,12 @@ pub(super) fn backward<G: Graph, S: Cells>(
             if dealt.iter().flatten().map(Vec::capacity).sum::<usize>() > DEALT_KEPT {
                 dealt.clear();
             }
-        };
+        });
         match frontier {
-            Frontier::List(list) => list.chunks(PASS_PIECE).for_each(&mut run),
+            // Each part of the list is freed once it is gathered into pieces.
+            Frontier::List(list) => list.into_iter().for_each(|part| pieces.push(&part)),
             Frontier::Scan => {
                 let code = cells.code(dtm)?;
-                let mut piece = Vec::new();
                 for start in (0..n).step_by(SCAN_STEP) {
                     let end = (start + SCAN_STEP).min(n);
                     let parts: Vec<Vec<u32>> = (start..end)
@@ -88,22 +90,16 @@ pub(super) fn backward<G: Graph, S: Cells>(
                             part
                         })
                         .collect();
-                    parts.iter().for_each(|part| piece.extend_from_slice(part));
-                    if piece.len() >= PASS_PIECE || end == n {
-                        run(&piece);
-                        piece.clear();
-                    }
+                    parts.iter().for_each(|part| pieces.push(part));
                 }
             }
         }
+        pieces.finish();
         cells.check_pass(next_dtm, found.len > 0)?;
         size = found.len as u64 + seeded(next_dtm);
         frontier = match found.list {
             Some(mut list) if !unlisted(&lists, next_dtm) => {
-                if let Some(seeds) = lists.get_mut(next_dtm) {
-                    list.append(seeds);
-                    drop(std::mem::take(seeds));
-                }
+                list.push(take(&mut lists, next_dtm));
                 Frontier::List(list)
             }
             // Too many finds to list, or seeds left to a scan: a scan finds both.
@@ -119,16 +115,19 @@ pub(super) fn backward<G: Graph, S: Cells>(
     Ok(())
 }
 
-/// A pass's frontier: its entries, or a scan of the cells for its distance's code.
+/// A pass's frontier: its entries, in the parts they were found in, or a scan of the cells
+/// for its distance's code.
 enum Frontier {
-    List(Vec<u32>),
+    List(Vec<Vec<u32>>),
     Scan,
 }
 
 /// The entries a pass decides: counted, and listed while they are few enough ([`listed`]) for
-/// `scannable` cells of that number, or always.
+/// `scannable` cells of that number, or always. The list is kept in parts, each of the exact
+/// size of one piece's finds: a list grown in place would hold twice its entries while it
+/// moves.
 struct Found {
-    list: Option<Vec<u32>>,
+    list: Option<Vec<Vec<u32>>>,
     len: usize,
     scannable: Option<usize>,
 }
@@ -140,9 +139,47 @@ impl Found {
         if self.scannable.is_some_and(|n| !listed(self.len as u64, n)) {
             self.list = None;
         }
-        if let Some(list) = &mut self.list {
-            list.reserve_exact(len);
-            finds.iter().for_each(|f| list.extend_from_slice(f));
+        if let Some(list) = self.list.as_mut().filter(|_| len > 0) {
+            let mut part = Vec::with_capacity(len);
+            finds.iter().for_each(|f| part.extend_from_slice(f));
+            list.push(part);
+        }
+    }
+}
+
+/// Gathers a pass's frontier, given a part at a time, into pieces of [`PASS_PIECE`] entries,
+/// each passed to `run` as it fills (the last one when the frontier is [`finish`](Self::finish)ed).
+struct Pieces<F: FnMut(&[u32])> {
+    piece: Vec<u32>,
+    run: F,
+}
+
+impl<F: FnMut(&[u32])> Pieces<F> {
+    fn new(run: F) -> Self {
+        Pieces { piece: Vec::new(), run }
+    }
+
+    fn push(&mut self, mut part: &[u32]) {
+        while !part.is_empty() {
+            // Whole pieces of a long part go as they are; the rest is gathered.
+            if self.piece.is_empty() && part.len() >= PASS_PIECE {
+                (self.run)(&part[..PASS_PIECE]);
+                part = &part[PASS_PIECE..];
+                continue;
+            }
+            let take = (PASS_PIECE - self.piece.len()).min(part.len());
+            self.piece.extend_from_slice(&part[..take]);
+            part = &part[take..];
+            if self.piece.len() == PASS_PIECE {
+                (self.run)(&self.piece);
+                self.piece.clear();
+            }
+        }
+    }
+
+    fn finish(mut self) {
+        if !self.piece.is_empty() {
+            (self.run)(&self.piece);
         }
     }
 }
@@ -168,14 +205,17 @@ fn take(lists: &mut [Vec<u32>], d: usize) -> Vec<u32> {
 const SCAN_STEP: usize = 1 << 20;
 const SCAN_CHUNK: usize = 1 << 15;
 
-/// The most frontier entries whose predecessors one pass deals out at once (Dobutsu's have a
-/// dozen on average: some 6 MB of dealt lists).
-const PASS_PIECE: usize = 1 << 17;
+/// The most frontier entries whose predecessors one pass deals out at once, whether the
+/// frontier is listed or scanned for (Dobutsu's have some twenty each: some 10 MB of dealt
+/// lists). Three in the unit tests, so that their small games' frontiers are cut into pieces
+/// and gathered from parts.
+const PASS_PIECE: usize = if cfg!(test) { 3 } else { 1 << 17 };
 
 /// The most dealt predecessors (all lists' capacity together) kept from one piece of a pass
-/// to the next: 8 MB. A small game's lists are kept from pass to pass (no fresh pages for
-/// each pass); a large game's are freed after each piece.
-const DEALT_KEPT: usize = 1 << 21;
+/// to the next: 2 MB. A small game's lists are kept from pass to pass (no fresh pages for
+/// each pass); a large game's are freed after each piece, not held beside the cells all
+/// along.
+const DEALT_KEPT: usize = 1 << 19;
 
 /// How a pass lists the predecessors of a chunk of its frontier: each frontier entry's
 /// predecessors (from the game, distinct ones where the pass counts them down; from reversed
