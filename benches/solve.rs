@@ -32,7 +32,7 @@ fn solve_both(c: &mut Criterion) {
                     // As `nana solve` writes them: unused entries filled.
                     dont_care: true,
                 };
-                nana_tablebase::write(&dir.join(format!("{}.tb", rules.variant)), &header, s.bytes())
+                nana_tablebase::write(&dir.join(format!("{}.tb", rules.variant)), &header, &s.bytes())
                     .unwrap();
             }
         })

@@ -347,7 +347,7 @@ async fn a_position_outside_the_table_is_404() {
         nana_tablebase::Counts { wins: s.wins, losses: s.losses, draws: s.draws, illegal: s.illegal };
     let header = nana_tablebase::Header { dont_care: false, ..rules.header(counts, u32::from(s.max_dtm)) };
     let path = dir.path().join(rules.file_name());
-    nana_tablebase::write(&path, &header, solution.bytes()).unwrap();
+    nana_tablebase::write(&path, &header, &solution.bytes()).unwrap();
     let holed = Table::open(rules, &path).unwrap();
     assert_eq!(
         holed.probe().value(&outside),

@@ -102,7 +102,7 @@ fn solved<G: Graph>(game: &G, width: EntryWidth) -> (Solution, Vec<Option<Value>
     let s = solve_with(game, width, &NoProgress).unwrap();
     assert_eq!(solve_with(&Reversing(game), width, &NoProgress).unwrap().bytes(), s.bytes());
     assert_eq!(s.bytes().len() as u64, game.size() * width.bytes() as u64);
-    check_with(game, s.bytes(), width, &|_| {}).unwrap();
+    check_with(game, &s.bytes(), width, &|_| {}).unwrap();
     check_relations(game).unwrap();
     let values = (0..game.size()).map(|i| s.value(i)).collect();
     (s, values)
@@ -129,13 +129,13 @@ fn race_with_terminal_wins() {
         s.stats,
         Stats { wins: 7, losses: 3, draws: 0, illegal: 1, max_dtm: 3, per_dtm: vec![1, 4, 2, 3] }
     );
-    check(&Race, s.bytes(), &|_| {}).unwrap();
+    check(&Race, &s.bytes(), &|_| {}).unwrap();
 
     // The same values in two bytes.
     let (wide, wide_values) = solved(&Race, EntryWidth::Two);
     assert_eq!(wide_values, expected);
     assert_eq!(wide.stats, s.stats);
-    assert_eq!(Stats::of(wide.bytes(), EntryWidth::Two), s.stats);
+    assert_eq!(Stats::of(&wide.bytes(), EntryWidth::Two), s.stats);
 }
 
 #[test]
@@ -356,7 +356,7 @@ fn reversed_successors_match_predecessors() {
             .install(|| (solve(&game, &NoProgress).unwrap(), solve(&Reversing(&game), &NoProgress).unwrap()));
         assert!(s.bytes() == r.bytes(), "{threads} threads");
         assert!(s.stats.max_dtm > 10 && s.stats.draws > 0 && s.stats.wins > 0, "{:?}", s.stats);
-        check(&game, r.bytes(), &|_| {}).unwrap();
+        check(&game, &r.bytes(), &|_| {}).unwrap();
     }
 }
 

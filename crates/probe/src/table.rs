@@ -363,7 +363,8 @@ impl<G: TableRules> Table<G> {
 
     /// A table of a solve's result, kept in memory (for a solution that could not be written).
     pub fn from_solution(game: G, solution: Solution) -> Table<G> {
-        Table { game, source: Source::Memory(solution), decoded: OnceLock::new() }
+        // Whole, so that its entries are one array ([`Table::try_entries`]).
+        Table { game, source: Source::Memory(solution.into_whole()), decoded: OnceLock::new() }
     }
 
     /// The rule set.
@@ -410,7 +411,7 @@ impl<G: TableRules> Table<G> {
                 }
                 Ok(self.decoded.get_or_init(|| entries))
             }
-            Source::Memory(s) => Ok(&s.entries),
+            Source::Memory(s) => Ok(s.as_whole().expect("a table's solution is whole")),
         }
     }
 

@@ -115,7 +115,7 @@ impl Graph for Race {
 
 fn solved(width: EntryWidth) -> Vec<u8> {
     let s = solve_with(&Race, width, &NoProgress).unwrap();
-    check_with(&Race, s.bytes(), width, &|_| {}).unwrap();
+    check_with(&Race, &s.bytes(), width, &|_| {}).unwrap();
     s.into_bytes()
 }
 
@@ -487,7 +487,7 @@ mod table {
 
             let opened = Table::open(game, &path).unwrap();
             assert!(matches!(opened.source(), Source::File(_)));
-            assert_eq!((opened.width(), opened.entries()), (width, solution.bytes()));
+            assert_eq!((opened.width(), opened.entries()), (width, &*solution.bytes()));
             assert_eq!(opened.stats(), solution.stats);
             assert_eq!(opened.probe().value(&0).unwrap(), Win(Dtm(3)));
             // Written in compressed blocks and read an entry at a time: every position reads
@@ -554,7 +554,7 @@ mod table {
             nana_tablebase::Counts { wins: s.wins, losses: s.losses, draws: s.draws, illegal: s.illegal };
         let header = nana_tablebase::Header { dont_care: true, ..game.header(counts, u32::from(s.max_dtm)) };
         let filled = dir.path().join("filled.tb");
-        nana_tablebase::write(&filled, &header, solution.bytes()).unwrap();
+        nana_tablebase::write(&filled, &header, &solution.bytes()).unwrap();
         let err = Table::open(game, &filled).unwrap_err();
         assert!(matches!(err, TableError::DontCare(_)), "{err}");
         assert!(err.to_string().contains("don't-care"), "{err}");

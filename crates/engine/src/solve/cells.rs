@@ -144,6 +144,8 @@ pub(super) struct Packed<'a> {
     cells: &'a [AtomicU8],
     codes: Codes,
     scannable: bool,
+    /// Unused entries whose cells hold 0 (those of pages a census settled).
+    unused: usize,
 }
 
 impl<'a> Packed<'a> {
@@ -154,13 +156,14 @@ impl<'a> Packed<'a> {
             c.store(if count > 0 { base + count } else { raw as u8 }, Ordering::Relaxed);
         });
         // The terminal entries without predecessors hold their plain codes: no scan.
-        Packed { cells: counters, codes: Codes::new(base, Vec::new()), scannable: false }
+        Packed { cells: counters, codes: Codes::new(base, Vec::new()), scannable: false, unused: 0 }
     }
 
     /// Cells packed already, by the forward pass ([`super::forward::PackedMarks`]), which
-    /// parked the codes of terminal entries without predecessors.
-    pub(super) fn over(cells: &'a [AtomicU8], codes: Codes) -> Packed<'a> {
-        Packed { cells, codes, scannable: true }
+    /// parked the codes of terminal entries without predecessors; `unused` unused entries of
+    /// pages a census settled hold 0 rather than [`ByteCode::ILLEGAL`].
+    pub(super) fn over(cells: &'a [AtomicU8], codes: Codes, unused: usize) -> Packed<'a> {
+        Packed { cells, codes, scannable: true, unused }
     }
 
     /// The base for the counters' codes: 254 less the largest count; `None` if that leaves no
@@ -190,6 +193,7 @@ impl Cells for Packed<'_> {
     }
     fn legal(&self) -> usize {
         self.cells.par_iter().filter(|c| c.load(Ordering::Relaxed) != ByteCode::ILLEGAL.0).count()
+            - self.unused
     }
     fn code(&self, dtm: usize) -> Result<u8, Halt> {
         if dtm < usize::from(self.codes.base) {

@@ -1,5 +1,6 @@
 //! The forward pass: what every entry is, the successors of every inner one counted.
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use super::cells::Codes;
@@ -8,10 +9,10 @@ use super::SolveError;
 use crate::cell::Cell;
 use crate::par::prelude::*;
 use crate::value::{ByteCode, Code, EntryWidth};
-use crate::{Counted, Graph, Node, Progress};
+use crate::{Counted, Graph, Node, Progress, PAGE};
 
-/// Entries per piece of work of the forward pass.
-const CHUNK: usize = 1 << 12;
+/// Entries per piece of work of the forward pass: a page of a census.
+const CHUNK: usize = PAGE;
 
 /// The terminal entries, by distance: those the backward passes start from.
 #[derive(Default)]
@@ -72,6 +73,12 @@ pub(super) trait Marks: Sync {
     }
     /// An inner entry with `count` successors (at most 255; the rest are listed apart).
     fn inner(&self, i: usize, count: u8);
+    /// Leaves the entries of `page`, a page a census settled, to the solution (an unused
+    /// entry or a terminal one without predecessors each, [`crate::Census::pages`]). Only
+    /// packed cells are given settled pages ([`super::counters`] writes them in for the others).
+    fn settle_page(&self, page: Range<usize>) {
+        unreachable!("a page of {} entries settled for cells that are not packed", page.len())
+    }
 }
 
 /// A value per entry and a counter per entry, apart.
@@ -142,17 +149,28 @@ impl Marks for PackedMarks<'_> {
     fn inner(&self, i: usize, count: u8) {
         self.cells[i].store(self.codes.base + count, Ordering::Relaxed);
     }
+    /// A settled page's cells hold 0, a draw's code, which no pass writes, walks back from or
+    /// counts down; a cell that holds 0 already is not written.
+    fn settle_page(&self, page: Range<usize>) {
+        for cell in &self.cells[page] {
+            if cell.load(Ordering::Relaxed) != 0 {
+                cell.store(0, Ordering::Relaxed);
+            }
+        }
+    }
 }
 
 /// Runs the forward pass over every entry: marks the illegal ones, decides the terminal ones,
 /// and gives each inner entry its counter (at most 255; [`Forward::many`] lists those with
-/// more). A census is read from `counters`, which `marks` then overwrite. The terminal
-/// entries of a distance `d` with `unlisted[d]` are counted, not listed.
+/// more). A census is read from `counters`, which `marks` then overwrite, but for its settled
+/// `pages` ([`crate::Census::pages`]). The terminal entries of a distance `d` with
+/// `unlisted[d]` are counted, not listed.
 pub(super) fn forward<G: Graph, M: Marks>(
     game: &G,
     source: Source,
     marks: &M,
     counters: &[AtomicU8],
+    pages: &[u8],
     unlisted: &[bool],
     progress: &dyn Progress,
 ) -> Result<Forward, SolveError> {
@@ -166,8 +184,17 @@ pub(super) fn forward<G: Graph, M: Marks>(
             |mut share, chunk| {
                 let start = chunk * CHUNK;
                 let end = (start + CHUNK).min(n);
-                for i in start..end {
-                    visit(game, source, marks, counters, unlisted, i, &mut share)?;
+                let page = match source {
+                    Source::Census(read) => pages.get(chunk).copied().filter(|&b| b != 0).map(|b| (b, read)),
+                    _ => None,
+                };
+                match page {
+                    Some((byte, read)) => settle(read, byte, chunk, start..end, marks, &mut share)?,
+                    None => {
+                        for i in start..end {
+                            visit(game, source, marks, counters, unlisted, i, &mut share)?;
+                        }
+                    }
                 }
                 progress.advance((end - start) as u64);
                 Ok(share)
@@ -197,6 +224,41 @@ pub(super) fn forward<G: Graph, M: Marks>(
         found.shares.push(share.by_bucket);
     }
     Ok(found)
+}
+
+/// Leaves the entries `range` of page `page`, which a census settled with `byte`, to the
+/// solution ([`Marks::settle_page`]); an error if `byte` reads as an entry that cannot be
+/// settled.
+fn settle<M: Marks>(
+    read: fn(u8) -> Counted,
+    byte: u8,
+    page: usize,
+    range: Range<usize>,
+    marks: &M,
+    share: &mut Share,
+) -> Result<(), SolveError> {
+    let unsettled = SolveError::UnsettledPage { page: page as u64, byte };
+    let c = read(byte);
+    match c.node {
+        Node::Illegal => {}
+        Node::Terminal(_) if c.has_predecessors => return Err(unsettled),
+        Node::Terminal(value) => {
+            let dtm = value.dtm().map_or(0, |d| d.0);
+            if !value.has_valid_parity() {
+                return Err(SolveError::BadTerminal { index: range.start as u64, value });
+            }
+            if dtm > marks.max_dtm() {
+                return Err(SolveError::DtmOverflow { dtm: dtm.into(), width: marks.width() });
+            }
+        }
+        Node::Inner => return Err(unsettled),
+    }
+    // As `visit` counts them: the terminal entries with a distance.
+    if matches!(c.node, Node::Terminal(value) if value.dtm().is_some()) {
+        share.seeds.settled += range.len() as u64;
+    }
+    marks.settle_page(range);
+    Ok(())
 }
 
 /// The forward pass of entry `i`.

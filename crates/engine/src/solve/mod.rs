@@ -31,7 +31,7 @@ mod forward;
 mod reversed;
 
 use std::fmt;
-use std::sync::atomic::{AtomicU32, AtomicU8};
+use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
 
 use crate::par::prelude::*;
 
@@ -39,7 +39,7 @@ use crate::cell::Cell;
 pub(crate) use backward::prefetch;
 
 use crate::value::{ByteCode, Code, EntryWidth, Value, WideCode};
-use crate::{Census, Graph, Node, Progress, Solution};
+use crate::{Census, Counted, Graph, Node, Progress, Solution, PAGE};
 use backward::backward;
 use cells::{Codes, Halt, Packed, Split};
 use forward::{forward, PackedMarks, Source, SplitMarks};
@@ -64,6 +64,9 @@ pub enum SolveError {
     NoSuccessors { index: u64 },
     /// The game's census has another number of bytes than the game has entries.
     CensusSize { bytes: u64, size: u64 },
+    /// A census settled a page with a byte that reads as an entry the passes must walk back
+    /// from or count down (an inner entry, or a terminal one with predecessors).
+    UnsettledPage { page: u64, byte: u8 },
 }
 
 impl fmt::Display for SolveError {
@@ -92,6 +95,10 @@ impl fmt::Display for SolveError {
             SolveError::CensusSize { bytes, size } => {
                 write!(f, "the game's census has {bytes} bytes for {size} entries")
             }
+            SolveError::UnsettledPage { page, byte } => write!(
+                f,
+                "the census settles page {page} with byte {byte}, which is neither an unused entry nor a terminal one without predecessors"
+            ),
         }
     }
 }
@@ -116,8 +123,7 @@ pub fn solve_census<G: Graph>(
 ) -> Result<Solution, SolveError> {
     check_size(game)?;
     progress.plan(&["count moves", "retrograde"]);
-    let entries = solve_code::<G, ByteCode>(game, Some(census), progress, true)?;
-    Ok(Solution::whole(entries, EntryWidth::One))
+    solve_code::<G, ByteCode>(game, Some(census), progress, true)
 }
 
 /// The phases [`solve`] and [`solve_with`] report for `game`, in order (a solve that runs out
@@ -138,11 +144,10 @@ pub fn solve_with<G: Graph>(
 ) -> Result<Solution, SolveError> {
     check_size(game)?;
     progress.plan(phases(game));
-    let entries = match width {
-        EntryWidth::One => solve_code::<G, ByteCode>(game, None, progress, true)?,
-        EntryWidth::Two => solve_code::<G, WideCode>(game, None, progress, false)?,
-    };
-    Ok(Solution::whole(entries, width))
+    match width {
+        EntryWidth::One => solve_code::<G, ByteCode>(game, None, progress, true),
+        EntryWidth::Two => solve_code::<G, WideCode>(game, None, progress, false),
+    }
 }
 
 fn check_size<G: Graph>(game: &G) -> Result<(), SolveError> {
@@ -160,7 +165,7 @@ fn solve_code<G: Graph, E: Code>(
     census: Option<Census>,
     progress: &dyn Progress,
     pack: bool,
-) -> Result<Vec<u8>, SolveError> {
+) -> Result<Solution, SolveError> {
     let n = game.size() as usize;
     if let Some(census) = &census {
         if census.bytes.len() != n {
@@ -177,7 +182,7 @@ fn solve_code<G: Graph, E: Code>(
     let values: Vec<E::Cell> = (0..n).into_par_iter().map(|_| E::Cell::new(E::DRAW)).collect();
     let (source, counters) = counters(game, census);
     let marks = SplitMarks::<E> { values: &values, counters: &counters };
-    let found = forward(game, source, &marks, &counters, &[], progress)?;
+    let found = forward(game, source, &marks, &counters, &[], &[], progress)?;
     let reversed = if matches!(source, Source::KeepEdges) {
         progress.begin("reverse edges", 0);
         let edges = Reversed::new(n, found.shares);
@@ -196,7 +201,8 @@ fn solve_code<G: Graph, E: Code>(
                 Ok(()) => {
                     let codes = cells.codes().clone();
                     drop((cells, reversed));
-                    Ok(counters.into_iter().map(|c| codes.entry(c.into_inner())).collect())
+                    let entries = counters.into_iter().map(|c| codes.entry(c.into_inner())).collect();
+                    Ok(Solution::whole(entries, E::WIDTH))
                 }
                 Err(Halt::Error(e)) => Err(e),
                 // A distance past the codes the counters leave: solved again, unpacked, from
@@ -229,23 +235,48 @@ fn solve_code<G: Graph, E: Code>(
         .par_chunks_mut(E::WIDTH.bytes())
         .zip(values.par_iter())
         .for_each(|(out, v)| E::write_raw(v.get(), out));
-    Ok(entries)
+    Ok(Solution::whole(entries, E::WIDTH))
 }
 
 /// Where the forward pass learns what each entry is, and the counters it fills: a census is
 /// read from the counters, each byte replaced by the entry's count as the forward pass comes to
 /// it, so the bytes become the counters in place (a `Vec` mapped into one of the same layout
-/// keeps its allocation).
+/// keeps its allocation), its settled pages written in.
 fn counters<G: Graph>(game: &G, census: Option<Census>) -> (Source, Vec<AtomicU8>) {
     match census {
-        Some(Census { bytes, read }) => {
-            (Source::Census(read), bytes.into_iter().map(AtomicU8::new).collect())
+        Some(Census { mut bytes, read, pages }) => {
+            bytes.par_chunks_mut(PAGE).zip(pages.par_iter()).filter(|(_, &b)| b != 0).for_each(
+                |(page, &b)| {
+                    page.fill(b);
+                },
+            );
+            (Source::Census(read), into_cells(bytes))
         }
         None => {
             let source = if game.reverse_successors() { Source::KeepEdges } else { Source::Count };
             (source, (0..game.size()).into_par_iter().map(|_| AtomicU8::new(0)).collect())
         }
     }
+}
+
+/// The bytes as atomic cells, in place: no byte is read or written, so pages of `bytes` never
+/// written stay untouched (a map over the bytes, even one the compiler keeps in place, writes
+/// every one).
+fn into_cells(bytes: Vec<u8>) -> Vec<AtomicU8> {
+    let mut bytes = std::mem::ManuallyDrop::new(bytes);
+    let (ptr, len, capacity) = (bytes.as_mut_ptr(), bytes.len(), bytes.capacity());
+    // Safety: `AtomicU8` has the size, alignment and bit validity of `u8`, so the allocation
+    // of `len` initialised bytes (of `capacity`) is one of as many cells, with the same layout
+    // for its deallocation; `bytes` is never used again.
+    unsafe { Vec::from_raw_parts(ptr.cast::<AtomicU8>(), len, capacity) }
+}
+
+/// The cells as bytes, in place ([`into_cells`] turned around).
+fn into_bytes(cells: Vec<AtomicU8>) -> Vec<u8> {
+    let mut cells = std::mem::ManuallyDrop::new(cells);
+    let (ptr, len, capacity) = (cells.as_mut_ptr(), cells.len(), cells.capacity());
+    // Safety: as in `into_cells`; a cell's value is its byte.
+    unsafe { Vec::from_raw_parts(ptr.cast::<u8>(), len, capacity) }
 }
 
 /// The codes of packed cells ([`Codes`]) for a census's entries, read from how often each
@@ -258,11 +289,15 @@ fn counters<G: Graph>(game: &G, census: Option<Census>) -> (Source, Vec<AtomicU8
 fn census_codes(census: &Census) -> Option<(Codes, Vec<bool>)> {
     let counts = census
         .bytes
-        .par_chunks(1 << 16)
+        .par_chunks(PAGE)
+        .enumerate()
         .fold(
             || [0u64; 256],
-            |mut counts, chunk| {
-                chunk.iter().for_each(|&b| counts[usize::from(b)] += 1);
+            |mut counts, (page, chunk)| {
+                match census.pages.get(page) {
+                    Some(&b) if b != 0 => counts[usize::from(b)] += chunk.len() as u64,
+                    _ => chunk.iter().for_each(|&b| counts[usize::from(b)] += 1),
+                }
                 counts
             },
         )
@@ -313,15 +348,33 @@ fn solve_packed_census<G: Graph>(
     census: Census,
     (codes, unlisted): (Codes, Vec<bool>),
     progress: &dyn Progress,
-) -> Result<Vec<u8>, SolveError> {
-    let Census { bytes, read } = census;
-    let cells: Vec<AtomicU8> = bytes.into_iter().map(AtomicU8::new).collect();
+) -> Result<Solution, SolveError> {
+    let Census { bytes, read, pages } = census;
+    let cells = into_cells(bytes);
     let marks = PackedMarks { cells: &cells, codes: &codes };
-    let found = forward(game, Source::Census(read), &marks, &cells, &unlisted, progress)?;
+    let found = forward(game, Source::Census(read), &marks, &cells, &pages, &unlisted, progress)?;
     assert!(found.many.is_empty(), "a census counts at most 255 successors");
-    let packed = Packed::over(&cells, codes.clone());
+    // The forward pass checked that each settled page's byte reads as an entry no pass writes.
+    let settled: Vec<Option<u8>> =
+        pages.iter().map(|&b| (b != 0).then(|| settled_entry((read)(b)))).collect();
+    let unused = (0..cells.len().div_ceil(PAGE))
+        .filter(|&k| settled.get(k).copied().flatten() == Some(ByteCode::ILLEGAL.0))
+        .map(|k| PAGE.min(cells.len() - k * PAGE))
+        .sum();
+    let packed = Packed::over(&cells, codes.clone(), unused);
     match backward(game, None, &packed, found.seeds, progress) {
-        Ok(()) => Ok(cells.into_iter().map(|c| codes.entry(c.into_inner())).collect()),
+        Ok(()) => {
+            // The cells become entries in place. A cell that is its own entry (a settled
+            // page's 0 among them) is not written, so the pages the solve never wrote stay so.
+            cells.par_iter().for_each(|c| {
+                let cell = c.load(Ordering::Relaxed);
+                let entry = codes.entry(cell);
+                if entry != cell {
+                    c.store(entry, Ordering::Relaxed);
+                }
+            });
+            Ok(Solution::paged(into_bytes(cells), settled))
+        }
         Err(Halt::Error(e)) => Err(e),
         // A distance past the codes the counters leave: solved again, unpacked, from the
         // game's own answers (the census is spent).
@@ -329,6 +382,15 @@ fn solve_packed_census<G: Graph>(
             drop(cells);
             solve_code::<G, ByteCode>(game, None, progress, false)
         }
+    }
+}
+
+/// The entry of a settled page's entries, each `counted` (an illegal entry or a terminal one
+/// without predecessors, as the forward pass checked).
+fn settled_entry(counted: Counted) -> u8 {
+    match counted.node {
+        Node::Terminal(value) => ByteCode::from_value(value).0,
+        _ => ByteCode::ILLEGAL.0,
     }
 }
 

@@ -19,7 +19,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use dobutsu_shogi::{survey, DobutsuGame, Rules};
-use nana_engine::{ByteCode, Census, Graph, Progress, Value};
+use nana_engine::{ByteCode, Graph, Progress, Value};
 use rayon::prelude::*;
 
 /// Prints each phase of the solve with its time.
@@ -43,9 +43,9 @@ fn main() {
     let start = Instant::now();
     let surveyed = survey::survey(&rules, &|_| {});
     println!("survey: {:.2} s", start.elapsed().as_secs_f64());
-    let bytes = surveyed.bytes.clone();
+    let bytes: Vec<u8> = (0..surveyed.bytes.len() as u64).map(|e| surveyed.byte(e)).collect();
     let game = DobutsuGame::new(rules);
-    let census = Census { bytes: surveyed.bytes, read: survey::counted };
+    let census = surveyed.into_census();
     let start = Instant::now();
     let solution = nana_engine::solve_census(&game, census, &Phases(Mutex::new(None))).unwrap();
     println!("solve: {:.2} s", start.elapsed().as_secs_f64());

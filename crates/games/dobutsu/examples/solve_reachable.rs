@@ -21,7 +21,7 @@ fn main() {
     let game = Dense::new(DobutsuGame::new(rules), &reached);
     let s = nana_engine::solve(&game, &NoProgress).unwrap();
     let t_solve = t.elapsed().as_secs_f64();
-    let full = game.spread(s.bytes());
+    let full = game.spread(&s.bytes());
     let t_spread = t.elapsed().as_secs_f64();
     println!(
         "rules {}: reach {t_reach:.1} s, solve {:.1} s, spread {:.1} s",
@@ -50,7 +50,7 @@ fn main() {
         line.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
     );
     if check {
-        nana_engine::check_with(&game, s.bytes(), EntryWidth::One, &|_| {}).unwrap();
+        nana_engine::check_with(&game, &s.bytes(), EntryWidth::One, &|_| {}).unwrap();
         // The probe's check (value against the moves' values) along random games.
         let mut x = 0x2545_f491_4f6c_dd1du64;
         let mut positions = 0;

@@ -160,7 +160,7 @@ mod tests {
         assert_eq!(dense.rank(151), None);
         let whole = solve(&TakeAway, &NoProgress).unwrap();
         let part = solve(&dense, &NoProgress).unwrap();
-        let spread = dense.spread(part.bytes());
+        let spread = dense.spread(&part.bytes());
         assert_eq!(&spread[..151], &whole.bytes()[..151]);
         assert!(spread[151..].iter().all(|&e| e == ByteCode::ILLEGAL.0));
         assert_eq!(dense.gather(&spread), *part.bytes());

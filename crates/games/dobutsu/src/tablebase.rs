@@ -2,7 +2,7 @@
 //! game and rule set a table was built for.
 
 use nana_engine::par::prelude::*;
-use nana_engine::{ByteCode, Census, CheckError, EntryWidth, Problem, Progress, Solution, SolveError};
+use nana_engine::{ByteCode, CheckError, EntryWidth, Problem, Progress, Solution, SolveError};
 use nana_probe::table::{RulesError, TableRules};
 use nana_tablebase::{Encoding, Expected, Header, Layout};
 
@@ -69,8 +69,7 @@ impl TableRules for Rules {
         progress.begin("survey", index::SIZE);
         let survey = survey::survey(self, &|n| progress.advance(n));
         progress.end();
-        let census = Census { bytes: survey.bytes, read: survey::counted };
-        nana_engine::solve_census(&DobutsuGame::new(*self), census, progress)
+        nana_engine::solve_census(&DobutsuGame::new(*self), survey.into_census(), progress)
     }
 
     /// zstd blocks of 4096 entries (level 6): 53.9 MB for Tanaka's table, where LZ4 blocks take
