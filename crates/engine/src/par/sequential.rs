@@ -2,7 +2,7 @@
 //!
 //! [`Iter`] is an iterator whose own methods are those of rayon's `ParallelIterator` where they
 //! differ from [`Iterator`]'s (`fold` and `reduce` with an identity, `try_fold`, `map_init`,
-//! `try_for_each_init`, `find_first`, `with_min_len`); the rest (`for_each`, `count`, `sum`,
+//! `for_each_init`, `try_for_each_init`, `find_first`, `with_min_len`); the rest (`for_each`, `count`, `sum`,
 //! `max`, `collect`) are [`Iterator`]'s, which mean the same. Each method gives what rayon's
 //! gives on a pool of one thread.
 
@@ -93,6 +93,16 @@ impl<I: Iterator> Iter<I> {
     {
         let mut state = init();
         Iter(self.0.map(move |item| f(&mut state, item)))
+    }
+
+    /// `f` on each item with a value made by `init` (rayon: one a piece), to reuse across items.
+    pub fn for_each_init<S, INIT, F>(self, init: INIT, mut f: F)
+    where
+        INIT: Fn() -> S,
+        F: FnMut(&mut S, I::Item),
+    {
+        let mut state = init();
+        self.0.for_each(|item| f(&mut state, item))
     }
 
     /// `f` on each item with a value made by `init`, up to the first error.
