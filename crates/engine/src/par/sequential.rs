@@ -2,9 +2,9 @@
 //!
 //! [`Iter`] is an iterator whose own methods are those of rayon's `ParallelIterator` where they
 //! differ from [`Iterator`]'s (`fold` and `reduce` with an identity, `try_fold`, `map_init`,
-//! `for_each_init`, `try_for_each_init`, `find_first`, `with_min_len`); the rest (`for_each`, `count`, `sum`,
-//! `max`, `collect`) are [`Iterator`]'s, which mean the same. Each method gives what rayon's
-//! gives on a pool of one thread.
+//! `for_each_init`, `try_for_each_init`, `find_first`, `with_min_len`); the rest (`for_each`,
+//! `count`, `sum`, `max`, `collect`) are [`Iterator`]'s, which mean the same. Each method gives
+//! what rayon's gives on a pool of one thread.
 
 /// The threads the parallel passes run on: the calling one.
 pub fn current_num_threads() -> usize {
