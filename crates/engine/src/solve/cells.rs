@@ -8,6 +8,7 @@ use super::SolveError;
 use crate::cell::Cell;
 use crate::par::prelude::*;
 use crate::value::{ByteCode, Code};
+use crate::PAGE;
 
 /// Why the backward passes stopped short.
 pub(super) enum Halt {
@@ -144,8 +145,9 @@ pub(super) struct Packed<'a> {
     cells: &'a [AtomicU8],
     codes: Codes,
     scannable: bool,
-    /// Unused entries whose cells hold 0 (those of pages a census settled).
-    unused: usize,
+    /// The entry of each page (of [`PAGE`] cells) a census settled, whose cells hold 0 and are
+    /// neither counted nor scanned ([`crate::Census::pages`]); `None` for the others.
+    settled: &'a [Option<u8>],
 }
 
 impl<'a> Packed<'a> {
@@ -156,14 +158,20 @@ impl<'a> Packed<'a> {
             c.store(if count > 0 { base + count } else { raw as u8 }, Ordering::Relaxed);
         });
         // The terminal entries without predecessors hold their plain codes: no scan.
-        Packed { cells: counters, codes: Codes::new(base, Vec::new()), scannable: false, unused: 0 }
+        Packed { cells: counters, codes: Codes::new(base, Vec::new()), scannable: false, settled: &[] }
     }
 
     /// Cells packed already, by the forward pass ([`super::forward::PackedMarks`]), which
-    /// parked the codes of terminal entries without predecessors; `unused` unused entries of
-    /// pages a census settled hold 0 rather than [`ByteCode::ILLEGAL`].
-    pub(super) fn over(cells: &'a [AtomicU8], codes: Codes, unused: usize) -> Packed<'a> {
-        Packed { cells, codes, scannable: true, unused }
+    /// parked the codes of terminal entries without predecessors, and left the pages `settled`
+    /// at 0.
+    pub(super) fn over(cells: &'a [AtomicU8], codes: Codes, settled: &'a [Option<u8>]) -> Packed<'a> {
+        Packed { cells, codes, scannable: true, settled }
+    }
+
+    /// The entry of every cell of page `k`, if a census settled it.
+    #[inline]
+    fn settled(&self, k: usize) -> Option<u8> {
+        self.settled.get(k).copied().flatten()
     }
 
     /// The base for the counters' codes: 254 less the largest count; `None` if that leaves no
@@ -192,8 +200,12 @@ impl Cells for Packed<'_> {
         self.cells.len()
     }
     fn legal(&self) -> usize {
-        self.cells.par_iter().filter(|c| c.load(Ordering::Relaxed) != ByteCode::ILLEGAL.0).count()
-            - self.unused
+        let illegal = ByteCode::ILLEGAL.0;
+        let legal = |(k, page): (usize, &[AtomicU8])| match self.settled(k) {
+            Some(entry) => usize::from(entry != illegal) * page.len(),
+            None => page.iter().filter(|c| c.load(Ordering::Relaxed) != illegal).count(),
+        };
+        self.cells.par_chunks(PAGE).enumerate().map(legal).sum()
     }
     fn code(&self, dtm: usize) -> Result<u8, Halt> {
         if dtm < usize::from(self.codes.base) {
@@ -222,14 +234,20 @@ impl Cells for Packed<'_> {
     fn scannable(&self) -> bool {
         self.scannable
     }
+    /// The settled pages are passed over: they hold no distance's code, and reading them
+    /// costs time where they were never written (measured: about 1 s of Dobutsu's retrograde).
     fn scan(&self, range: Range<usize>, raw: u8, out: &mut Vec<u32>) {
-        let cells = &self.cells[range.clone()];
-        out.extend(
-            cells
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| c.load(Ordering::Relaxed) == raw)
-                .map(|(k, _)| (range.start + k) as u32),
-        );
+        let mut start = range.start;
+        while start < range.end {
+            let k = start / PAGE;
+            let end = ((k + 1) * PAGE).min(range.end);
+            if self.settled(k).is_none() {
+                let cells = self.cells[start..end].iter().enumerate();
+                out.extend(
+                    cells.filter(|(_, c)| c.load(Ordering::Relaxed) == raw).map(|(i, _)| (start + i) as u32),
+                );
+            }
+            start = end;
+        }
     }
 }

@@ -357,11 +357,7 @@ fn solve_packed_census<G: Graph>(
     // The forward pass checked that each settled page's byte reads as an entry no pass writes.
     let settled: Vec<Option<u8>> =
         pages.iter().map(|&b| (b != 0).then(|| settled_entry((read)(b)))).collect();
-    let unused = (0..cells.len().div_ceil(PAGE))
-        .filter(|&k| settled.get(k).copied().flatten() == Some(ByteCode::ILLEGAL.0))
-        .map(|k| PAGE.min(cells.len() - k * PAGE))
-        .sum();
-    let packed = Packed::over(&cells, codes.clone(), unused);
+    let packed = Packed::over(&cells, codes.clone(), &settled);
     match backward(game, None, &packed, found.seeds, progress) {
         Ok(()) => {
             // The cells become entries in place. A cell that is its own entry (a settled
