@@ -143,6 +143,19 @@ pub struct Counted {
     pub has_predecessors: bool,
 }
 
+impl Counted {
+    /// Whether a page of entries each read so may be settled in a [`Census`] (given once, its
+    /// bytes never written): an unused entry, or a terminal one that nothing leads into, which
+    /// no backward pass writes, walks back from or counts down.
+    pub fn settles(&self) -> bool {
+        match self.node {
+            Node::Illegal => true,
+            Node::Terminal(_) => !self.has_predecessors,
+            Node::Inner => false,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

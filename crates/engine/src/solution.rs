@@ -168,8 +168,8 @@ impl Solution {
 
     /// The solution with its settled pages written into its array ([`Solution::bytes`] then
     /// borrows it).
-    pub fn into_whole(self) -> Solution {
-        let (width, stats) = (self.width, self.stats.clone());
+    pub fn into_whole(mut self) -> Solution {
+        let (width, stats) = (self.width, std::mem::take(&mut self.stats));
         Solution { entries: self.into_bytes(), width, stats, settled: Vec::new() }
     }
 }

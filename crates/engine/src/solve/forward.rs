@@ -9,7 +9,7 @@ use super::SolveError;
 use crate::cell::Cell;
 use crate::par::prelude::*;
 use crate::value::{ByteCode, Code, EntryWidth};
-use crate::{Counted, Graph, Node, Progress, PAGE};
+use crate::{Counted, Graph, Node, Progress, Value, PAGE};
 
 /// Entries per piece of work of the forward pass: a page of a census.
 const CHUNK: usize = PAGE;
@@ -237,27 +237,30 @@ fn settle<M: Marks>(
     marks: &M,
     share: &mut Share,
 ) -> Result<(), SolveError> {
-    let unsettled = SolveError::UnsettledPage { page: page as u64, byte };
     let c = read(byte);
-    match c.node {
-        Node::Illegal => {}
-        Node::Terminal(_) if c.has_predecessors => return Err(unsettled),
-        Node::Terminal(value) => {
-            let dtm = value.dtm().map_or(0, |d| d.0);
-            if !value.has_valid_parity() {
-                return Err(SolveError::BadTerminal { index: range.start as u64, value });
-            }
-            if dtm > marks.max_dtm() {
-                return Err(SolveError::DtmOverflow { dtm: dtm.into(), width: marks.width() });
-            }
-        }
-        Node::Inner => return Err(unsettled),
+    if !c.settles() {
+        return Err(SolveError::UnsettledPage { page: page as u64, byte });
     }
-    // As `visit` counts them: the terminal entries with a distance.
-    if matches!(c.node, Node::Terminal(value) if value.dtm().is_some()) {
-        share.seeds.settled += range.len() as u64;
+    // As `visit` checks and counts them: the terminal entries with a distance.
+    if let Node::Terminal(value) = c.node {
+        if let Some(dtm) = value.dtm() {
+            check_terminal(marks, range.start, value, dtm.0)?;
+            share.seeds.settled += range.len() as u64;
+        }
     }
     marks.settle_page(range);
+    Ok(())
+}
+
+/// Whether entry `i`, terminal with `value` in `dtm`, is one the marks can hold: a win at an
+/// odd distance or a loss at an even one, within their longest.
+fn check_terminal<M: Marks>(marks: &M, i: usize, value: Value, dtm: u16) -> Result<(), SolveError> {
+    if !value.has_valid_parity() {
+        return Err(SolveError::BadTerminal { index: i as u64, value });
+    }
+    if dtm > marks.max_dtm() {
+        return Err(SolveError::DtmOverflow { dtm: dtm.into(), width: marks.width() });
+    }
     Ok(())
 }
 
@@ -301,12 +304,7 @@ fn visit<G: Graph, M: Marks>(
                 marks.draw(i);
                 return Ok(());
             };
-            if !value.has_valid_parity() {
-                return Err(SolveError::BadTerminal { index: i as u64, value });
-            }
-            if dtm.0 > marks.max_dtm() {
-                return Err(SolveError::DtmOverflow { dtm: dtm.0.into(), width: marks.width() });
-            }
+            check_terminal(marks, i, value, dtm.0)?;
             if !has_predecessors {
                 // Decided, and nothing to walk back to: no frontier holds it.
                 marks.settled(i, dtm.0);

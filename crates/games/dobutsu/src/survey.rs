@@ -20,7 +20,7 @@
 //! entries, or games over with no move into them (most of them lion pairs where the game is
 //! over whatever else stands where). The sweep gives such a page's byte once ([`Survey::pages`])
 //! and never writes its bytes, which the solve leaves alone too: memory allocated zeroed takes
-//! none until it is written, so the solve holds about half the index (124 of 253 MiB).
+//! none until it is written, so the solve holds about half the index (123 of 247 MiB).
 
 use std::ops::Range;
 
@@ -63,8 +63,7 @@ impl Survey {
 /// Whether a page whose entries all have byte `b` is given once: where the solve never writes
 /// such an entry (unused, or a game over with no move into it).
 pub fn settles(b: u8) -> bool {
-    let c = counted(b);
-    c.node == Node::Illegal || matches!(c.node, Node::Terminal(_)) && !c.has_predecessors
+    counted(b).settles()
 }
 
 /// The bytes of [`Survey`]: a count of distinct successors, or how the game is over.
