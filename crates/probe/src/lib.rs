@@ -83,6 +83,7 @@
 
 pub mod echo;
 mod response;
+mod searched;
 pub mod table;
 
 pub use response::{Answer, Endings, MoveAnswer, Summary};
@@ -492,34 +493,6 @@ impl<'a, G: ProbeRules> Probe<'a, G> {
         }
     }
 
-    /// A won position's value found by a search of its moves ([`Wins::Searched`]).
-    fn searched_win(&self, pos: &G::Position) -> Result<Value, ProbeError> {
-        if let Some(t) = self.game.terminal(pos) {
-            return Ok(t.value);
-        }
-        let (mut least, mut err) = (None::<u16>, None);
-        self.game.for_each_move(pos, |_, child| {
-            if err.is_some() {
-                return;
-            }
-            let value = match self.game.value_by_rules(child) {
-                Some(value) => value,
-                None => match self.stored(child) {
-                    Ok(value) => value,
-                    Err(e) => return err = Some(e),
-                },
-            };
-            if let Value::Loss(d) = value {
-                least = Some(least.map_or(d.0, |l| l.min(d.0)));
-            }
-        });
-        match (err, least) {
-            (Some(e), _) => Err(e),
-            (None, Some(d)) => Ok(Value::Win(Dtm(d + 1))),
-            (None, None) => Err(self.inconsistent(pos)),
-        }
-    }
-
     /// Every legal move, best first for the side to move: fastest win, draws, slowest loss.
     /// Among moves of equal value, one that ends the game comes before one that does not, and
     /// one that ends it by an earlier ending of [`ProbeRules::ENDINGS`] before a later one;
@@ -548,6 +521,9 @@ impl<'a, G: ProbeRules> Probe<'a, G> {
         &self,
         pos: &G::Position,
     ) -> Result<(Option<Ranked<G>>, MoveCounts), ProbeError> {
+        if self.wins == Wins::Searched {
+            return self.best_move_searched(pos);
+        }
         let Some((own, moves)) = self.valued_moves(pos)? else { return Ok((None, MoveCounts::default())) };
         let mut counts = MoveCounts::default();
         for m in &moves {

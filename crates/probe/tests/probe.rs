@@ -585,9 +585,26 @@ fn wins_searched_from_their_moves_answer_as_wins_stored() {
     assert_ne!(rewritten, solved, "some win is longer than 1");
     let stored = Probe::new(Race, &solved).unwrap();
     let searched = Probe::new(Race, &rewritten).unwrap().with_wins(Wins::Searched);
+    let mut losing = Vec::new();
     for c in 0..11 {
         assert_eq!(searched.value(&c), stored.value(&c), "at {c}");
+        assert_eq!(searched.best_move_and_counts(&c), stored.best_move_and_counts(&c), "at {c}");
         assert_eq!(json(&searched.answer(&c, 6).unwrap()), json(&stored.answer(&c, 6).unwrap()), "at {c}");
+        if let Ok(Loss(d)) = stored.value(&c) {
+            losing.extend((d.0 > 0).then_some((c, d.0)));
+        }
+    }
+    // A losing position's best move leads to the slowest win, one ply shorter: with its loss
+    // stored two plies longer or shorter, no move's searched win is that, and the walk says so.
+    assert!(!losing.is_empty(), "some position loses with a move to make");
+    for (c, d) in losing {
+        for wrong in [d + 2, d - 2] {
+            let mut broken = rewritten.clone();
+            broken[c as usize] = (wrong + 1) as u8;
+            let searched = Probe::new(Race, &broken).unwrap().with_wins(Wins::Searched);
+            let best = searched.best_move_and_counts(&c);
+            assert!(matches!(best, Err(ProbeError::Inconsistent { .. })), "{c} lost in {wrong}: {best:?}");
+        }
     }
     // 5 wins (its three moves lead to 6, 7 and 8, each lost at once); with those marked draws,
     // none of its moves loses.
