@@ -3,10 +3,13 @@
 //! decodes a block) and for entries at random among 16 blocks in the middle of the table, once
 //! they are decoded (a warm cache: every lookup a hit, since consecutive blocks take consecutive
 //! slots of the cache's 16,384). Also how long opening takes (the header, the block index and
-//! the histogram checked; the first open, then the mean of 100 more) and checking every block's
-//! CRC-32 after it.
+//! the histogram checked; the first open, then the mean of 100 more), checking every block's
+//! CRC-32 after it, and decoding every entry (`Tablebase::entries`, what a table too large for
+//! the cache is decoded whole by).
 //!
-//! `cargo run --release -p nana-tablebase --example lookups -- FILE.tb [LOOKUPS]`
+//! `cargo run --release -p nana-tablebase --example lookups -- FILE.tb [LOOKUPS]` (with
+//! `--no-default-features --features files`, without the thread pool: blocks decoded one after
+//! another)
 
 use std::hint::black_box;
 use std::path::Path;
@@ -40,6 +43,9 @@ fn main() {
     let start = Instant::now();
     table.check_blocks().unwrap_or_else(|e| panic!("{path}: {e}"));
     println!("{path}: every block checked in {:.3} s", start.elapsed().as_secs_f64());
+    let start = Instant::now();
+    let decoded = table.entries().unwrap_or_else(|e| panic!("{path}: {e}")).len();
+    println!("{path}: every entry decoded in {:.3} s ({decoded} bytes)", start.elapsed().as_secs_f64());
     let entries = table.header().entries;
     let block = match table.storage().layout {
         Layout::Plain => entries,
