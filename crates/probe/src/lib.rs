@@ -551,30 +551,41 @@ impl<'a, G: ProbeRules> Probe<'a, G> {
             return if own == t.value { Ok(None) } else { Err(self.inconsistent(pos)) };
         }
         let mut moves = Vec::new();
+        self.try_each_move(pos, |mv, child| {
+            let child_value = self.value(child)?;
+            let ending = self.ending(child, child_value)?;
+            moves.push(RankedMove { mv, child: child.clone(), child_value, ending });
+            Ok(())
+        })?;
+        Ok(Some((own, moves)))
+    }
+
+    /// Calls `f` with every legal move of `pos` and the position it leads to, until `f` fails:
+    /// its first error.
+    fn try_each_move(
+        &self,
+        pos: &G::Position,
+        mut f: impl FnMut(G::Move, &G::Position) -> Result<(), ProbeError>,
+    ) -> Result<(), ProbeError> {
         let mut err = None;
         self.game.for_each_move(pos, |mv, child| {
-            if err.is_some() {
-                return;
+            if err.is_none() {
+                err = f(mv, child).err();
             }
-            let child_value = match self.value(child) {
-                Ok(v) => v,
-                Err(e) => return err = Some(e),
-            };
-            let terminal =
-                if G::TERMINAL_VALUES.contains(&child_value) { self.game.terminal(child) } else { None };
-            if terminal.is_some_and(|t| t.value != child_value) {
-                return err = Some(self.inconsistent(child));
-            }
-            moves.push(RankedMove {
-                mv,
-                child: child.clone(),
-                child_value,
-                ending: terminal.map(|t| t.ending),
-            });
         });
-        match err {
-            Some(e) => Err(e),
-            None => Ok(Some((own, moves))),
+        err.map_or(Ok(()), Err)
+    }
+
+    /// How a move into `child`, valued `child_value` (exactly), ends the game: asked of the
+    /// rules only where the value is one of [`ProbeRules::TERMINAL_VALUES`], and inconsistent
+    /// where the rules end the game there with another value.
+    fn ending(&self, child: &G::Position, child_value: Value) -> Result<Option<Ending>, ProbeError> {
+        if !G::TERMINAL_VALUES.contains(&child_value) {
+            return Ok(None);
+        }
+        match self.game.terminal(child) {
+            Some(t) if t.value != child_value => Err(self.inconsistent(child)),
+            t => Ok(t.map(|t| t.ending)),
         }
     }
 

@@ -37,26 +37,21 @@ impl<G: ProbeRules> Probe<'_, G> {
     /// the rules or by its entry (`None`: no move leads to a loss); or, as soon as a move leads
     /// to a loss in fewer than `enough` plies, that one's.
     fn least_loss(&self, pos: &G::Position, enough: u16) -> Result<Option<u16>, ProbeError> {
-        let (mut least, mut err) = (None::<u16>, None);
-        self.game.for_each_move(pos, |_, child| {
-            if err.is_some() || least.is_some_and(|l| l < enough) {
-                return;
+        let mut least = None::<u16>;
+        self.try_each_move(pos, |_, child| {
+            if least.is_some_and(|l| l < enough) {
+                return Ok(());
             }
             let value = match self.game.value_by_rules(child) {
                 Some(value) => value,
-                None => match self.stored(child) {
-                    Ok(value) => value,
-                    Err(e) => return err = Some(e),
-                },
+                None => self.stored(child)?,
             };
             if let Value::Loss(d) = value {
                 least = Some(least.map_or(d.0, |l| l.min(d.0)));
             }
-        });
-        match err {
-            Some(e) => Err(e),
-            None => Ok(least),
-        }
+            Ok(())
+        })?;
+        Ok(least)
     }
 
     /// A legal position's value as its entry gives it, a win's distance not searched: what
@@ -90,29 +85,15 @@ impl<G: ProbeRules> Probe<'_, G> {
             };
         }
         let mut moves = Vec::new();
-        let mut err = None;
-        self.game.for_each_move(pos, |mv, child| {
-            if err.is_some() {
-                return;
-            }
-            let shallow = match self.shallow(child) {
-                Ok(shallow) => shallow,
-                Err(e) => return err = Some(e),
-            };
+        self.try_each_move(pos, |mv, child| {
+            let shallow = self.shallow(child)?;
             let ending = match shallow {
-                Shallow::Exact(value) if G::TERMINAL_VALUES.contains(&value) => {
-                    match self.game.terminal(child) {
-                        Some(t) if t.value != value => return err = Some(self.inconsistent(child)),
-                        t => t.map(|t| t.ending),
-                    }
-                }
-                _ => None,
+                Shallow::Exact(value) => self.ending(child, value)?,
+                Shallow::Win => None,
             };
             moves.push((mv, child.clone(), shallow, ending));
-        });
-        if let Some(e) = err {
-            return Err(e);
-        }
+            Ok(())
+        })?;
         let mut counts = MoveCounts::default();
         for (.., shallow, _) in &moves {
             match shallow {
