@@ -30,6 +30,8 @@ pub enum Problem {
     IllegalSuccessor(u64),
     /// The game calls the entry inner but gives it no successor: a broken [`Graph`] contract.
     NoSuccessors,
+    /// The entry is won, but none of its successors is lost ([`restore_wins`](crate::restore_wins)).
+    NoLoss,
 }
 
 impl fmt::Display for CheckError {
@@ -45,6 +47,7 @@ impl fmt::Display for CheckError {
             Problem::Successors(v) => write!(f, " but its successors call for {v}"),
             Problem::IllegalSuccessor(s) => write!(f, " but its successor {s} is marked illegal"),
             Problem::NoSuccessors => write!(f, " but the game gives this inner entry no successor"),
+            Problem::NoLoss => write!(f, " but none of its successors is lost"),
         }
     }
 }

@@ -19,6 +19,7 @@ mod solution;
 mod solve;
 mod subset;
 mod value;
+mod wins;
 
 #[cfg(test)]
 mod census_tests;
@@ -32,6 +33,7 @@ pub use solution::{Solution, Stats};
 pub use solve::{phases, solve, solve_census, solve_with, SolveError, MAX_SIZE};
 pub use subset::Subset;
 pub use value::{ByteCode, Category, Dtm, EntryWidth, Value, WideCode};
+pub use wins::{restore_wins, wins_of_at_least};
 
 /// What an index entry is, as the game says.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
