@@ -113,10 +113,10 @@ impl Shape {
 /// (tables in files) uses it.
 #[cfg(feature = "files")]
 mod compress;
-#[cfg(feature = "files")]
-pub(crate) use compress::compress_blocks;
 #[cfg(all(feature = "files", test))]
 pub(crate) use compress::{compress, fill_unused, Whole, BATCH_BLOCKS};
+#[cfg(feature = "files")]
+pub(crate) use compress::{compress_blocks, fold_wins};
 
 /// A blocked payload whose index and histogram have been checked: every
 /// block's bytes lie in order inside the payload. A block's bytes are

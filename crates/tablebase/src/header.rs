@@ -75,6 +75,10 @@ const _: () = {
     assert!(offset::HEADER_CRC + 4 == HEADER_SIZE);
 };
 
+/// What every won entry of [`Encoding::DtmPliesWinsAsOne`] holds (of either width): the
+/// [`Encoding::DtmPlies`] value of a win in 1.
+pub const WIN_AS_ONE: u16 = 2;
+
 /// What an entry means. Together with [`Header::entry_width`] it tells a
 /// reader how to read the payload without knowing the game.
 ///
@@ -87,6 +91,10 @@ pub enum Encoding {
     /// = not a legal position; otherwise decided with `d = v - 1` plies, `d`
     /// even = the side to move loses, `d` odd = it wins. Id `1`.
     DtmPlies,
+    /// [`Encoding::DtmPlies`] but for wins: every won entry holds `2` (a win in 1, whatever
+    /// its distance), which a reader finds by a search of the position's moves: one more than
+    /// the least distance of a lost position a move leads to. Id `2`.
+    DtmPliesWinsAsOne,
 }
 
 impl Encoding {
@@ -95,7 +103,15 @@ impl Encoding {
     pub const fn id(self) -> u32 {
         match self {
             Self::DtmPlies => 1,
+            Self::DtmPliesWinsAsOne => 2,
         }
+    }
+
+    /// Whether a won entry holds no distance, only that it is won ([`WIN_AS_ONE`]): its
+    /// distance is found by a search of its moves.
+    #[must_use]
+    pub const fn folds_wins(self) -> bool {
+        matches!(self, Self::DtmPliesWinsAsOne)
     }
 
     /// The encoding with the given header id.
@@ -107,6 +123,7 @@ impl Encoding {
     pub const fn from_id(id: u32) -> Result<Self, TablebaseError> {
         match id {
             1 => Ok(Self::DtmPlies),
+            2 => Ok(Self::DtmPliesWinsAsOne),
             other => Err(TablebaseError::UnknownEncoding(other)),
         }
     }
@@ -116,6 +133,7 @@ impl fmt::Display for Encoding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::DtmPlies => f.write_str("distance to mate in plies"),
+            Self::DtmPliesWinsAsOne => f.write_str("distance to mate in plies, every win as one value"),
         }
     }
 }
@@ -668,7 +686,10 @@ mod tests {
     fn encoding_ids_round_trip_and_unknown_ids_are_refused() {
         assert_eq!(Encoding::DtmPlies.id(), 1);
         assert_eq!(Encoding::from_id(1).unwrap(), Encoding::DtmPlies);
-        for id in [0, 2, 255, u32::MAX] {
+        assert_eq!(Encoding::DtmPliesWinsAsOne.id(), 2);
+        assert_eq!(Encoding::from_id(2).unwrap(), Encoding::DtmPliesWinsAsOne);
+        assert!(Encoding::DtmPliesWinsAsOne.folds_wins() && !Encoding::DtmPlies.folds_wins());
+        for id in [0, 3, 255, u32::MAX] {
             assert!(matches!(Encoding::from_id(id), Err(TablebaseError::UnknownEncoding(i)) if i == id));
         }
     }

@@ -105,7 +105,7 @@ pub use blocks::MAX_BLOCK_BYTES;
 pub use error::TablebaseError;
 pub use header::{
     Counts, Encoding, Expected, Header, Layout, Storage, FORMAT_VERSION, GAME_NAME_MAX, HEADER_SIZE, MAGIC,
-    MAGIC_V1, OPTIONS_MAX, RULE_SET_MAX,
+    MAGIC_V1, OPTIONS_MAX, RULE_SET_MAX, WIN_AS_ONE,
 };
 pub use reader::{validate_bytes, Tablebase};
 pub use source::ReadAt;

@@ -31,8 +31,11 @@ pub fn write(path: &Path, header: &Header, entries: &[u8]) -> Result<(), Tableba
 /// layout. Where the header says that unused entries are don't-care
 /// ([`Header::dont_care`]), each block's unused entries are stored filled
 /// with the value of the used entry before them in the block (see
-/// `docs/FORMAT.md`); the payload's histogram counts the entries as given. The header (with the payload's length and checksums filled in)
-/// and the payload are written
+/// `docs/FORMAT.md`); the payload's histogram counts the entries as given. Where the header's
+/// encoding stores every win as one value ([`Encoding::folds_wins`](crate::Encoding::folds_wins)),
+/// `entries` are [`DtmPlies`](crate::Encoding::DtmPlies) values, wins with their distances, and
+/// each win is stored as [`WIN_AS_ONE`](crate::WIN_AS_ONE) (the histogram keeps the distances).
+/// The header (with the payload's length and checksums filled in) and the payload are written
 /// to a temporary file `<name>.tmp-<pid>-<n>` in the target's directory,
 /// flushed to disk, and renamed over `path`; the directory is then synced
 /// (on Unix). Readers therefore see either the old file or the complete new
@@ -73,6 +76,15 @@ pub fn write_with(
             Err(TablebaseError::BadLayout("a plain payload cannot have don't-care entries"))
         }
         Layout::Plain => {
+            let folded;
+            let entries = if header.encoding.folds_wins() {
+                let mut copy = entries.to_vec();
+                blocks::fold_wins(&mut copy, header.entry_width as usize);
+                folded = copy;
+                &folded[..]
+            } else {
+                entries
+            };
             let crc = crc32fast::hash(entries);
             let storage = Storage {
                 layout,
@@ -129,7 +141,8 @@ pub fn write_from(
                 // and the index, which are written last, once known.
                 file.seek(SeekFrom::Start(HEADER_SIZE as u64 + index_len))?;
                 let mut out = io::BufWriter::with_capacity(1 << 20, &mut *file);
-                let c = blocks::compress_blocks(&shape, header.dont_care, &block_of, &mut |group| {
+                let fold = header.encoding.folds_wins();
+                let c = blocks::compress_blocks(&shape, header.dont_care, fold, &block_of, &mut |group| {
                     out.write_all(group)
                 })?;
                 out.write_all(&c.histogram)?;

@@ -296,7 +296,7 @@ fn bad_entry_width_is_rejected() {
 
 #[test]
 fn unknown_encoding_is_rejected() {
-    for id in [0u32, 2, 0x100, u32::MAX] {
+    for id in [0u32, 3, 0x100, u32::MAX] {
         let mut bytes = file_bytes(ENTRIES, 1);
         bytes[ENCODING_AT..ENCODING_AT + 4].copy_from_slice(&id.to_le_bytes());
         fix_header_crc(&mut bytes);
@@ -1139,6 +1139,39 @@ fn dont_care_entries_are_stored_filled(layout: Layout) {
     assert_eq!((&marked.entries().unwrap()[..], marked.histogram()), (&given[..], table.histogram()));
     let result = write_with(&dir.path().join("plain.tb"), &filled, &given, Layout::Plain);
     assert!(matches!(result, Err(TablebaseError::BadLayout(_))), "{result:?}");
+}
+
+/// A table whose encoding stores every win as one value stores each win (an even value, neither
+/// a draw nor unused) as `WIN_AS_ONE`, in every layout and width, fills don't-care entries with
+/// what is stored, and keeps the given distances in its histogram.
+#[test]
+fn wins_as_one_value_are_stored_as_one_and_counted_as_given() {
+    let dir = tempfile::tempdir().unwrap();
+    // Draw, loss in 0, win in 1, win in 3, loss in 4, win in 9, unused (one byte).
+    let given = [0u8, 1, 2, 4, 5, 10, 0xFF, 0xFE];
+    let stored = [0u8, 1, 2, 2, 5, 2, 0xFF, 2];
+    let folding = Header { encoding: Encoding::DtmPliesWinsAsOne, ..header(8, 1) };
+    for layout in [Layout::Plain].into_iter().chain(CODECS.iter().map(|codec| codec(3))) {
+        let path = dir.path().join("folded.tb");
+        write_with(&path, &folding, &given, layout).unwrap();
+        let table = Tablebase::open(&path).unwrap();
+        assert_eq!(table.header().encoding, Encoding::DtmPliesWinsAsOne);
+        assert_eq!(&table.entries().unwrap()[..], &stored, "{layout:?}");
+        assert_eq!(table.storage().entries_crc, crc32fast::hash(&stored));
+        if layout != Layout::Plain {
+            let counts =
+                given.iter().map(|&v| (u16::from(v), 1)).collect::<std::collections::BTreeMap<_, _>>();
+            assert_eq!(table.histogram().unwrap(), counts.into_iter().collect::<Vec<_>>());
+        }
+    }
+    // Two-byte entries: a win in 0x1233 plies is even, a loss in 0x1234 odd.
+    let wide = [0x34u8, 0x12, 0x35, 0x12, 0xFF, 0xFF, 0, 0];
+    let path = dir.path().join("wide.tb");
+    let wide_header = Header { encoding: Encoding::DtmPliesWinsAsOne, dont_care: true, ..header(4, 2) };
+    write_with(&path, &wide_header, &wide, CODECS[0](2)).unwrap();
+    let table = Tablebase::open(&path).unwrap();
+    assert_eq!(&table.entries().unwrap()[..], &[2, 0, 0x35, 0x12, 0, 0, 0, 0]);
+    assert_eq!(table.histogram().unwrap(), [(0, 1), (0x1234, 1), (0x1235, 1), (0xFFFF, 1)]);
 }
 
 /// A compressed table's block index is where `Tablebase::block_index` says: right after the

@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use zstd::zstd_safe::CParameter;
 
 use super::{Codec, Shape, RECORD_BYTES};
+use crate::WIN_AS_ONE;
 
 /// The zstd level of [`Codec::Zstd`]'s blocks of `block_bytes` bytes: 15 for blocks of more
 /// than 8 KiB (Nana's, 32 KiB: levels 19 and 22 make them about 0.5 % smaller for three times
@@ -71,6 +72,19 @@ fn unused_of(width: usize) -> u16 {
         0xFF
     } else {
         0xFFFF
+    }
+}
+
+/// Stores every won entry of one block (a [`DtmPlies`](crate::Encoding::DtmPlies) value: even,
+/// neither a draw nor unused) as [`WIN_AS_ONE`], for
+/// [`DtmPliesWinsAsOne`](crate::Encoding::DtmPliesWinsAsOne).
+pub(crate) fn fold_wins(block: &mut [u8], width: usize) {
+    let unused = unused_of(width);
+    for entry in block.chunks_exact_mut(width) {
+        let v = if width == 1 { u16::from(entry[0]) } else { u16::from_le_bytes([entry[0], entry[1]]) };
+        if v.is_multiple_of(2) && v != 0 && v != unused {
+            entry.copy_from_slice(&WIN_AS_ONE.to_le_bytes()[..width]);
+        }
     }
 }
 
@@ -139,6 +153,12 @@ impl Whole {
 /// `fill`, unused entries are stored filled ([`fill_unused`]).
 #[cfg(test)]
 pub(crate) fn compress(entries: &[u8], shape: &Shape, fill: bool) -> Whole {
+    compress_folding(entries, shape, fill, false)
+}
+
+/// [`compress`], with `fold` every win stored as one value ([`fold_wins`]).
+#[cfg(test)]
+pub(crate) fn compress_folding(entries: &[u8], shape: &Shape, fill: bool, fold: bool) -> Whole {
     debug_assert_eq!(entries.len() as u64, shape.total);
     let block_bytes = shape.block_bytes as usize;
     let mut data = Vec::new();
@@ -146,7 +166,7 @@ pub(crate) fn compress(entries: &[u8], shape: &Shape, fill: bool) -> Whole {
         let at = k as usize * block_bytes;
         block.copy_from_slice(&entries[at..at + block.len()]);
     };
-    let c = compress_blocks::<()>(shape, fill, &block_of, &mut |group| {
+    let c = compress_blocks::<()>(shape, fill, fold, &block_of, &mut |group| {
         data.extend_from_slice(group);
         Ok(())
     })
@@ -175,8 +195,9 @@ fn group_blocks(block_bytes: u64) -> u64 {
 }
 
 /// Compresses the entry array whose blocks `block_of` writes (block `k` into a buffer of that
-/// block's length) into a payload; with `fill`, each block's unused entries are stored filled
-/// ([`fill_unused`]). Groups of blocks are made and compressed in parallel (the `parallel`
+/// block's length) into a payload; the histogram counts the entries as given; with `fold`, each
+/// block's wins are then stored as one value ([`fold_wins`]), and with `fill` its unused entries
+/// filled ([`fill_unused`]). Groups of blocks are made and compressed in parallel (the `parallel`
 /// feature), a batch of groups at a time, each block on its own, and handed to `sink` in
 /// order, so the bytes do not depend on the thread count. No more than a block per thread is
 /// held decoded, so a caller can make the entries block by block, and no more than a batch of
@@ -184,6 +205,7 @@ fn group_blocks(block_bytes: u64) -> u64 {
 pub(crate) fn compress_blocks<E>(
     shape: &Shape,
     fill: bool,
+    fold: bool,
     block_of: &(dyn Fn(u64, &mut [u8]) + Sync),
     sink: &mut dyn FnMut(&[u8]) -> Result<(), E>,
 ) -> Result<Compressed, E> {
@@ -207,6 +229,9 @@ pub(crate) fn compress_blocks<E>(
                     usize::from(u16::from_le_bytes([entry[0], entry[1]]))
                 };
                 local[v] += 1;
+            }
+            if fold {
+                fold_wins(block, width);
             }
             if fill {
                 fill_unused(block, width);
