@@ -193,6 +193,17 @@ impl TableRules for Toy {
     ) -> Result<(), CheckError> {
         nana_engine::check_with(&Solver, entries, width, progress)
     }
+    fn restore_wins(&self, entries: &[u8], width: EntryWidth) -> Result<Vec<u8>, CheckError> {
+        nana_engine::restore_wins(&Solver, entries, width, &|_| {})
+    }
+    fn wins_of_at_least(
+        &self,
+        entries: &[u8],
+        width: EntryWidth,
+        at_least: u16,
+    ) -> Result<Vec<(u16, u64)>, CheckError> {
+        nana_engine::wins_of_at_least(&Solver, entries, width, at_least)
+    }
 }
 
 const PLAYERS: [&str; 2] = ["first", "second"];

@@ -430,8 +430,9 @@ impl<'a, G: ProbeRules> Probe<'a, G> {
     }
 
     /// A table file's entries, of the width its header names, read one at a time (a compressed
-    /// table decodes an entry's block); an error unless it has exactly one entry per index entry
-    /// of the game.
+    /// table decodes an entry's block), wins' distances searched where its encoding stores every
+    /// win as one value ([`Wins::Searched`]); an error unless it has exactly one entry per index
+    /// entry of the game.
     pub fn of_file(game: G, file: &'a nana_tablebase::Tablebase) -> Result<Probe<'a, G>, ProbeError> {
         // A validated header's width is 1 or 2 bytes, both of which the engine reads.
         let width = EntryWidth::from_bytes(u64::from(file.header().entry_width))
@@ -440,7 +441,9 @@ impl<'a, G: ProbeRules> Probe<'a, G> {
         if entries != expected {
             return Err(ProbeError::WrongSize { entries, expected });
         }
-        Ok(Probe { game, entries: table::Entries::File(file), width, wins: Wins::Stored })
+        // A table that stores every win as one value leaves its distance to a search.
+        let wins = if file.header().encoding.folds_wins() { Wins::Searched } else { Wins::Stored };
+        Ok(Probe { game, entries: table::Entries::File(file), width, wins })
     }
 
     /// A table file's entries read through `reader` (for example a cache of decoded blocks of
@@ -480,6 +483,22 @@ impl<'a, G: ProbeRules> Probe<'a, G> {
             Value::Win(_) if self.wins == Wins::Searched => self.searched_win(pos),
             value => Ok(value),
         }
+    }
+
+    /// A legal position's value as the rules decide it, else as its entry holds it, a won
+    /// position's distance not searched ([`Wins::Searched`]: then the entry's distance means
+    /// nothing). For a reader that fetches entries as they are asked for: the entries a search
+    /// reads are those of positions a move leads to, read this way.
+    pub fn stored_value(&self, pos: &G::Position) -> Result<Value, ProbeError> {
+        match self.game.value_by_rules(pos) {
+            Some(value) => Ok(value),
+            None => self.stored(pos),
+        }
+    }
+
+    /// Where the probe finds won positions' distances.
+    pub fn wins(&self) -> Wins {
+        self.wins
     }
 
     /// The value a legal position's entry holds.

@@ -15,13 +15,15 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use nana_engine::{ByteCode, CheckError, EntryWidth, Progress, Solution, SolveError, Stats, Value, WideCode};
+use nana_engine::{ByteCode, CheckError, EntryWidth, Progress, Solution, SolveError, Stats, WideCode};
 use nana_tablebase::{Counts, Expected, Header, Layout, Tablebase, TablebaseError};
 
 use crate::{Probe, ProbeRules};
 
+mod entries;
 #[cfg(feature = "files")]
 mod file;
+pub use entries::{Entries, ReadEntries};
 #[cfg(feature = "files")]
 pub use file::write;
 
@@ -67,6 +69,24 @@ pub trait TableRules: ProbeRules + Sized {
         width: EntryWidth,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<(), CheckError>;
+
+    /// A table's entries (of the width [`TableRules::expected`] names, its unused entries marked
+    /// unused) whose wins hold no distance, each won entry restored to the distance its moves
+    /// call for ([`nana_engine::restore_wins`] over the game's successors): what a table whose
+    /// encoding stores every win as one value ([`nana_tablebase::Encoding::folds_wins`]) needs
+    /// before it is read as a whole.
+    fn restore_wins(&self, entries: &[u8], width: EntryWidth) -> Result<Vec<u8>, CheckError>;
+
+    /// The won entries of at least `at_least` plies, each with its distance, in increasing
+    /// order of entry, of a table's entries as [`TableRules::restore_wins`] takes them (wins'
+    /// distances may be one value): [`nana_engine::wins_of_at_least`] over the game's
+    /// successors and predecessors, which restores only the wins it may find.
+    fn wins_of_at_least(
+        &self,
+        entries: &[u8],
+        width: EntryWidth,
+        at_least: u16,
+    ) -> Result<Vec<(u16, u64)>, CheckError>;
 
     /// Whether its tables leave the entries its solve marks unused don't-care: the file stores
     /// them as whatever compresses best ([`Header::dont_care`]), so that a stored entry of an
@@ -160,6 +180,9 @@ pub enum TableError {
     OtherRules { path: PathBuf, found: Identity, asked: Identity },
     /// The table's unused entries are don't-care, and this game cannot tell which they are.
     DontCare(PathBuf),
+    /// A win of a table that stores every win as one value could not be given its distance:
+    /// the table does not agree with the rules.
+    Restore { path: PathBuf, error: CheckError },
     /// The solve failed.
     Solve(SolveError),
 }
@@ -198,6 +221,9 @@ impl fmt::Display for TableError {
                 "{}: the table's unused entries are don't-care, which this build of the game cannot read",
                 path.display()
             ),
+            TableError::Restore { path, error } => {
+                write!(f, "{}: a win's distance could not be found: {error}", path.display())
+            }
             TableError::Solve(e) => write!(f, "{e}"),
         }
     }
@@ -244,55 +270,6 @@ pub enum Source {
     File(Tablebase),
     /// A solve's result.
     Memory(Solution),
-}
-
-/// Where a [`Probe`] reads its entries.
-#[derive(Debug, Clone, Copy)]
-pub enum Entries<'a> {
-    /// A solution's bytes in memory.
-    Bytes(&'a [u8]),
-    /// A validated table file, read one entry at a time (a compressed table decodes the entry's
-    /// block).
-    File(&'a Tablebase),
-    /// A solve's result, whichever way it holds its entries.
-    Solution(&'a Solution),
-    /// A reader of the caller's own over a table file (an export's bounded cache of decoded
-    /// blocks), one entry at a time.
-    Reader(&'a dyn ReadEntries),
-}
-
-/// Entries read one at a time by the caller's own means, as [`Tablebase::entry`] reads them: a
-/// raw entry (a two-byte entry little-endian), `None` past the last; an error where the block
-/// that holds it is damaged.
-pub trait ReadEntries: fmt::Debug + Sync {
-    fn entry(&self, index: u64) -> Result<Option<u16>, TablebaseError>;
-}
-
-impl Entries<'_> {
-    /// The value entry `index` holds in entries of `width`; `None` for an unused entry.
-    ///
-    /// # Errors
-    /// Where a table file's block that holds the entry is damaged (it does not match its
-    /// checksum, or does not decode): [`Tablebase::entry`]'s error. Never for entries in memory.
-    #[inline]
-    pub fn value(&self, width: EntryWidth, index: u64) -> Result<Option<Value>, TablebaseError> {
-        Ok(match self {
-            Entries::Bytes(bytes) => width.value(bytes, index),
-            Entries::File(file) => file.entry(index)?.and_then(|raw| raw_value(width, raw)),
-            Entries::Reader(reader) => reader.entry(index)?.and_then(|raw| raw_value(width, raw)),
-            Entries::Solution(solution) => solution.value(index),
-        })
-    }
-}
-
-/// The value a raw entry of `width` holds; `None` for an unused one.
-#[inline]
-fn raw_value(width: EntryWidth, raw: u16) -> Option<Value> {
-    match width {
-        // A one-byte entry is read as a number below 256.
-        EntryWidth::One => ByteCode(raw as u8).value(),
-        EntryWidth::Two => WideCode(raw).value(),
-    }
 }
 
 /// One rule set's solution, ready for lookups.
@@ -390,15 +367,19 @@ impl<G: TableRules> Table<G> {
     /// The entries, in the engine's encoding, as the solve gave them. A compressed file's are
     /// decoded, all of them, the first time they are asked for, each block checked against its
     /// checksum first and the whole against the header's checksum of the entries (as stored),
-    /// its don't-care entries marked unused again ([`TableRules::mark_unused`]), and kept:
+    /// its don't-care entries marked unused again ([`TableRules::mark_unused`]), its wins given
+    /// their distances again where it stores every win as one value
+    /// ([`TableRules::restore_wins`]), and kept:
     /// lookups do not need them ([`Table::probe`] reads the file an entry at a time), passes
     /// over the whole table do. An error (the first damaged block) is not kept: asked again,
     /// the blocks are read again.
     pub fn try_entries(&self) -> Result<&[u8], TableError> {
         match &self.source {
             Source::File(tb) => {
+                let folds_wins = tb.header().encoding.folds_wins();
                 // A plain file's payload, read whole when it was opened, is its entries.
-                if let (Layout::Plain, Some(payload)) = (tb.storage().layout, tb.payload()) {
+                if let (Layout::Plain, Some(payload), false) = (tb.storage().layout, tb.payload(), folds_wins)
+                {
                     return Ok(payload);
                 }
                 if let Some(entries) = self.decoded.get() {
@@ -409,9 +390,49 @@ impl<G: TableRules> Table<G> {
                 if tb.header().dont_care {
                     self.game.mark_unused(&mut entries);
                 }
+                if folds_wins {
+                    entries = self
+                        .game
+                        .restore_wins(&entries, self.width())
+                        .map_err(|error| TableError::Restore { path: path_of(tb), error })?;
+                }
                 Ok(self.decoded.get_or_init(|| entries))
             }
             Source::Memory(s) => Ok(s.as_whole().expect("a table's solution is whole")),
+        }
+    }
+
+    /// The entries as the file stores them, decoded, its don't-care entries marked unused
+    /// again, but where it stores every win as one value, its wins as stored (no distance):
+    /// enough for a pass that needs each position's outcome alone, without the cost of
+    /// restoring every win ([`Table::try_entries`]'s entries where the wins hold their
+    /// distances). Decoded anew at each call unless [`Table::try_entries`] has them.
+    pub fn try_stored_entries(&self) -> Result<std::borrow::Cow<'_, [u8]>, TableError> {
+        match &self.source {
+            Source::File(tb) if tb.header().encoding.folds_wins() && self.decoded.get().is_none() => {
+                let entries = tb.entries().map_err(|error| TableError::File { path: path_of(tb), error })?;
+                let mut entries = entries.into_owned();
+                if tb.header().dont_care {
+                    self.game.mark_unused(&mut entries);
+                }
+                Ok(std::borrow::Cow::Owned(entries))
+            }
+            _ => self.try_entries().map(std::borrow::Cow::Borrowed),
+        }
+    }
+
+    /// The won positions' entries of at least `at_least` plies, each with its distance, in
+    /// increasing order of entry. Where the file stores every win as one value and its entries
+    /// are not restored yet, only the wins that may be that long are given their distances
+    /// ([`TableRules::wins_of_at_least`]); otherwise the entries are read whole.
+    pub fn wins_of_at_least(&self, at_least: u16) -> Result<Vec<(u16, u64)>, TableError> {
+        let entries = self.try_stored_entries()?;
+        match &self.source {
+            Source::File(tb) if tb.header().encoding.folds_wins() && self.decoded.get().is_none() => self
+                .game
+                .wins_of_at_least(&entries, self.width(), at_least)
+                .map_err(|error| TableError::Restore { path: path_of(tb), error }),
+            _ => Ok(self.width().wins_of_at_least(&entries, self.game.size(), at_least)),
         }
     }
 

@@ -439,7 +439,11 @@ mod table {
                 option_bits: self.0.bytes() as u32,
                 layout_version: 1,
                 entry_width: self.0.bytes() as u32,
-                encoding: Encoding::DtmPlies,
+                // Both encodings: two-byte tables store every win as one value.
+                encoding: match self.0 {
+                    EntryWidth::One => Encoding::DtmPlies,
+                    EntryWidth::Two => Encoding::DtmPliesWinsAsOne,
+                },
                 entries: 12,
             }
         }
@@ -465,6 +469,21 @@ mod table {
         ) -> Result<(), nana_engine::CheckError> {
             check_with(&Race, entries, width, progress)
         }
+        fn restore_wins(
+            &self,
+            entries: &[u8],
+            width: EntryWidth,
+        ) -> Result<Vec<u8>, nana_engine::CheckError> {
+            nana_engine::restore_wins(&Race, entries, width, &|_| {})
+        }
+        fn wins_of_at_least(
+            &self,
+            entries: &[u8],
+            width: EntryWidth,
+            at_least: u16,
+        ) -> Result<Vec<(u16, u64)>, nana_engine::CheckError> {
+            nana_engine::wins_of_at_least(&Race, entries, width, at_least)
+        }
     }
 
     #[test]
@@ -473,7 +492,8 @@ mod table {
     }
 
     /// Written, opened by rules and by any rules, refused for other rules, damaged, and solved
-    /// on demand when missing; every way reads the same values.
+    /// on demand when missing; every way reads the same values, in either encoding (the
+    /// two-byte table's wins stored as one value, their distances searched and restored).
     ///
     /// Long: each refusal is checked on the table the round trip wrote.
     #[test]
@@ -497,10 +517,19 @@ mod table {
                 Source::Memory(_) => unreachable!(),
             };
             assert_eq!(file.storage().layout, nana_tablebase::Layout::DEFAULT);
+            // The two-byte file's stored entries hold no win's distance.
+            assert_eq!(file.entries().unwrap()[..] == solution.bytes()[..], width == EntryWidth::One);
             let in_memory = Probe::of_solution(game, &solution).unwrap();
             for pos in 0..ProbeRules::size(&game) {
                 let (read, solved) = (opened.probe().value(&pos), in_memory.value(&pos));
                 assert_eq!(read.map_err(|e| e.to_string()), solved.map_err(|e| e.to_string()), "{pos}");
+            }
+            // The long wins, found without the entries read whole, and with them.
+            for at_least in 0..6 {
+                let want = width.wins_of_at_least(&solution.bytes(), 12, at_least);
+                let fresh = Table::open(game, &path).unwrap();
+                assert_eq!(fresh.wins_of_at_least(at_least).unwrap(), want, "{at_least}");
+                assert_eq!(opened.wins_of_at_least(at_least).unwrap(), want, "{at_least}");
             }
             game.check(opened.entries(), opened.width(), &|_| {}).unwrap();
             assert_eq!(Table::<Rated>::open_any(&Rated(EntryWidth::One), &path).unwrap().game(), &game);

@@ -130,14 +130,13 @@ where
     fn stats(&self) -> Result<TableStats, ApiError> {
         let s = Table::stats(self);
         let game = self.game();
-        let width = self.width();
-        let entries = self.try_entries().map_err(|e| match e {
+        let failed = |e| match e {
             // The file's name, never the server's folder.
             TableError::File { path, error } => {
                 ApiError::Damaged(format!("{}: {error}", crate::registry::file_name(&path)))
             }
             other => ApiError::Internal(other.to_string()),
-        })?;
+        };
         // The shortest win distance that still belongs among the longest LONGEST_WINS.
         let mut threshold = u16::MAX;
         let mut seen = 0;
@@ -151,7 +150,7 @@ where
         let mut wins = if threshold == u16::MAX {
             Vec::new()
         } else {
-            width.wins_of_at_least(entries, game.size(), threshold)
+            self.wins_of_at_least(threshold).map_err(failed)?
         };
         wins.sort_by_key(|&(d, i)| (std::cmp::Reverse(d), i));
         let longest_wins = wins

@@ -8,8 +8,11 @@
 //! them over with [`Site::supply`] and asks again. A position's value and ranked moves need the
 //! entries of the position and of every position a move leads to: before answering, each of
 //! them is read once ([`Lazy`]'s prefetch), so that the first round finds every block's index
-//! record and the second every block. The tablebase reader keeps decoded blocks (its
-//! per-thread cache), so a block is fetched and decoded once.
+//! record and the second every block. Where a table stores every win as one value, its
+//! distance searched, the entries two moves on are read as well where the answer searches them
+//! (the position asked about, and the mainline's lost positions). The
+//! tablebase reader keeps decoded blocks (its per-thread cache), so a block is fetched and
+//! decoded once.
 //!
 //! A view's mainline takes two more rounds a ply (each ply ranks every move of its position):
 //! while it is not whole, [`Outcome::Need`] carries the view so far, the value and the ranked
@@ -27,9 +30,10 @@ mod sizes;
 
 use std::sync::{Arc, OnceLock};
 
+use nana_engine::Value;
 use nana_front::{solve_command, Explorable, Game, Words};
 use nana_probe::table::{Source, Table, TableRules};
-use nana_probe::Analysis;
+use nana_probe::{Analysis, Wins};
 use nana_server::{ApiError, Explorer, Mainline, Registry, Status, TableStats, View, DRAW_LINE};
 use nana_tablebase::Tablebase;
 use serde::Deserialize;
@@ -228,11 +232,22 @@ where
         let Ok(mut pos) = nana_server::request::position(&self.rules, position) else { return };
         let probe = table.probe();
         let mut draw_plies = 0;
-        for _ in 0..MAX_PREFETCH_PLIES {
-            let value = probe.value(&pos);
+        // Where wins' distances are searched, a won position's value reads the entries of the
+        // positions its moves lead to. Those of every move's moves are read in the same round
+        // where the answer searches them: for the position asked about (its moves ranked) and
+        // for a lost one (its best move is the slowest win), not for the mainline's others.
+        let searched = probe.wins() == Wins::Searched;
+        for ply in 0..MAX_PREFETCH_PLIES {
+            let lost = matches!(probe.stored_value(&pos), Ok(Value::Loss(_)));
             self.rules.for_each_move(&pos, |_, child| {
-                let _ = probe.value(child);
+                let _ = probe.stored_value(child);
+                if searched && (ply == 0 || lost) {
+                    self.rules.for_each_move(child, |_, next| {
+                        let _ = probe.stored_value(next);
+                    });
+                }
             });
+            let value = probe.value(&pos);
             let Ok(value) = value else { return };
             if value.dtm().is_none() {
                 draw_plies += 1;

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-use nana_probe::table::TableRules;
+use nana_probe::table::{TableError, TableRules};
 
 use crate::error::CliError;
 use crate::out::outln;
@@ -16,7 +16,12 @@ pub fn run<G: Game>(file: &Path, out: &mut dyn Write) -> Result<(), CliError> {
     let start = Instant::now();
     let table = table::open_any::<G>(file)?;
     crate::pool::start()?;
-    let entries = table.try_entries().map_err(|e| table::user_error::<G>(table.game(), e))?;
+    // A table that stores every win as one value finds each win's distance from its moves as
+    // it is read whole: a win that cannot have one fails the check there.
+    let entries = table.try_entries().map_err(|e| match e {
+        TableError::Restore { error, .. } => CliError::Check { path: file.to_path_buf(), error },
+        e => table::user_error::<G>(table.game(), e),
+    })?;
     let width = table.width();
     let count = (entries.len() / width.bytes()) as u64;
     // A game may prepare its check before the first entry is done (Dobutsu enumerates the

@@ -7,7 +7,7 @@
 //! The set and its numbering are the engine's [`Subset`].
 
 use nana_engine::par::prelude::*;
-use nana_engine::{ByteCode, Dtm, Graph, Node, Subset, Value};
+use nana_engine::{ByteCode, CheckError, Dtm, Graph, Node, Subset, Value};
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -68,6 +68,12 @@ impl<G: Graph> Dense<G> {
     #[inline]
     pub fn select(&self, dense: u64) -> u64 {
         self.set.select(dense)
+    }
+
+    /// An error of the engine's over the dense entries, at its entry of the whole index.
+    pub fn error_at_full_index(&self, mut error: CheckError) -> CheckError {
+        error.index = self.select(error.index);
+        error
     }
 
     /// Spreads dense one-byte entries over the whole index: entries outside the set are marked

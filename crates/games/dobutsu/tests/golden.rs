@@ -3,9 +3,10 @@
 //!
 //! - `tests/data/golden/dobutsu-tablebases.csv`: per rule set, the entries' counts per value
 //!   (the file's histogram), the longest win and the CRC-32 of the entries as the file stores
-//!   them (its header's, unused entries filled as don't-care). A change to the index or the
-//!   format changes the CRC-32 and the unused count, and only those: re-bless them alone, once
-//!   the positions below still match.
+//!   them (its header's: every win as one value, unused entries filled as don't-care). A change
+//!   to the index or the format changes the CRC-32 and the unused count, and only those:
+//!   re-bless them alone, once the positions below still match and the entries read whole are
+//!   the old file's, entry by entry.
 //! - `tests/data/golden/dobutsu-positions.csv`: a few hundred positions per rule set with their
 //!   value: the start and the positions after each first move, the mainline from the start,
 //!   the two positions whose side to move has no move, and random legal positions with either

@@ -60,9 +60,10 @@ impl TableRules for Rules {
             rule_set_id: rule_set_id(self.variant),
             option_bits: option_bits(self),
             layout_version: index::LAYOUT_VERSION,
-            // The engine's one-byte distance-to-mate entries: the longest win is 181 plies.
+            // One-byte distance-to-mate entries, every win stored as one value (its distance
+            // searched: the tables are half the size): the longest win is 181 plies.
             entry_width: 1,
-            encoding: Encoding::DtmPlies,
+            encoding: Encoding::DtmPliesWinsAsOne,
             entries: index::SIZE,
         }
     }
@@ -120,6 +121,21 @@ impl TableRules for Rules {
     ) -> Result<(), CheckError> {
         nana_engine::check_with(&NanaGame::new(*self), entries, width, progress)
     }
+
+    /// Over the solve's successors ([`NanaGame::solver`]).
+    fn restore_wins(&self, entries: &[u8], width: EntryWidth) -> Result<Vec<u8>, CheckError> {
+        nana_engine::restore_wins(&NanaGame::solver(*self), entries, width, &|_| {})
+    }
+
+    /// Over the solve's successors and predecessors ([`NanaGame::solver`]).
+    fn wins_of_at_least(
+        &self,
+        entries: &[u8],
+        width: EntryWidth,
+        at_least: u16,
+    ) -> Result<Vec<(u16, u64)>, CheckError> {
+        nana_engine::wins_of_at_least(&NanaGame::solver(*self), entries, width, at_least)
+    }
 }
 
 #[cfg(test)]
@@ -127,13 +143,17 @@ mod tests {
     use super::*;
 
     /// Every rule set's header encodes, reads back with the rules it was written for, passes its
-    /// own expectations and no other rule set's, in one-byte distance-to-mate entries.
+    /// own expectations and no other rule set's, in one-byte distance-to-mate entries with every
+    /// win as one value.
     #[test]
     fn headers_name_their_rules_and_meet_only_their_expectations() {
         let rule_sets: Vec<Rules> = Rules::all().collect();
         nana_fixture::assert_header_round_trip(&rule_sets);
         for rules in rule_sets {
-            assert_eq!((rules.expected().entry_width, rules.expected().encoding), (1, Encoding::DtmPlies));
+            assert_eq!(
+                (rules.expected().entry_width, rules.expected().encoding),
+                (1, Encoding::DtmPliesWinsAsOne)
+            );
         }
     }
 }

@@ -3,9 +3,10 @@
 //! against a solve in memory, which marks them unused (the current rules'; the original rules'
 //! entries are those the file reads whole, whose CRC-32 `golden.rs` checks):
 //!
-//! - the file's stored entries are the solve's with exactly its unused entries filled so;
+//! - the file's stored entries are the solve's with every win as one value and exactly its
+//!   unused entries filled so;
 //! - read whole, the file's entries are the solve's (its reader marks the unused entries again
-//!   from the rules);
+//!   from the rules and restores the wins' distances from their moves);
 //! - an entry is used exactly where it has a legal position, the only positions the probe
 //!   looks up (a legal position's entry is that of its canonical form, `unindex_inverts_index`);
 //! - the probe's answers (every move ranked by the value it leads to, the mainline) through the
@@ -22,10 +23,14 @@ use nana_shogi::Rules;
 mod common;
 use common::XorShift;
 
-/// The stored entries of a 1-byte table whose unused entries are filled, made here from the
-/// solve's entries, block by block.
+/// The stored entries of a 1-byte table whose wins are stored as one value (a win in 1: every
+/// even entry but 0) and whose unused entries are filled, made here from the solve's entries,
+/// block by block.
 fn filled(entries: &[u8], block: usize) -> Vec<u8> {
-    let mut stored = entries.to_vec();
+    let mut stored: Vec<u8> = entries
+        .iter()
+        .map(|&e| if e.is_multiple_of(2) && e != 0 && e != ByteCode::ILLEGAL.0 { 2 } else { e })
+        .collect();
     for chunk in stored.chunks_mut(block) {
         let Some(first) = chunk.iter().copied().find(|&e| e != ByteCode::ILLEGAL.0) else { continue };
         let mut last = first;

@@ -209,8 +209,9 @@ fn report(tables: &[Table<Rules>]) -> Result<Report, ReportError> {
     let rules = claim.rules;
     let start = table.probe().value(&rules.start())?;
     let reached = reach::reachable(&rules, &|_| {});
-    let entries = table.try_entries()?;
-    let c = reach::count(&rules, &reached, Some((entries, table.width())));
+    // Counted by outcome alone: the entries as stored serve (no win's distance restored).
+    let entries = table.try_stored_entries()?;
+    let c = reach::count(&rules, &reached, Some((&entries, table.width())));
     let longest_win = u64::from(table.stats().max_dtm);
     let t = TANAKA_COUNTS;
     let figures = [
