@@ -12,15 +12,16 @@ use zstd::zstd_safe::CParameter;
 use super::{Codec, Shape, RECORD_BYTES};
 use crate::WIN_AS_ONE;
 
-/// The zstd level of [`Codec::Zstd`]'s blocks of `block_bytes` bytes: 15 for blocks of more
-/// than 8 KiB (Nana's, 32 KiB: levels 19 and 22 make them about 0.5 % smaller for three times
-/// the time to compress or more, which a solve's write pays), 6 for smaller ones (Dobutsu's,
+/// The zstd level of [`Codec::Zstd`]'s blocks of `block_bytes` bytes: 14 for blocks of more
+/// than 8 KiB (Nana's, 32 KiB, every win as one value: level 15 makes them 3 to 4 % smaller in
+/// about 1.5 times the time to compress, which a solve's write pays; levels 19 and 22 add
+/// about 0.5 % for three times more), 6 for smaller ones (Dobutsu's,
 /// 4 KiB, 63,325 blocks a table: level 15 would make them 2.1 % smaller in 6.5 times the time).
 /// The level is not part of the format: a reader decodes any. `docs/PERFORMANCE.md` gives the
 /// measurements.
 pub(crate) fn zstd_level(block_bytes: u64) -> i32 {
     if block_bytes > 8192 {
-        15
+        14
     } else {
         6
     }
