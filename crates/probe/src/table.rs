@@ -385,11 +385,7 @@ impl<G: TableRules> Table<G> {
                 if let Some(entries) = self.decoded.get() {
                     return Ok(entries);
                 }
-                let entries = tb.entries().map_err(|error| TableError::File { path: path_of(tb), error })?;
-                let mut entries = entries.into_owned();
-                if tb.header().dont_care {
-                    self.game.mark_unused(&mut entries);
-                }
+                let mut entries = self.decode_marked(tb)?;
                 if folds_wins {
                     entries = self
                         .game
@@ -402,6 +398,17 @@ impl<G: TableRules> Table<G> {
         }
     }
 
+    /// A file's entries decoded, each block checked, its don't-care entries marked unused again:
+    /// as it stores them but for those.
+    fn decode_marked(&self, tb: &Tablebase) -> Result<Vec<u8>, TableError> {
+        let entries = tb.entries().map_err(|error| TableError::File { path: path_of(tb), error })?;
+        let mut entries = entries.into_owned();
+        if tb.header().dont_care {
+            self.game.mark_unused(&mut entries);
+        }
+        Ok(entries)
+    }
+
     /// The entries as the file stores them, decoded, its don't-care entries marked unused
     /// again, but where it stores every win as one value, its wins as stored (no distance):
     /// enough for a pass that needs each position's outcome alone, without the cost of
@@ -409,14 +416,10 @@ impl<G: TableRules> Table<G> {
     /// distances). Decoded anew at each call unless [`Table::try_entries`] has them.
     pub fn try_stored_entries(&self) -> Result<std::borrow::Cow<'_, [u8]>, TableError> {
         match &self.source {
-            Source::File(tb) if tb.header().encoding.folds_wins() && self.decoded.get().is_none() => {
-                let entries = tb.entries().map_err(|error| TableError::File { path: path_of(tb), error })?;
-                let mut entries = entries.into_owned();
-                if tb.header().dont_care {
-                    self.game.mark_unused(&mut entries);
-                }
-                Ok(std::borrow::Cow::Owned(entries))
-            }
+            Source::File(tb) if tb.header().encoding.folds_wins() => match self.decoded.get() {
+                Some(entries) => Ok(std::borrow::Cow::Borrowed(entries)),
+                None => self.decode_marked(tb).map(std::borrow::Cow::Owned),
+            },
             _ => self.try_entries().map(std::borrow::Cow::Borrowed),
         }
     }
@@ -426,13 +429,17 @@ impl<G: TableRules> Table<G> {
     /// are not restored yet, only the wins that may be that long are given their distances
     /// ([`TableRules::wins_of_at_least`]); otherwise the entries are read whole.
     pub fn wins_of_at_least(&self, at_least: u16) -> Result<Vec<(u16, u64)>, TableError> {
-        let entries = self.try_stored_entries()?;
+        // Decided once: the entries restored meanwhile by another thread change nothing here.
+        let (size, width) = (self.game.size(), self.width());
         match &self.source {
-            Source::File(tb) if tb.header().encoding.folds_wins() && self.decoded.get().is_none() => self
-                .game
-                .wins_of_at_least(&entries, self.width(), at_least)
-                .map_err(|error| TableError::Restore { path: path_of(tb), error }),
-            _ => Ok(self.width().wins_of_at_least(&entries, self.game.size(), at_least)),
+            Source::File(tb) if tb.header().encoding.folds_wins() => match self.decoded.get() {
+                Some(entries) => Ok(width.wins_of_at_least(entries, size, at_least)),
+                None => self
+                    .game
+                    .wins_of_at_least(&self.decode_marked(tb)?, width, at_least)
+                    .map_err(|error| TableError::Restore { path: path_of(tb), error }),
+            },
+            _ => Ok(width.wins_of_at_least(self.try_entries()?, size, at_least)),
         }
     }
 
