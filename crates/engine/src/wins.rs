@@ -47,34 +47,43 @@ fn restore<G: Graph, E: Code>(
             if !matches!(held, Some(Value::Win(_))) {
                 continue;
             }
-            let fail = |problem| Err(CheckError { index: i as u64, stored: held, problem });
-            succ.clear();
-            let win = match game.successors(i as u64, succ) {
-                Node::Illegal => return fail(Problem::Illegal),
-                Node::Terminal(Value::Win(d)) => d.0,
-                Node::Terminal(other) => return fail(Problem::Terminal(other)),
-                Node::Inner => {
-                    let least = succ
-                        .iter()
-                        .filter_map(|&s| match E::decode(E::read_raw(stored, s as usize)) {
-                            Some(Value::Loss(d)) => Some(d.0),
-                            _ => None,
-                        })
-                        .min();
-                    match least {
-                        Some(d) if d < E::MAX_DTM => d + 1,
-                        Some(d) => return fail(Problem::Successors(Value::Win(Dtm(d + 1)))),
-                        None if succ.is_empty() => return fail(Problem::NoSuccessors),
-                        None => return fail(Problem::NoLoss),
-                    }
-                }
-            };
+            let win = win_distance::<G, E>(game, stored, i as u64, succ)?;
             E::write_raw(E::decided(win), out);
         }
         progress((chunk.len() / bytes) as u64);
         Ok(())
     })?;
     Ok(restored)
+}
+
+/// The distance of won entry `index` of `stored`: the game's where it is terminal, else one more
+/// than the least loss among its successors (`succ` is the successors' buffer).
+fn win_distance<G: Graph, E: Code>(
+    game: &G,
+    stored: &[u8],
+    index: u64,
+    succ: &mut Vec<u64>,
+) -> Result<u16, CheckError> {
+    let value = |i: u64| E::decode(E::read_raw(stored, i as usize));
+    let fail = |problem| Err(CheckError { index, stored: value(index), problem });
+    succ.clear();
+    match game.successors(index, succ) {
+        Node::Illegal => fail(Problem::Illegal),
+        Node::Terminal(Value::Win(d)) => Ok(d.0),
+        Node::Terminal(other) => fail(Problem::Terminal(other)),
+        Node::Inner => {
+            let losses = succ.iter().filter_map(|&s| match value(s) {
+                Some(Value::Loss(d)) => Some(d.0),
+                _ => None,
+            });
+            match losses.min() {
+                Some(d) if d < E::MAX_DTM => Ok(d + 1),
+                Some(d) => fail(Problem::Successors(Value::Win(Dtm(d + 1)))),
+                None if succ.is_empty() => fail(Problem::NoSuccessors),
+                None => fail(Problem::NoLoss),
+            }
+        }
+    }
 }
 
 /// The won entries of `stored` (`width` bytes each, wins' distances as in [`restore_wins`]: any)
@@ -128,24 +137,7 @@ fn long_wins<G: Graph, E: Code>(
     let mut wins = Vec::new();
     let mut succ = Vec::new();
     for i in candidates {
-        let held = value(i);
-        let fail = |problem| Err(CheckError { index: i, stored: held, problem });
-        succ.clear();
-        let d = match game.successors(i, &mut succ) {
-            Node::Illegal => return fail(Problem::Illegal),
-            Node::Terminal(Value::Win(d)) => d.0,
-            Node::Terminal(other) => return fail(Problem::Terminal(other)),
-            Node::Inner => {
-                let losses = succ.iter().filter_map(|&s| match value(s) {
-                    Some(Value::Loss(d)) => Some(d.0),
-                    _ => None,
-                });
-                match losses.min() {
-                    Some(d) => d + 1,
-                    None => return fail(Problem::NoLoss),
-                }
-            }
-        };
+        let d = win_distance::<G, E>(game, stored, i, &mut succ)?;
         if d >= at_least {
             wins.push((d, i));
         }
