@@ -50,20 +50,7 @@ fn a_failing_read_is_an_error_for_the_positions_that_read_its_block_alone() {
     };
     let block_entries = u64::from(file.storage().layout.block_entries());
     let mut compared = 0;
-    // A position's value reads its entry and, for a win (whose distance is searched), the
-    // entries of the positions its moves lead to.
-    let outside = |pos: &<Rules as ProbeRules>::Position| {
-        let mut outside = game.index(pos) / block_entries != block;
-        if matches!(good.stored_value(pos), Ok(nana_engine::Value::Win(_))) {
-            game.for_each_move(pos, |_, child| {
-                // A position the rules decide has no entry (nor, for some games, an index).
-                if game.value_by_rules(child).is_none() {
-                    outside &= game.index(child) / block_entries != block;
-                }
-            });
-        }
-        outside
-    };
+    let outside = |pos: &_| nana_fixture::reads_outside_block(&good, pos, block_entries, block);
     for i in (0..game.size()).step_by(997) {
         match game.unindex(i) {
             Some(pos) if game.value_by_rules(&pos).is_none() && outside(&pos) => {
