@@ -46,7 +46,7 @@ fn pytest(marks: Option<&str>, rule_sets: &[&str]) {
     let damaged = tempfile::tempdir().expect("a temporary folder");
     let rules = nana_shogi::Rules::CURRENT;
     let mut bytes = std::fs::read(nana_fixture::path(rules)).expect("the fixture's table");
-    nana_fixture::damage_block_of(&mut bytes, rules.index(&rules.start()));
+    nana_fixture::damage_block_of(&mut bytes, rules.file_order().place(rules.index(&rules.start())));
     std::fs::write(damaged.path().join(rules.file_name()), &bytes).expect("written");
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut command = Command::new(&python);

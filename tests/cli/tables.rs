@@ -42,11 +42,11 @@ fn a_table_of_other_rules_is_refused() {
     );
 }
 
-/// The index entry of a position under the current rules.
-fn entry_of(position: &str) -> u64 {
+/// Where the current rules' table file stores the entry of a position.
+fn place_of(position: &str) -> u64 {
     use nana_probe::ProbeRules;
     let rules = nana_shogi::Rules::CURRENT;
-    rules.index(&rules.parse_position(position).expect("a position"))
+    rules.file_order().place(rules.index(&rules.parse_position(position).expect("a position")))
 }
 
 /// The entries per block of a table file in compressed blocks (header bytes 184..188).
@@ -85,7 +85,7 @@ fn damaged_tables_are_refused() {
     check(&[p, "corrupted", "payload checksum", hint]);
     // One flipped byte of the block that holds the start's entry: met when the start is looked up.
     let mut flipped = bytes.clone();
-    let block = nana_fixture::damage_block_of(&mut flipped, entry_of("3/3/3 b KRBkrb"));
+    let block = nana_fixture::damage_block_of(&mut flipped, place_of("3/3/3 b KRBkrb"));
     std::fs::write(&path, &flipped).unwrap();
     check(&[p, "corrupted", &format!("checksum mismatch in compressed block {block} "), hint]);
     // One flipped header byte (in the rule set name, `current` at bytes 48..55).
@@ -133,9 +133,9 @@ fn a_damaged_block_refuses_its_positions_and_no_other() {
     let (_dir, path, mut bytes) = copy_of("current");
     let p = path.to_str().unwrap();
     // A position in a block far from the start's (the last one), its moves' in other blocks too.
-    let start = entry_of("3/3/3 b KRBkrb");
+    let start = place_of("3/3/3 b KRBkrb");
     let elsewhere = "R1K/2B/2k b Rb";
-    let block = nana_fixture::damage_block_of(&mut bytes, entry_of(elsewhere));
+    let block = nana_fixture::damage_block_of(&mut bytes, place_of(elsewhere));
     assert_ne!(block, start / block_entries(&bytes), "{elsewhere} and the start share a block");
     std::fs::write(&path, &bytes).unwrap();
     let intact = query("current", &["--json", "3/3/3 b KRBkrb"]);

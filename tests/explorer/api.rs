@@ -347,7 +347,8 @@ async fn a_position_outside_the_table_is_404() {
         nana_tablebase::Counts { wins: s.wins, losses: s.losses, draws: s.draws, illegal: s.illegal };
     let header = nana_tablebase::Header { dont_care: false, ..rules.header(counts, u32::from(s.max_dtm)) };
     let path = dir.path().join(rules.file_name());
-    nana_tablebase::write(&path, &header, &solution.bytes()).unwrap();
+    let stored = rules.file_order().to_file_order(solution.bytes().into_owned(), 1);
+    nana_tablebase::write(&path, &header, &stored).unwrap();
     let holed = Table::open(rules, &path).unwrap();
     assert_eq!(
         holed.probe().value(&outside),
@@ -417,7 +418,7 @@ async fn a_damaged_block_is_an_error_every_time_and_other_positions_answer() {
     let rules = Rules::CURRENT;
     let mut bytes = std::fs::read(nana_fixture::path(rules)).unwrap();
     let elsewhere = rules.parse_position("R1K/2B/2k b Rb").unwrap();
-    let block = nana_fixture::damage_block_of(&mut bytes, rules.index(&elsewhere));
+    let block = nana_fixture::damage_block_of(&mut bytes, rules.file_order().place(rules.index(&elsewhere)));
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(rules.file_name());
     std::fs::write(&path, &bytes).unwrap();

@@ -82,7 +82,7 @@ fn a_request_over_the_time_limit_is_a_503_and_the_server_goes_on() {
     let _turn = crate::common::heavy();
     let game = *table("original").game();
     let bytes = std::fs::read(nana_fixture::path(game)).expect("the fixture's file");
-    let (slow, _) = nana_fixture::block_bytes_of(&bytes, game.index(&game.start()));
+    let (slow, _) = nana_fixture::block_bytes_of(&bytes, game.file_order().place(game.index(&game.start())));
     let armed = Arc::new(AtomicBool::new(false));
     let source = SlowReads { bytes, slow, delay: Duration::from_secs(3), armed: armed.clone() };
     let tb = Tablebase::from_reader(Box::new(source), "nana-original.tb").expect("the index reads");

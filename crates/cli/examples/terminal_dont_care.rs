@@ -33,7 +33,8 @@ fn run<G: TableRules + Clone + Sync>(game: G, path: &Path, out: &Path) {
         .sum();
     let mut h = header.clone();
     h.dont_care = true;
-    nana_tablebase::write_with(out, &h, &entries, layout).expect("written");
+    let stored = game.file_order().to_file_order(entries, h.entry_width as usize);
+    nana_tablebase::write_with(out, &h, &stored, layout).expect("written");
     println!(
         "{}: {terminal} terminal entries made don't-care: {} bytes (was {})",
         path.display(),

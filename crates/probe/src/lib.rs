@@ -174,6 +174,12 @@ pub trait ProbeRules {
     /// not decide ([`ProbeRules::value_by_rules`]).
     fn index(&self, pos: &Self::Position) -> u64;
 
+    /// Where its table files store each index entry: by default in the index's order; a game
+    /// may choose another that compresses better. Its tables' layout version names it.
+    fn file_order(&self) -> table::FileOrder {
+        table::FileOrder::INDEX
+    }
+
     /// Calls `f` with every legal move of a position that is not terminal and the position it
     /// leads to, in any order.
     fn for_each_move(&self, pos: &Self::Position, f: impl FnMut(Self::Move, &Self::Position));
@@ -390,6 +396,9 @@ pub enum Wins {
 pub struct Probe<'a, G> {
     game: G,
     entries: table::Entries<'a>,
+    /// Where `entries` holds each index entry: a file's order, or the index's for entries in
+    /// memory.
+    order: table::FileOrder,
     width: EntryWidth,
     wins: Wins,
 }
@@ -411,7 +420,8 @@ impl<'a, G: ProbeRules> Probe<'a, G> {
         if bytes / per_entry != expected {
             return Err(ProbeError::WrongSize { entries: bytes / per_entry, expected });
         }
-        Ok(Probe { game, entries: table::Entries::Bytes(entries), width, wins: Wins::Stored })
+        let order = table::FileOrder::INDEX;
+        Ok(Probe { game, entries: table::Entries::Bytes(entries), order, width, wins: Wins::Stored })
     }
 
     /// A solution in memory; an error unless it has exactly one entry per index entry of the
@@ -424,6 +434,7 @@ impl<'a, G: ProbeRules> Probe<'a, G> {
         Ok(Probe {
             game,
             entries: table::Entries::Solution(solution),
+            order: table::FileOrder::INDEX,
             width: solution.width,
             wins: Wins::Stored,
         })
@@ -443,7 +454,8 @@ impl<'a, G: ProbeRules> Probe<'a, G> {
         }
         // A table that stores every win as one value leaves its distance to a search.
         let wins = if file.header().encoding.folds_wins() { Wins::Searched } else { Wins::Stored };
-        Ok(Probe { game, entries: table::Entries::File(file), width, wins })
+        let order = game.file_order();
+        Ok(Probe { game, entries: table::Entries::File(file), order, width, wins })
     }
 
     /// A table file's entries read through `reader` (for example a cache of decoded blocks of
@@ -454,8 +466,8 @@ impl<'a, G: ProbeRules> Probe<'a, G> {
         file: &nana_tablebase::Tablebase,
         reader: &'a dyn table::ReadEntries,
     ) -> Result<Probe<'a, G>, ProbeError> {
-        let Probe { game, width, wins, .. } = Probe::of_file(game, file)?;
-        Ok(Probe { game, entries: table::Entries::Reader(reader), width, wins })
+        let Probe { game, order, width, wins, .. } = Probe::of_file(game, file)?;
+        Ok(Probe { game, entries: table::Entries::Reader(reader), order, width, wins })
     }
 
     /// The same probe, finding won positions' distances as `wins` says.
@@ -505,7 +517,7 @@ impl<'a, G: ProbeRules> Probe<'a, G> {
     #[inline]
     fn stored(&self, pos: &G::Position) -> Result<Value, ProbeError> {
         let i = self.game.index(pos);
-        match self.entries.value(self.width, i) {
+        match self.entries.value(self.width, self.order.place(i)) {
             Ok(Some(value)) => Ok(value),
             Ok(None) => Err(ProbeError::Unused { index: i, meaning: self.game.unused_entry() }),
             Err(error) => Err(ProbeError::Damaged { index: i, error: error.to_string() }),

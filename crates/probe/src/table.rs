@@ -23,7 +23,9 @@ mod entries;
 mod error;
 #[cfg(feature = "files")]
 mod file;
+mod order;
 pub use entries::{Entries, ReadEntries};
+pub use order::FileOrder;
 pub use error::{Identity, RulesError, TableError};
 #[cfg(feature = "files")]
 pub use file::write;
@@ -278,8 +280,11 @@ impl<G: TableRules> Table<G> {
         match &self.source {
             Source::File(tb) => {
                 let folds_wins = tb.header().encoding.folds_wins();
-                // A plain file's payload, read whole when it was opened, is its entries.
-                if let (Layout::Plain, Some(payload), false) = (tb.storage().layout, tb.payload(), folds_wins)
+                // A plain file's payload, read whole when it was opened, is its entries (where
+                // it stores them in the index's order).
+                let index_order = self.game.file_order().is_index();
+                if let (Layout::Plain, Some(payload), false, true) =
+                    (tb.storage().layout, tb.payload(), folds_wins, index_order)
                 {
                     return Ok(payload);
                 }
@@ -299,11 +304,13 @@ impl<G: TableRules> Table<G> {
         }
     }
 
-    /// A file's entries decoded, each block checked, its don't-care entries marked unused again:
-    /// as it stores them but for those.
+    /// A file's entries decoded, each block checked, in the index's order
+    /// ([`ProbeRules::file_order`]), its don't-care entries marked unused again: as it stores
+    /// them but for those.
     fn decode_marked(&self, tb: &Tablebase) -> Result<Vec<u8>, TableError> {
         let entries = tb.entries().map_err(|error| TableError::File { path: path_of(tb), error })?;
-        let mut entries = entries.into_owned();
+        let order = self.game.file_order();
+        let mut entries = order.to_index_order(entries.into_owned(), self.width().bytes());
         if tb.header().dont_care {
             self.game.mark_unused(&mut entries);
         }

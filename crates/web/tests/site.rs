@@ -258,7 +258,7 @@ fn a_damaged_block_is_named_and_its_position_refused() {
     let path = nana_fixture::path(rules);
     let mut bytes = std::fs::read(&path).unwrap();
     let start = rules.start();
-    let block = nana_fixture::damage_block_of(&mut bytes, rules.index(&start));
+    let block = nana_fixture::damage_block_of(&mut bytes, rules.file_order().place(rules.index(&start)));
     let fetcher = Fetcher::of(vec![("dobutsu-tanaka.tb".to_string(), bytes)]);
     for _ in 0..2 {
         let (status, body, _, _) = fetcher.get("/api/dobutsu/tanaka");

@@ -5,7 +5,9 @@
 //!
 //! `cargo run --release -p nana-shogi --example reorder -- TABLE.tb OUT.bin [ORDER]`
 //!
-//! `ORDER` (the empty order is the index's own: the stream is then the table's entries):
+//! `ORDER` (the empty order is the index's own):
+//! - `file`: the order the table files store their entries in ([`index::file_position`]: the
+//!   King pair, the material, the hands, the pattern, the owners, the faces);
 //! - `material`: the O cubes and the D cubes Black, to move, owns on the board and in hand
 //!   (0 to 2 each: 9 classes, the O cubes outermost);
 //! - `kings,material`: the King pair (the index's outermost part), then the material;
@@ -51,7 +53,7 @@ fn key(order: &str, i: u64, pos: &Position) -> u64 {
         "kings,material" => (i / PER_KING_PAIR) * 9 + material,
         "material,hands" => material * 81 + hands,
         "hands" => hands,
-        _ => panic!("ORDER is one of material, kings,material, material,hands, hands or empty"),
+        _ => panic!("ORDER is one of file, material, kings,material, material,hands, hands or empty"),
     }
 }
 
@@ -67,6 +69,15 @@ fn main() {
     // The entries as the solve gave them: the unused ones 255 again.
     let table = Table::from_tablebase(rules, file).expect("a table of these rules");
     let entries = table.entries();
+    if order == "file" {
+        let mut stream = vec![0; entries.len()];
+        for (i, &entry) in entries.iter().enumerate() {
+            stream[index::file_position(i as u64) as usize] = entry;
+        }
+        std::fs::write(out, stream).expect("the stream written");
+        println!("{path}: {} entries in the file's order to {out}", entries.len());
+        return;
+    }
     let mut keyed: Vec<(u64, u32)> = (0..index::SIZE)
         .into_par_iter()
         .map(|i| (index::unrank(i).map_or(0, |pos| key(order, i, &pos)), i as u32))

@@ -24,6 +24,9 @@
 
 use std::sync::OnceLock;
 
+mod file_order;
+pub use file_order::{file_position, index_at, indexes_at};
+
 use crate::position::{Move, Position, FLIP_CODE};
 use crate::types::{Color, Square};
 
@@ -40,7 +43,7 @@ pub const SIZE: u64 = MAIN + OPENING;
 /// The index of the start position.
 pub const START: u64 = SIZE - 1;
 /// Bumped whenever the layout changes; stored in tablebase headers.
-pub const LAYOUT_VERSION: u32 = 2;
+pub const LAYOUT_VERSION: u32 = 3;
 
 /// The eight squares a King may stand on (all but the centre), in index order.
 const KING_SQUARES: [u8; 8] = [0, 1, 2, 3, 5, 6, 7, 8];

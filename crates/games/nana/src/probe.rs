@@ -69,6 +69,11 @@ impl ProbeRules for Rules {
         index::rank(pos)
     }
 
+    /// Entries of like material together (`docs/INDEX.md`, "File order").
+    fn file_order(&self) -> nana_probe::table::FileOrder {
+        nana_probe::table::FileOrder::new(index::file_position, index::indexes_at, index::CUBE_CONFIGS)
+    }
+
     fn for_each_move(&self, pos: &Position, mut f: impl FnMut(Move, &Position)) {
         let _ = pos.for_each_legal_move(self, |mv, child| {
             f(mv, child);

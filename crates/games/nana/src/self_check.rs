@@ -4,6 +4,8 @@
 //! none of its code:
 //!
 //! - the index: rank ∘ unrank over its entries ([`index_round_trip`]);
+//! - the tables' file order against a plain sort of the positions by what they hold
+//!   ([`file_order_against_sort`]);
 //! - the solver's retro-moves against its moves ([`relations`]);
 //! - the solve on one thread and over retro-moves against the solve ([`solves_agree`]);
 //! - the enumeration of the reachable states against a plain breadth-first search over
@@ -19,9 +21,12 @@ use nana_engine::{check_relations, check_relations_every, solve, Graph, NoProgre
 use nana_front::{CheckFailed, WholeCheck};
 use rayon::prelude::*;
 
-use crate::index::{is_self_mirror_pair, mirror_entry, rank, unrank, MAIN, SIZE, START};
+use crate::index::{
+    file_position, index_at, is_self_mirror_pair, mirror_entry, rank, unrank, CUBE_CONFIGS, KING_PAIRS, MAIN, SIZE,
+    START,
+};
 use crate::reach::{self, positions_per_entry, Reachable};
-use crate::{Color, NanaGame, Piece, Position, Rules, Setup};
+use crate::{Color, Cube, NanaGame, Piece, Position, Rules, Setup, Square};
 
 /// The reachable counts of the default rules, pinned: (Black to move, White to move, entries).
 /// The whole plain search derives each again.
@@ -33,7 +38,12 @@ pub const PINNED: [(Rules, u64, u64, u64); 2] = [
 /// The self-check's part for Nana: each check below over its whole space, every rule
 /// combination for the retro-moves, both default rule sets for the reachable states.
 pub fn whole_space_checks() -> Vec<WholeCheck> {
-    let mut checks = vec![WholeCheck::new("rank ∘ unrank over the whole index", || index_round_trip(1))];
+    let mut checks = vec![
+        WholeCheck::new("rank ∘ unrank over the whole index", || index_round_trip(1)),
+        WholeCheck::new("the file order against a plain sort, every King pair", || {
+            file_order_against_sort(0..KING_PAIRS as u64)
+        }),
+    ];
     for rules in Rules::all() {
         checks.push(WholeCheck::new(
             format!("{}: retro-moves against moves, every entry", rules.short_name()),
@@ -85,6 +95,63 @@ pub fn index_round_trip(every: u64) -> Result<String, CheckFailed> {
         return Err(CheckFailed(format!("the index ends at {SIZE}, not at 18,609,858")));
     }
     Ok(format!("{} entries round-trip", SIZE.div_ceil(every)))
+}
+
+/// The place of each entry of the King pairs `pairs` in a table file ([`file_position`], and
+/// its inverse [`index_at`]) against a plain sort of the pair's entries by what their positions
+/// hold, read off the board: Black's O cubes and D cubes (`3 × O + D`), the hands (Black's O and
+/// D cubes, White's, base 3), the O cubes' and the D cubes' squares among the pair's free
+/// squares (masks, as the index orders its patterns), which cubes White owns (counted from the
+/// last free square back), their faces (base 4, the last free square's least significant);
+/// the opening entries keep their places.
+pub fn file_order_against_sort(pairs: std::ops::Range<u64>) -> Result<String, CheckFailed> {
+    let key = |i: u64| -> u64 {
+        let pos = unrank(i).expect("an entry of the main block");
+        let kings: Vec<Square> = [Color::Black, Color::White].iter().filter_map(|&c| pos.king_square(c)).collect();
+        let free = Square::ALL.iter().filter(|sq| !kings.contains(sq));
+        let (mut owned, mut masks, mut cubes) = ([0u64; 2], [0u64; 2], Vec::new());
+        for (j, &sq) in free.enumerate() {
+            let Some(piece) = pos.piece_at(sq) else { continue };
+            let (kind, face) = match Cube::O.faces().iter().position(|&r| r == piece.role) {
+                Some(face) => (0, face),
+                None => (1, Cube::D.faces().iter().position(|&r| r == piece.role).expect("a cube's face")),
+            };
+            masks[kind] |= 1 << j;
+            owned[kind] += u64::from(piece.color == Color::Black);
+            cubes.push((piece.color == Color::White, face as u64));
+        }
+        // Cube `c` counted from the last free square back.
+        let (mut white, mut faces) = (0, 0);
+        for (c, &(by_white, face)) in cubes.iter().rev().enumerate() {
+            white |= u64::from(by_white) << c;
+            faces |= face << (2 * c);
+        }
+        let hand = |color, cube| u64::from(pos.hand(color, cube));
+        let (bo, bd) = (hand(Color::Black, Cube::O), hand(Color::Black, Cube::D));
+        let material = 3 * (owned[0] + bo) + owned[1] + bd;
+        let hands = ((bo * 3 + bd) * 3 + hand(Color::White, Cube::O)) * 3 + hand(Color::White, Cube::D);
+        (((material * 81 + hands) << 14 | masks[0] << 7 | masks[1]) << 4 | white) << 8 | faces
+    };
+    for kp in pairs.clone() {
+        let first = kp * CUBE_CONFIGS;
+        let mut sorted: Vec<(u64, u64)> = (first..first + CUBE_CONFIGS).into_par_iter().map(|i| (key(i), i)).collect();
+        sorted.par_sort_unstable();
+        let bad = sorted.par_iter().enumerate().find_any(|&(p, &(_, i))| {
+            let place = first + p as u64;
+            file_position(i) != place || index_at(place) != i
+        });
+        if let Some((p, &(_, i))) = bad {
+            return Err(CheckFailed(format!(
+                "entry {i}: at {} in the file, {} by the sort",
+                file_position(i),
+                first + p as u64
+            )));
+        }
+    }
+    if let Some(i) = (MAIN..SIZE).find(|&i| file_position(i) != i || index_at(i) != i) {
+        return Err(CheckFailed(format!("the opening entry {i} is at {} in the file", file_position(i))));
+    }
+    Ok(format!("{} entries in their places", (pairs.end - pairs.start) * CUBE_CONFIGS + (SIZE - MAIN)))
 }
 
 /// The solver's retro-moves against its moves: over the whole space (`every` = 1) the same set

@@ -3,8 +3,8 @@
 //! against a solve in memory, which marks them unused (the current rules'; the original rules'
 //! entries are those the file reads whole, whose CRC-32 `golden.rs` checks):
 //!
-//! - the file's stored entries are the solve's with every win as one value and exactly its
-//!   unused entries filled so;
+//! - the file's stored entries are the solve's in the file's order, with every win as one
+//!   value and exactly its unused entries filled so;
 //! - read whole, the file's entries are the solve's (its reader marks the unused entries again
 //!   from the rules and restores the wins' distances from their moves);
 //! - an entry is used exactly where it has a legal position, the only positions the probe
@@ -16,7 +16,7 @@
 use nana_engine::{ByteCode, NoProgress};
 use nana_probe::table::{Source, TableRules};
 use nana_probe::ProbeRules;
-use nana_shogi::index::SIZE;
+use nana_shogi::index::{file_position, SIZE};
 use nana_shogi::probe::Probe;
 use nana_shogi::Rules;
 
@@ -24,13 +24,14 @@ mod common;
 use common::XorShift;
 
 /// The stored entries of a 1-byte table whose wins are stored as one value (a win in 1: every
-/// even entry but 0) and whose unused entries are filled, made here from the solve's entries,
-/// block by block.
+/// even entry but 0), in the file's order (entry `i` at `file_position(i)`), and whose unused
+/// entries are filled, made here from the solve's entries, block by block.
 fn filled(entries: &[u8], block: usize) -> Vec<u8> {
-    let mut stored: Vec<u8> = entries
-        .iter()
-        .map(|&e| if e.is_multiple_of(2) && e != 0 && e != ByteCode::ILLEGAL.0 { 2 } else { e })
-        .collect();
+    let mut stored = vec![ByteCode::ILLEGAL.0; entries.len()];
+    for (i, &e) in entries.iter().enumerate() {
+        let e = if e.is_multiple_of(2) && e != 0 && e != ByteCode::ILLEGAL.0 { 2 } else { e };
+        stored[file_position(i as u64) as usize] = e;
+    }
     for chunk in stored.chunks_mut(block) {
         let Some(first) = chunk.iter().copied().find(|&e| e != ByteCode::ILLEGAL.0) else { continue };
         let mut last = first;

@@ -21,7 +21,7 @@ use std::fmt::Write as _;
 
 use nana_engine::{ByteCode, Stats, Value};
 use nana_probe::table::{Source, Table, TableRules};
-use nana_shogi::index::SIZE;
+use nana_shogi::index::{file_position, SIZE};
 use nana_shogi::probe::Probe;
 use nana_shogi::{fen, NanaGame, Position, Rules};
 use nana_tablebase::{Layout, HEADER_SIZE};
@@ -171,8 +171,8 @@ fn golden(rule_sets: &[Rules]) {
     assert_eq!(golden_tablebases.lines().count(), 1 + all.len(), "tests/data/golden/tablebases.csv");
 }
 
-/// Every entry of a rule set's file, read one at a time through its blocks, is the decoded
-/// entry wherever the entry is used, a win as one value (an unused one is don't-care, stored
+/// Every entry of a rule set's file, read one at a time through its blocks at its place in the
+/// file ([`file_position`]), is the decoded entry wherever the entry is used, a win as one value (an unused one is don't-care, stored
 /// filled). A flipped byte
 /// in the block index is refused when the file is opened. One in the block that holds the
 /// start's entry is not (the index and histogram are intact): the start's lookup is refused
@@ -188,7 +188,7 @@ fn the_compressed_file_reads_as_its_entries_and_refuses_a_damaged_block() {
     let stored_as = |e: u8| if e.is_multiple_of(2) && e != 0 { 2 } else { e };
     let differing = (0..SIZE)
         .filter(|&i| entries[i as usize] != ByteCode::ILLEGAL.0)
-        .filter(|&i| file.entry(i).unwrap() != Some(u16::from(stored_as(entries[i as usize]))))
+        .filter(|&i| file.entry(file_position(i)).unwrap() != Some(u16::from(stored_as(entries[i as usize]))))
         .count();
     assert_eq!(differing, 0);
     assert_eq!(file.entry(SIZE).unwrap(), None);

@@ -11,16 +11,24 @@ use nana_tablebase::{Counts, Tablebase};
 use super::{Identity, Table, TableError, TableRules};
 
 /// Writes a solution atomically to `dir/`[`TableRules::file_name`], its entries in the game's
-/// layout ([`TableRules::layout`]), and returns that path.
+/// order ([`ProbeRules::file_order`](crate::ProbeRules::file_order)) and layout
+/// ([`TableRules::layout`]), and returns that path.
 pub fn write<G: TableRules>(game: &G, dir: &Path, solution: &Solution) -> Result<PathBuf, TableError> {
     let path = dir.join(game.file_name());
     let s = &solution.stats;
     let counts = Counts { wins: s.wins, losses: s.losses, draws: s.draws, illegal: s.illegal };
     let header = game.header(counts, u32::from(s.max_dtm));
-    let width = solution.width.bytes() as u64;
-    let fill = |first: u64, out: &mut [u8]| solution.fill(first / width, out);
-    nana_tablebase::write_from(&path, &header, game.layout(), &fill)
-        .map_err(|error| TableError::File { path: path.clone(), error })?;
+    let width = solution.width.bytes();
+    let order = game.file_order();
+    let written = if order.is_index() {
+        let fill = |first: u64, out: &mut [u8]| solution.fill(first / width as u64, out);
+        nana_tablebase::write_from(&path, &header, game.layout(), &fill)
+    } else {
+        let entries = solution.bytes();
+        let fill = |first: u64, out: &mut [u8]| order.fill_places(&entries, width, first / width as u64, out);
+        nana_tablebase::write_from(&path, &header, game.layout(), &fill)
+    };
+    written.map_err(|error| TableError::File { path: path.clone(), error })?;
     Ok(path)
 }
 
