@@ -72,7 +72,8 @@ fn answers(lines: &[String]) -> Vec<Vec<String>> {
 fn a_failing_read_is_an_error_for_its_positions_and_the_engine_answers_the_rest() {
     let rules = nana_shogi::Rules::default();
     let bytes = std::fs::read(nana_fixture::path(rules)).expect("the fixture's table");
-    let (fail, _) = nana_fixture::block_bytes_of(&bytes, rules.file_order().place(rules.index(&rules.start())));
+    let (fail, _) =
+        nana_fixture::block_bytes_of(&bytes, rules.file_order().place(rules.index(&rules.start())));
     let armed = Arc::new(AtomicBool::new(true));
     let failing = Failing { bytes: Arc::new(bytes), fail, armed: armed.clone() };
     let start = ["position startpos".to_string(), "go".to_string()];

@@ -292,7 +292,8 @@ fn a_line_over_the_limit_is_refused_and_a_flood_of_lines_is_answered_in_order() 
 fn a_damaged_block_is_an_error_with_the_command_that_regenerates_it() {
     let rules = nana_shogi::Rules::default();
     let mut bytes = std::fs::read(nana_fixture::path(rules)).expect("the fixture's table");
-    let block = nana_fixture::damage_block_of(&mut bytes, rules.file_order().place(rules.index(&rules.start())));
+    let block =
+        nana_fixture::damage_block_of(&mut bytes, rules.file_order().place(rules.index(&rules.start())));
     let dir = tempfile::tempdir().expect("a temporary folder");
     std::fs::write(dir.path().join(nana_probe::table::TableRules::file_name(&rules)), &bytes)
         .expect("written");

@@ -314,7 +314,8 @@ fn dobutsu_tables_load_from_their_files_and_missing_ones_are_named() {
 async fn a_damaged_block_is_an_error_every_time_and_other_positions_answer() {
     let rules = Rules::TANAKA;
     let mut bytes = std::fs::read(nana_fixture::path(rules)).unwrap();
-    let block = nana_fixture::damage_block_of(&mut bytes, rules.file_order().place(rules.index(&rules.start())));
+    let block =
+        nana_fixture::damage_block_of(&mut bytes, rules.file_order().place(rules.index(&rules.start())));
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(nana_probe::table::TableRules::file_name(&rules));
     std::fs::write(&path, &bytes).unwrap();

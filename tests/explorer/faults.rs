@@ -22,7 +22,8 @@ use crate::common::{request, table, tables};
 fn failing_table() -> (Table<Rules>, Arc<AtomicBool>, u64) {
     let game = *table("original").game();
     let bytes = std::fs::read(nana_fixture::path(game)).expect("the fixture's file");
-    let (fail, block) = nana_fixture::block_bytes_of(&bytes, game.file_order().place(game.index(&game.start())));
+    let (fail, block) =
+        nana_fixture::block_bytes_of(&bytes, game.file_order().place(game.index(&game.start())));
     let armed = Arc::new(AtomicBool::new(true));
     let source = FailingReads { bytes: Arc::new(bytes), fail, armed: armed.clone() };
     let tb = Tablebase::from_reader(Box::new(source), "nana-original.tb").expect("the index reads");

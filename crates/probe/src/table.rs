@@ -25,10 +25,10 @@ mod error;
 mod file;
 mod order;
 pub use entries::{Entries, ReadEntries};
-pub use order::FileOrder;
 pub use error::{Identity, RulesError, TableError};
 #[cfg(feature = "files")]
 pub use file::write;
+pub use order::FileOrder;
 
 /// A rule set of a game whose solution can be written, opened and solved.
 pub trait TableRules: ProbeRules + Sized {

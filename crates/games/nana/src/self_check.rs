@@ -22,8 +22,8 @@ use nana_front::{CheckFailed, WholeCheck};
 use rayon::prelude::*;
 
 use crate::index::{
-    file_position, index_at, is_self_mirror_pair, mirror_entry, rank, unrank, CUBE_CONFIGS, KING_PAIRS, MAIN, SIZE,
-    START,
+    file_position, index_at, is_self_mirror_pair, mirror_entry, rank, unrank, CUBE_CONFIGS, KING_PAIRS, MAIN,
+    SIZE, START,
 };
 use crate::reach::{self, positions_per_entry, Reachable};
 use crate::{Color, Cube, NanaGame, Piece, Position, Rules, Setup, Square};
@@ -107,7 +107,8 @@ pub fn index_round_trip(every: u64) -> Result<String, CheckFailed> {
 pub fn file_order_against_sort(pairs: std::ops::Range<u64>) -> Result<String, CheckFailed> {
     let key = |i: u64| -> u64 {
         let pos = unrank(i).expect("an entry of the main block");
-        let kings: Vec<Square> = [Color::Black, Color::White].iter().filter_map(|&c| pos.king_square(c)).collect();
+        let kings: Vec<Square> =
+            [Color::Black, Color::White].iter().filter_map(|&c| pos.king_square(c)).collect();
         let free = Square::ALL.iter().filter(|sq| !kings.contains(sq));
         let (mut owned, mut masks, mut cubes) = ([0u64; 2], [0u64; 2], Vec::new());
         for (j, &sq) in free.enumerate() {
@@ -134,7 +135,8 @@ pub fn file_order_against_sort(pairs: std::ops::Range<u64>) -> Result<String, Ch
     };
     for kp in pairs.clone() {
         let first = kp * CUBE_CONFIGS;
-        let mut sorted: Vec<(u64, u64)> = (first..first + CUBE_CONFIGS).into_par_iter().map(|i| (key(i), i)).collect();
+        let mut sorted: Vec<(u64, u64)> =
+            (first..first + CUBE_CONFIGS).into_par_iter().map(|i| (key(i), i)).collect();
         sorted.par_sort_unstable();
         let bad = sorted.par_iter().enumerate().find_any(|&(p, &(_, i))| {
             let place = first + p as u64;

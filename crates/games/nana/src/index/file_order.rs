@@ -84,8 +84,8 @@ fn build(t: &Tables) -> Order {
     let mut at = 0u64;
     for (_, size, mut g) in keyed {
         g.offset = at as u32;
-        offset[usize::from(g.class)][usize::from(g.split)][usize::from(g.owned[0])][usize::from(g.owned[1])] =
-            g.offset;
+        offset[usize::from(g.class)][usize::from(g.split)][usize::from(g.owned[0])]
+            [usize::from(g.owned[1])] = g.offset;
         groups.push(g);
         at += size;
     }
@@ -260,7 +260,8 @@ impl Walk {
     }
 
     fn enter_rank(&mut self) {
-        let owners = order().owners_of_rank[usize::from(self.kinds)][self.white[0]][self.white[1]][self.rank as usize];
+        let owners =
+            order().owners_of_rank[usize::from(self.kinds)][self.white[0]][self.white[1]][self.rank as usize];
         let owner_digits = (0..4).fold(0u64, |d, c| d | u64::from(owners >> c & 1) << (3 * c + 2));
         let x = self.pattern << self.digit_bits | owner_digits;
         self.owners_entry = self.first + x * self.splits;
@@ -360,7 +361,11 @@ mod tests {
         for first in [0, 1, 4095, 700_001, CUBE_CONFIGS - 1000, 16 * CUBE_CONFIGS + 1_094_000, MAIN - 5] {
             indexes_at(first, &mut run);
             for (p, &i) in (first..).zip(&run) {
-                assert_eq!(i, if p < super::super::SIZE { index_at_plain(p) } else { p }, "place {p} from {first}");
+                assert_eq!(
+                    i,
+                    if p < super::super::SIZE { index_at_plain(p) } else { p },
+                    "place {p} from {first}"
+                );
             }
         }
     }
