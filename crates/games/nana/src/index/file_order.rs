@@ -68,9 +68,9 @@ fn build(t: &Tables) -> Order {
                     let material = 3 * (bo + ob) + bd + db;
                     let hands = ((bo * 3 + bd) * 3 + wo) * 3 + wd;
                     let patterns = class_patterns(t, k);
-                    let size = u64::from(patterns)
+                    let size = (u64::from(patterns)
                         * CHOOSE[usize::from(a)][usize::from(ob)]
-                        * CHOOSE[usize::from(c)][usize::from(db)]
+                        * CHOOSE[usize::from(c)][usize::from(db)])
                         << (2 * (a + c));
                     let group = Group { offset: 0, class: k as u8, split, owned: [ob, db] };
                     keyed.push((u32::from(material) * 81 + u32::from(hands), size, group));
@@ -148,7 +148,7 @@ pub fn file_position(index: u64) -> u64 {
     let [owners, faces] = order.digits[digits as usize].to_le_bytes();
     let kinds = order.kinds[usize::from(class.first) + pattern as usize];
     let [wo, wd] = white(kinds, owners).map(usize::from);
-    let per_pattern = CHOOSE[k / 3][wo] * CHOOSE[k % 3][wd] << (2 * n);
+    let per_pattern = (CHOOSE[k / 3][wo] * CHOOSE[k % 3][wd]) << (2 * n);
     // White's cubes on the board name the group as well as Black's.
     let group = order.offset[k][split as usize][k / 3 - wo][k % 3 - wd];
     let rank = u64::from(order.owner_rank[usize::from(kinds)][usize::from(owners)]);
@@ -337,7 +337,7 @@ fn index_at_plain(position: u64) -> u64 {
     let class = &t.classes[k];
     let n = u32::from(class.digit_bits) / 3;
     let [ob, db] = g.owned.map(usize::from);
-    let per_pattern = CHOOSE[k / 3][ob] * CHOOSE[k % 3][db] << (2 * n);
+    let per_pattern = (CHOOSE[k / 3][ob] * CHOOSE[k % 3][db]) << (2 * n);
     let q = u64::from(r - g.offset);
     let (pattern, within) = (q / per_pattern, q % per_pattern);
     let (rank, faces) = (within >> (2 * n), within & ((1 << (2 * n)) - 1));
