@@ -104,9 +104,21 @@ async function onScreen(page) {
   }));
 }
 
+// Every range the page fetched written to its range cache (the page writes them half a second
+// after the last came, which a page left at once, or a machine gone offline, would not wait for).
+async function flushed(page) {
+  await page.evaluate(() => (typeof NanaStatic === "undefined" ? null : NanaStatic.flush()));
+}
+
+// Leaves the page for a blank one, what it fetched kept first.
+async function leave(page) {
+  await flushed(page);
+  await page.goto("about:blank");
+}
+
 // A Dobutsu position opened by its URL in a fresh page, shown whole (mainline and all).
 async function openWhole(page, rs, fen) {
-  await page.goto("about:blank");
+  await leave(page);
   await page.goto(base + "#/" + rs.game + "/" + rs.rules + "?position=" + encodeURIComponent(fen));
   await shown(page, fen, rs);
   await wholeMainline(page);
@@ -122,6 +134,18 @@ async function playDobutsu(page, rs) {
     const s = document.getElementById("play-status");
     return s.dataset.over === "yes" || /your move\.$/.test(s.textContent);
   });
+  // Clicks `selector` until `done(arg)` holds in the page: a click that lands while the page
+  // draws the record anew (a busy machine) is lost with the element it hit, and is made again.
+  const clickUntil = async (selector, done, arg) => {
+    for (let tries = 1; ; tries++) {
+      await page.click(selector);
+      try {
+        return await page.waitForFunction(done, arg, { timeout: 10000 });
+      } catch (e) {
+        if (tries === 6) throw e;
+      }
+    }
+  };
   await page.goto(base + "#/dobutsu/tanaka");
   await shown(page, rs.start.fen, rs);
   await page.click("#play");
@@ -195,7 +219,7 @@ async function playDobutsu(page, rs) {
 
   // The record read back: its moves, from the engine command, in a fresh page's URL.
   const moves = text.replace(/^position startpos moves /, "").split(" ");
-  await page.goto("about:blank");
+  await leave(page);
   await page.goto(base + "#/dobutsu/tanaka?play=first&moves=" + moves.map(encodeURIComponent).join(","));
   await page.waitForFunction((f) => document.getElementById("fen").value === f && document.getElementById("play-status").dataset.over === "yes", final);
   check(JSON.stringify(await record()) === JSON.stringify(rec), "play: the moves of the engine command, opened as a URL, give the same record and last position");
@@ -204,16 +228,14 @@ async function playDobutsu(page, rs) {
   check(JSON.stringify(await record()) === JSON.stringify(rec), "play: the record survives a reload");
 
   // Each entry of the record links to its ply; the link opened anew shows that ply, record whole.
-  await page.click('#record a[data-ply="2"]');
-  await page.waitForFunction((f) => document.getElementById("fen").value === f, fens[2]);
+  await clickUntil('#record a[data-ply="2"]', (f) => document.getElementById("fen").value === f, fens[2]);
   check(new URL(page.url()).hash.endsWith("&ply=2"), `play: a record entry's link names its ply (${new URL(page.url()).hash})`);
   await page.reload();
   await page.waitForFunction((f) => document.getElementById("fen").value === f && document.querySelector("#record a.cur") !== null, fens[2]);
   check((await page.locator("#record a.cur").getAttribute("data-ply")) === "2" && (await record()).length === rec.length, "play: the ply's link, reloaded, shows ply 2 with the whole record");
 
   // Undo from the end: back to the user's last turn, the last move and its reply taken back.
-  await page.click(`#record a[data-ply="${rec.length}"]`);
-  await page.waitForFunction((f) => document.getElementById("fen").value === f, final);
+  await clickUntil(`#record a[data-ply="${rec.length}"]`, (f) => document.getElementById("fen").value === f, final);
   // The user's last move is ply userLast (counted from 1); undo shows the position before it.
   const userLast = rec.length - (rec[rec.length - 1].by === "opponent" ? 1 : 0);
   await page.click("#play-undo");
@@ -238,7 +260,7 @@ function gameUrl(game, ply) {
 
 // What the page shows of a played game's position: its board, its value and its moves.
 async function plyOnScreen(page, game, rs, ply) {
-  await page.goto("about:blank");
+  await leave(page);
   await page.goto(gameUrl(game, ply));
   await shown(page, game.fens[ply], rs);
   return page.evaluate(() => JSON.stringify({
@@ -397,9 +419,10 @@ try {
   // From here on, nothing may be logged to the console as an error.
   first.consoleErrors.length = 0;
   const offlineT0 = Date.now();
+  await flushed(page);
   await first.context.setOffline(true);
   for (const rs of [nana, dobutsu].filter(Boolean)) {
-    await page.goto("about:blank");
+    await leave(page);
     await page.goto(base + "#/" + rs.game + "/" + rs.rules);
     await shown(page, rs.start.fen, rs);
     check((await page.locator("#value").getAttribute("data-category")) === rs.start.category, `offline, ${rs.game} ${rs.rules}'s start still answers`);
@@ -418,7 +441,7 @@ try {
     // A position whose blocks were never fetched: its board is still drawn, and the page says
     // that it needs the network, not that the string is wrong.
     const never = "l2/1c1/1C1/2L[GEge] b 0 1";
-    await page.goto("about:blank");
+    await leave(page);
     await page.goto(base + "#/dobutsu/tanaka?position=" + encodeURIComponent(never));
     await page.waitForFunction(() => document.getElementById("error").textContent !== "");
     const said = await page.locator("#error").textContent();
@@ -457,7 +480,7 @@ if (!failed) {
     await page.waitForFunction(() => /^[A-Z][a-z]/.test(document.getElementById("value").textContent));
     check((await page.locator("#best").textContent()) === "best move", "ja: the switch turns the page English");
     await page.selectOption("#lang", "ja");
-    await page.goto("about:blank");
+    await leave(page);
     await page.goto(base + "#/" + rs.game + "/" + rs.rules + "?lang=en");
     await shown(page, a.fen, rs);
     check((await page.locator("#best").textContent()) === "best move", "ja: the fragment's lang=en opens the page in English");

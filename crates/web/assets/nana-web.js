@@ -209,7 +209,7 @@ const NanaStatic = (() => {
   // Ranges to keep in the range cache, written once the answer under way is whole (or half a
   // second after the last range came): a write per range while the rounds go on slowed each round
   // (the writes share the host's cores with the fetches). The module holds the bytes meanwhile.
-  let toKeep = [], keepTimer = null;
+  let toKeep = [], keepTimer = null, keeping = Promise.resolve();
   function keep(url, a, b, key, bytes) {
     toKeep.push([url, a, b, key, bytes]);
     clearTimeout(keepTimer);
@@ -219,8 +219,8 @@ const NanaStatic = (() => {
     clearTimeout(keepTimer);
     const ranges = toKeep;
     toKeep = [];
-    if (!ranges.length) return;
-    caches.open(rangeCache).then(async (c) => {
+    if (!ranges.length) return keeping;
+    keeping = keeping.then(() => caches.open(rangeCache)).then(async (c) => {
       const map = await kept();
       for (const [url, a, b, key, bytes] of ranges) {
         await c.put(key, new Response(bytes));
@@ -228,7 +228,11 @@ const NanaStatic = (() => {
         map.get(url).push([a, b, key]);
       }
     }).catch(() => {});
+    return keeping;
   }
+  // Every range fetched so far written to the range cache: what a page that is about to be left
+  // (or to go offline) waits for, so that the next visit finds them.
+  const flush = () => writeKept();
   // Bytes range.start..range.end of a table, from the parts that hold them.
   async function fetchRange(range) {
     const table = tables.get(range.file);
@@ -355,5 +359,5 @@ const NanaStatic = (() => {
     navigator.serviceWorker.register("sw.js").catch(() => {});
   }
   addEventListener("load", () => setTimeout(register, 3000));
-  return { get, counts };
+  return { get, counts, flush };
 })();
