@@ -4,7 +4,7 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use super::cells::Codes;
-use super::reversed::{Reversed, BUCKET_BITS};
+use super::reversed::{Dealt, BUCKET_BITS};
 use super::SolveError;
 use crate::cell::Cell;
 use crate::par::prelude::*;
@@ -33,17 +33,15 @@ pub(super) struct Forward {
     /// Entries with more than 255 successors, and how many.
     pub many: Vec<(u32, usize)>,
     /// With kept edges: each share's successors of its inner entries, as reported, dealt out
-    /// by bucket of their target ([`BUCKET_BITS`]), each as its source above the target's
-    /// place in the bucket ([`Reversed::edge`]).
-    pub shares: Vec<Vec<Vec<u64>>>,
+    /// by bucket of their target.
+    pub shares: Vec<Dealt>,
 }
 
 /// What one share of the forward pass found (rayon folds the chunks a worker takes into one).
-#[derive(Default)]
 struct Share {
     seeds: Seeds,
     many: Vec<(u32, usize)>,
-    by_bucket: Vec<Vec<u64>>,
+    dealt: Dealt,
     /// The successors of the entry at hand.
     succ: Vec<u64>,
 }
@@ -180,7 +178,12 @@ pub(super) fn forward<G: Graph, M: Marks>(
     let shares: Result<Vec<Share>, SolveError> = (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .try_fold(
-            || Share { by_bucket: vec![Vec::new(); buckets], ..Share::default() },
+            || Share {
+                seeds: Seeds::default(),
+                many: Vec::new(),
+                dealt: Dealt::new(buckets),
+                succ: Vec::new(),
+            },
             |mut share, chunk| {
                 let start = chunk * CHUNK;
                 let end = (start + CHUNK).min(n);
@@ -221,7 +224,7 @@ pub(super) fn forward<G: Graph, M: Marks>(
         }
         found.seeds.settled += share.seeds.settled;
         found.many.extend(share.many);
-        found.shares.push(share.by_bucket);
+        found.shares.push(share.dealt);
     }
     Ok(found)
 }
@@ -333,7 +336,7 @@ fn visit<G: Graph, M: Marks>(
             marks.inner(i, count.min(u8::MAX as usize) as u8);
             if matches!(source, Source::KeepEdges) {
                 for &q in &share.succ {
-                    share.by_bucket[(q >> BUCKET_BITS) as usize].push(Reversed::edge(i, q));
+                    share.dealt.push(i, q);
                 }
             }
         }
