@@ -229,10 +229,10 @@ fn deal_edges(edges: &Reversed, chunk: &[u32], by_range: &mut [Vec<u32>]) {
         // Each frontier entry costs two dependent cache misses (its offsets, then its
         // predecessors): ask for both some entries ahead.
         if let Some(&ahead) = chunk.get(k + 2 * PREFETCH_AHEAD) {
-            prefetch(&edges.first[ahead as usize]);
+            edges.prefetch_offsets(ahead);
         }
         if let Some(&ahead) = chunk.get(k + PREFETCH_AHEAD) {
-            prefetch(edges.preds.as_ptr().wrapping_add(edges.first[ahead as usize] as usize));
+            edges.prefetch_preds(ahead);
         }
         for &p in edges.of(q) {
             by_range[(p >> RANGE_BITS) as usize].push(p);

@@ -1,5 +1,6 @@
 //! The successors the forward pass kept, turned around into predecessors.
 
+use super::backward::prefetch;
 use crate::par::prelude::*;
 
 /// Entries per bucket of the reversal: a bucket's counts (4 bytes an entry) stay in cache.
@@ -55,11 +56,19 @@ impl Dealt {
     }
 }
 
-/// The predecessors of every entry, turned around from the successors the forward pass kept:
-/// those of `q` are `preds[first[q]..first[q + 1]]`, an entry as often as it reported `q`.
+/// The predecessors of every entry, turned around from the successors the forward pass kept,
+/// an entry as often as it reported its successor; by bucket of targets, each bucket's arrays
+/// allocated apart (small enough for the allocator to hand out again what an earlier solve or
+/// the forward pass's segments freed, where one array of every edge would be fresh pages).
 pub(super) struct Reversed {
-    pub first: Vec<u32>,
-    pub preds: Vec<u32>,
+    buckets: Vec<Bucket>,
+}
+
+/// The predecessors of a bucket's targets: those of the target at place `k` are
+/// `preds[first[k]..first[k + 1]]`.
+struct Bucket {
+    first: Vec<u32>,
+    preds: Vec<u32>,
 }
 
 impl Reversed {
@@ -71,7 +80,7 @@ impl Reversed {
 
     /// Turns the forward pass's edges around, bucket by bucket of targets (the forward pass
     /// dealt them out): each bucket is sorted by target by counting, its counts in cache. The
-    /// predecessors of an entry come in no particular order. `None` when there are too many
+    /// predecessors of an entry come in no particular order. `None` when a bucket has too many
     /// edges for 32-bit offsets (the solver then asks the game).
     pub(super) fn new(n: usize, shares: Vec<Dealt>) -> Option<Reversed> {
         let buckets = n.div_ceil(1 << BUCKET_BITS);
@@ -82,50 +91,89 @@ impl Reversed {
                 all.extend(segments);
             }
         }
-        let mut bucket_start = Vec::with_capacity(buckets + 1);
-        let mut total = 0usize;
-        for shares in &by_bucket {
-            bucket_start.push(total);
-            total += shares.iter().map(Vec::len).sum::<usize>();
-        }
-        bucket_start.push(total);
-        let total = u32::try_from(total).ok()?;
-        // Each bucket sorted by target: its own slices of `first` and `preds`.
-        let mut first = vec![0u32; n + 1];
-        first[n] = total;
-        let mut preds = vec![0u32; total as usize];
-        let mut slices = Vec::with_capacity(buckets);
-        let mut rest = preds.as_mut_slice();
-        for b in 0..buckets {
-            let (slice, tail) = rest.split_at_mut(bucket_start[b + 1] - bucket_start[b]);
-            slices.push(slice);
-            rest = tail;
-        }
         let place = |e: u64| (e & ((1 << BUCKET_BITS) - 1)) as usize;
-        first[..n].par_chunks_mut(1 << BUCKET_BITS).zip(slices).zip(by_bucket).enumerate().for_each(
-            |(b, ((first, preds), shares))| {
-                let mut count = vec![0u32; first.len() + 1];
-                shares.iter().flatten().for_each(|&e| count[place(e) + 1] += 1);
-                for k in 1..count.len() {
-                    count[k] += count[k - 1];
+        let buckets: Option<Vec<Bucket>> = by_bucket
+            .into_par_iter()
+            .enumerate()
+            .map(|(b, segments)| {
+                let targets = (n - (b << BUCKET_BITS)).min(1 << BUCKET_BITS);
+                let edges = segments.iter().map(Vec::len).sum::<usize>();
+                u32::try_from(edges).ok()?;
+                // `first[k + 2]` counts the edges into place `k`; summed up, `first[k + 1]`
+                // is where place `k`'s predecessors start, the cursor each edge into it
+                // advances, so that `first[k + 1]` ends where place `k + 1`'s start.
+                let mut first = vec![0u32; targets + 2];
+                segments.iter().flatten().for_each(|&e| first[place(e) + 2] += 1);
+                for k in 2..first.len() {
+                    first[k] += first[k - 1];
                 }
-                for (f, &c) in first.iter_mut().zip(&count) {
-                    *f = bucket_start[b] as u32 + c;
+                let mut preds = vec![0u32; edges];
+                for &e in segments.iter().flatten() {
+                    let cursor = &mut first[place(e) + 1];
+                    preds[*cursor as usize] = (e >> BUCKET_BITS) as u32;
+                    *cursor += 1;
                 }
-                for &e in shares.iter().flatten() {
-                    let q = place(e);
-                    preds[count[q] as usize] = (e >> BUCKET_BITS) as u32;
-                    count[q] += 1;
-                }
-            },
-        );
-        Some(Reversed { first, preds })
+                first.pop();
+                Some(Bucket { first, preds })
+            })
+            .collect();
+        Some(Reversed { buckets: buckets? })
+    }
+
+    /// Asks the cache for the offsets of `q`'s predecessors.
+    #[inline]
+    pub(super) fn prefetch_offsets(&self, q: u32) {
+        let b = &self.buckets[(q >> BUCKET_BITS) as usize];
+        prefetch(&b.first[q as usize & ((1 << BUCKET_BITS) - 1)]);
+    }
+
+    /// Asks the cache for `q`'s predecessors (its offsets read).
+    #[inline]
+    pub(super) fn prefetch_preds(&self, q: u32) {
+        let b = &self.buckets[(q >> BUCKET_BITS) as usize];
+        prefetch(b.preds.as_ptr().wrapping_add(b.first[q as usize & ((1 << BUCKET_BITS) - 1)] as usize));
     }
 
     /// The predecessors of `q`.
     #[inline]
     pub(super) fn of(&self, q: u32) -> &[u32] {
-        let q = q as usize;
-        &self.preds[self.first[q] as usize..self.first[q + 1] as usize]
+        let b = &self.buckets[(q >> BUCKET_BITS) as usize];
+        let k = q as usize & ((1 << BUCKET_BITS) - 1);
+        &b.preds[b.first[k] as usize..b.first[k + 1] as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every edge, dealt by two shares over several buckets (the last one partial, one empty)
+    /// and into more than one segment, comes back as its target's predecessor as often as it
+    /// was dealt: against the edges listed and sorted.
+    #[test]
+    fn the_reversal_lists_each_edge_at_its_target() {
+        let n: usize = 3 << BUCKET_BITS | 123;
+        let mut shares = [Dealt::new(n.div_ceil(1 << BUCKET_BITS)), Dealt::new(n.div_ceil(1 << BUCKET_BITS))];
+        let mut edges = Vec::new();
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for k in 0..5 * SEGMENT {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let p = (x >> 40) as usize % n;
+            // No edge into the second bucket; many into one target of the first.
+            let mut q = if k % 3 == 0 { 17 } else { (x % n as u64) as usize };
+            if q >> BUCKET_BITS == 1 {
+                q += 1 << BUCKET_BITS;
+            }
+            shares[k % 2].push(p, q as u64);
+            edges.push((q as u32, p as u32));
+        }
+        let reversed = Reversed::new(n, shares.into()).expect("few edges");
+        let mut listed: Vec<(u32, u32)> =
+            (0..n as u32).flat_map(|q| reversed.of(q).iter().map(move |&p| (q, p))).collect();
+        listed.sort_unstable();
+        edges.sort_unstable();
+        assert_eq!(listed, edges);
     }
 }
