@@ -86,6 +86,20 @@ pub trait Graph: Sync {
     /// Pushes every inner entry that has a legal move into the legal entry `index` onto `out`.
     fn predecessors(&self, index: u64, out: &mut Vec<u64>);
 
+    /// Calls `f` with each entry of `entries` in increasing order, what it is and its
+    /// successors, as [`Graph::successors`] gives them (in a list `f` may reorder). The forward
+    /// pass asks for a run of entries at a time, so that a game may share work between one entry
+    /// and the next (say, the part of their positions they have in common); the default asks
+    /// [`Graph::successors`] entry by entry.
+    fn successors_of_each(&self, entries: std::ops::Range<u64>, f: &mut dyn FnMut(u64, Node, &mut Vec<u64>)) {
+        let mut out = Vec::new();
+        for index in entries {
+            out.clear();
+            let node = self.successors(index, &mut out);
+            f(index, node, &mut out);
+        }
+    }
+
     /// Calls `f` with the predecessors of each of `entries` in turn, as
     /// [`Graph::predecessors`] lists them (in a list `f` may reorder). The backward passes ask
     /// for a chunk of a frontier at a time, mostly in increasing order, so that a game may

@@ -42,8 +42,6 @@ struct Share {
     seeds: Seeds,
     many: Vec<(u32, usize)>,
     dealt: Dealt,
-    /// The successors of the entry at hand.
-    succ: Vec<u64>,
 }
 
 /// How the forward pass learns what an entry is.
@@ -178,12 +176,7 @@ pub(super) fn forward<G: Graph, M: Marks>(
     let shares: Result<Vec<Share>, SolveError> = (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .try_fold(
-            || Share {
-                seeds: Seeds::default(),
-                many: Vec::new(),
-                dealt: Dealt::new(buckets),
-                succ: Vec::new(),
-            },
+            || Share { seeds: Seeds::default(), many: Vec::new(), dealt: Dealt::new(buckets) },
             |mut share, chunk| {
                 let start = chunk * CHUNK;
                 let end = (start + CHUNK).min(n);
@@ -191,12 +184,53 @@ pub(super) fn forward<G: Graph, M: Marks>(
                     Source::Census(read) => pages.get(chunk).copied().filter(|&b| b != 0).map(|b| (b, read)),
                     _ => None,
                 };
-                match page {
-                    Some((byte, read)) => settle(read, byte, chunk, start..end, marks, &mut share)?,
-                    None => {
-                        for i in start..end {
-                            visit(game, source, marks, counters, unlisted, i, &mut share)?;
+                match (page, source) {
+                    (Some((byte, read)), _) => settle(read, byte, chunk, start..end, marks, &mut share)?,
+                    (None, Source::Census(read)) => {
+                        for (i, counter) in (start..end).zip(&counters[start..end]) {
+                            // The census byte is read, then overwritten by the marks.
+                            let c = read(counter.load(Ordering::Relaxed));
+                            let count = usize::from(c.successors);
+                            visit(
+                                source,
+                                marks,
+                                unlisted,
+                                i,
+                                c.node,
+                                count,
+                                c.has_predecessors,
+                                &[],
+                                &mut share,
+                            )?;
                         }
+                    }
+                    (None, _) => {
+                        let mut failed = Ok(());
+                        game.successors_of_each(start as u64..end as u64, &mut |i, node, succ| {
+                            if failed.is_err() {
+                                return;
+                            }
+                            if matches!(source, Source::Count) {
+                                succ.sort_unstable();
+                                succ.dedup();
+                            }
+                            // Kept as reported, duplicates too: an entry reported twice is
+                            // counted twice and has two edges back, so it is counted down
+                            // twice when it is decided. The result is the same, without
+                            // sorting every list.
+                            failed = visit(
+                                source,
+                                marks,
+                                unlisted,
+                                i as usize,
+                                node,
+                                succ.len(),
+                                true,
+                                succ,
+                                &mut share,
+                            );
+                        });
+                        failed?;
                     }
                 }
                 progress.advance((end - start) as u64);
@@ -267,39 +301,21 @@ fn check_terminal<M: Marks>(marks: &M, i: usize, value: Value, dtm: u16) -> Resu
     Ok(())
 }
 
-/// The forward pass of entry `i`.
-fn visit<G: Graph, M: Marks>(
-    game: &G,
+/// The forward pass of entry `i`: `node`, with `count` successors (`succ`, where the edges are
+/// kept), and predecessors if `has_predecessors`.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn visit<M: Marks>(
     source: Source,
     marks: &M,
-    counters: &[AtomicU8],
     unlisted: &[bool],
     i: usize,
+    node: Node,
+    count: usize,
+    has_predecessors: bool,
+    succ: &[u64],
     share: &mut Share,
 ) -> Result<(), SolveError> {
-    let succ = &mut share.succ;
-    let (node, count, has_predecessors) = match source {
-        Source::Census(read) => {
-            // The census byte is read, then overwritten by the marks.
-            let c = read(counters[i].load(Ordering::Relaxed));
-            (c.node, usize::from(c.successors), c.has_predecessors)
-        }
-        Source::KeepEdges => {
-            // Kept as reported, duplicates too: an entry reported twice is counted twice and
-            // has two edges back, so it is counted down twice when it is decided. The result
-            // is the same, without sorting every list.
-            succ.clear();
-            let node = game.successors(i as u64, succ);
-            (node, succ.len(), true)
-        }
-        Source::Count => {
-            succ.clear();
-            let node = game.successors(i as u64, succ);
-            succ.sort_unstable();
-            succ.dedup();
-            (node, succ.len(), true)
-        }
-    };
     match node {
         Node::Illegal => marks.illegal(i),
         Node::Terminal(value) => {
@@ -335,7 +351,7 @@ fn visit<G: Graph, M: Marks>(
             }
             marks.inner(i, count.min(u8::MAX as usize) as u8);
             if matches!(source, Source::KeepEdges) {
-                for &q in &share.succ {
+                for &q in succ {
                     share.dealt.push(i, q);
                 }
             }

@@ -22,7 +22,8 @@ use nana_engine::{Graph, Node};
 
 use crate::attacks::table;
 use crate::index::{
-    is_self_mirror_pair, rank, rank_black, rank_black_oriented, unrank, unrank_with_ranker, MAIN, SIZE, START,
+    is_self_mirror_pair, rank, rank_black, rank_black_oriented, unrank, unrank_with_ranker, ChildRanker,
+    Cursor, MAIN, SIZE, START,
 };
 use crate::position::{forbidden, Position};
 use crate::reach::for_each_edit_child;
@@ -92,6 +93,32 @@ impl NanaGame {
     }
 }
 
+impl NanaGame {
+    /// [`Graph::successors`] with move edits, of an entry `unranked` ([`unrank_with_ranker`]).
+    #[inline(always)]
+    fn edit_successors(&self, unranked: Option<(Position, Option<ChildRanker>)>, out: &mut Vec<u64>) -> Node {
+        let before = out.len();
+        let Some((pos, ranker)) = unranked.filter(|(pos, _)| self.is_legal(pos)) else {
+            return Node::Illegal;
+        };
+        match ranker {
+            Some(ranker) => for_each_edit_child::<false>(&self.rules, &pos, ranker, |q, allowed| {
+                if allowed() {
+                    out.push(q);
+                }
+            }),
+            None => {
+                // The opening: Black's King in hand.
+                let _ = pos.for_each_legal_move(&self.rules, |_, child| {
+                    out.push(rank(child));
+                    ControlFlow::Continue(())
+                });
+            }
+        }
+        Node::moves_or_loss(out.len() > before)
+    }
+}
+
 impl Graph for NanaGame {
     fn size(&self) -> u64 {
         SIZE
@@ -101,24 +128,7 @@ impl Graph for NanaGame {
     fn successors(&self, index: u64, out: &mut Vec<u64>) -> Node {
         let before = out.len();
         if self.edits {
-            let Some((pos, ranker)) = unrank_with_ranker(index).filter(|(pos, _)| self.is_legal(pos)) else {
-                return Node::Illegal;
-            };
-            match ranker {
-                Some(ranker) => for_each_edit_child::<false>(&self.rules, &pos, ranker, |q, allowed| {
-                    if allowed() {
-                        out.push(q);
-                    }
-                }),
-                None => {
-                    // The opening: Black's King in hand.
-                    let _ = pos.for_each_legal_move(&self.rules, |_, child| {
-                        out.push(rank(child));
-                        ControlFlow::Continue(())
-                    });
-                }
-            }
-            return Node::moves_or_loss(out.len() > before);
+            return self.edit_successors(unrank_with_ranker(index), out);
         }
         let Some(flags) = &self.flags else {
             let Some(pos) = self.position(index) else { return Node::Illegal };
@@ -144,6 +154,21 @@ impl Graph for NanaGame {
             ControlFlow::Continue(())
         });
         Node::moves_or_loss(out.len() > before)
+    }
+
+    /// With move edits, the entries are unranked one from the other ([`Cursor`]).
+    fn successors_of_each(&self, entries: std::ops::Range<u64>, f: &mut dyn FnMut(u64, Node, &mut Vec<u64>)) {
+        let mut out = Vec::new();
+        let mut cursor = Cursor::default();
+        for index in entries {
+            out.clear();
+            let node = if self.edits {
+                self.edit_successors(cursor.unrank_with_ranker(index), &mut out)
+            } else {
+                self.successors(index, &mut out)
+            };
+            f(index, node, &mut out);
+        }
     }
 
     fn reverse_successors(&self) -> bool {

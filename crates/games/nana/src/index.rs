@@ -24,7 +24,9 @@
 
 use std::sync::OnceLock;
 
+mod cursor;
 mod file_order;
+pub(crate) use cursor::Cursor;
 pub use file_order::{file_position, index_at, indexes_at};
 
 use crate::position::{Move, Position, FLIP_CODE};
@@ -631,7 +633,7 @@ pub fn unrank(index: u64) -> Option<Position> {
     if index >= MAIN {
         return Some(unrank_opening(index));
     }
-    Some(unrank_main(index).0)
+    Some(unrank_main(index).pos)
 }
 
 /// [`unrank`], and for an entry of the main block the ranker of its children
@@ -644,15 +646,22 @@ pub(crate) fn unrank_with_ranker(index: u64) -> Option<(Position, Option<ChildRa
     if index >= MAIN {
         return Some((unrank_opening(index), None));
     }
-    let (pos, parts, at) = unrank_main(index);
-    let t = tables();
-    let key = |i: usize| parts.child_keys[(at >> (8 * i)) as usize & 127];
+    let u = unrank_main(index);
+    let key = |i: usize| u.parts.child_keys[(u.at >> (8 * i)) as usize & 127];
     let [k0, k1, k2, k3] = [0, 1, 2, 3].map(key);
     let keys = [0, 1].map(|m| k0[m] + k1[m] + k2[m] + k3[m]);
+    let ranker = ranker_of(index, &u.pos, u.parts, keys);
+    Some((u.pos, Some(ranker)))
+}
+
+/// The ranker of the children of `pos`, entry `index` of the main block, from the parts of its
+/// King pair and its cubes' `keys` ([`PairParts::child_keys`] summed).
+#[inline(always)]
+fn ranker_of(index: u64, pos: &Position, parts: &PairParts, keys: [u64; 2]) -> ChildRanker {
     let [bk, wk] = pos.king_squares_raw();
     let (kp, mirrored) = parts.child_pair;
     let ranker = ChildRanker {
-        tables: t,
+        tables: tables(),
         kp,
         black_king: bk,
         white_king: wk,
@@ -663,16 +672,27 @@ pub(crate) fn unrank_with_ranker(index: u64) -> Option<(Position, Option<ChildRa
         drops: None,
     };
     if nana_engine::cross_check::on() {
-        let plain = ChildRanker::new(&pos).map(|r| (r.kp, r.mirrored, r.keys));
+        let plain = ChildRanker::new(pos).map(|r| (r.kp, r.mirrored, r.keys));
         assert_eq!(plain, Some((kp, mirrored, keys)), "the child ranker of entry {index}");
     }
-    Some((pos, Some(ranker)))
+    ranker
 }
 
-/// The position of an entry of the main block, the parts of its King pair and where its
-/// cubes' parts are (`at`, see below).
+/// An entry of the main block unranked ([`unrank_main`]).
+struct Unranked {
+    pos: Position,
+    /// The parts of its King pair.
+    parts: &'static PairParts,
+    /// Where its cubes' parts are: byte `i` is cube `i`'s row (times 8) and digit.
+    at: u32,
+    /// Its class, and its hand split in the class.
+    class: &'static Class,
+    split: u8,
+}
+
+/// The position of an entry of the main block, and what it was put together from.
 #[inline(always)]
-fn unrank_main(index: u64) -> (Position, &'static PairParts, u32) {
+fn unrank_main(index: u64) -> Unranked {
     let t = tables();
     let kp = (index / CUBE_CONFIGS) as usize;
     let r = (index % CUBE_CONFIGS) as u32;
@@ -696,10 +716,17 @@ fn unrank_main(index: u64) -> (Position, &'static PairParts, u32) {
     let at = u32::from_le_bytes(rows) | digits as u32;
     let cube = |i: usize| parts.cubes[(at >> (8 * i)) as usize & 127];
     let all = parts.kings | cube(0) | cube(1) | cube(2) | cube(3);
+    let (bk, wk) = t.pairs[kp];
+    let pos = position_of(all, class.hands[split as usize], [bk, wk]);
+    Unranked { pos, parts, at, class, split: split as u8 }
+}
+
+/// The position whose board and piece masks are `all` ([`Parts`]).
+#[inline(always)]
+fn position_of(all: Parts, hands: [[u8; 2]; 2], kings: [u8; 2]) -> Position {
     let board = all.to_le_bytes()[..9].try_into().expect("9 cells");
     let pieces = [(all >> 96) as u16, (all >> 112) as u16];
-    let (bk, wk) = t.pairs[kp];
-    (Position::from_parts(board, class.hands[split as usize], pieces, [bk, wk]), parts, at)
+    Position::from_parts(board, hands, pieces, kings)
 }
 
 /// The position of an opening entry (`MAIN..SIZE`). Kept out of [`unrank`]: nine entries
