@@ -488,7 +488,7 @@ impl Position {
     /// Visits every basic-legal (L0) move of a position with both Kings on the board and the
     /// cell code the move puts on its target square, without building the positions the moves
     /// lead to: the enumeration ranks most of them from the parent and the code alone.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn for_each_l0_edit(&self, variant: Variant, f: impl FnMut(Move, u8)) {
         nana_engine::cross_assert!(self.kings_placed());
         let mut f = f;
