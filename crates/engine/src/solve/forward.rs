@@ -184,54 +184,9 @@ pub(super) fn forward<G: Graph, M: Marks>(
                     Source::Census(read) => pages.get(chunk).copied().filter(|&b| b != 0).map(|b| (b, read)),
                     _ => None,
                 };
-                match (page, source) {
-                    (Some((byte, read)), _) => settle(read, byte, chunk, start..end, marks, &mut share)?,
-                    (None, Source::Census(read)) => {
-                        for (i, counter) in (start..end).zip(&counters[start..end]) {
-                            // The census byte is read, then overwritten by the marks.
-                            let c = read(counter.load(Ordering::Relaxed));
-                            let count = usize::from(c.successors);
-                            visit(
-                                source,
-                                marks,
-                                unlisted,
-                                i,
-                                c.node,
-                                count,
-                                c.has_predecessors,
-                                &[],
-                                &mut share,
-                            )?;
-                        }
-                    }
-                    (None, _) => {
-                        let mut failed = Ok(());
-                        game.successors_of_each(start as u64..end as u64, &mut |i, node, succ| {
-                            if failed.is_err() {
-                                return;
-                            }
-                            if matches!(source, Source::Count) {
-                                succ.sort_unstable();
-                                succ.dedup();
-                            }
-                            // Kept as reported, duplicates too: an entry reported twice is
-                            // counted twice and has two edges back, so it is counted down
-                            // twice when it is decided. The result is the same, without
-                            // sorting every list.
-                            failed = visit(
-                                source,
-                                marks,
-                                unlisted,
-                                i as usize,
-                                node,
-                                succ.len(),
-                                true,
-                                succ,
-                                &mut share,
-                            );
-                        });
-                        failed?;
-                    }
+                match page {
+                    Some((byte, read)) => settle(read, byte, chunk, start..end, marks, &mut share)?,
+                    None => visit_run(game, source, marks, counters, unlisted, start..end, &mut share)?,
                 }
                 progress.advance((end - start) as u64);
                 Ok(share)
@@ -261,6 +216,42 @@ pub(super) fn forward<G: Graph, M: Marks>(
         found.shares.push(share.dealt);
     }
     Ok(found)
+}
+
+/// The forward pass of the entries `run`, a page that no census settled.
+fn visit_run<G: Graph, M: Marks>(
+    game: &G,
+    source: Source,
+    marks: &M,
+    counters: &[AtomicU8],
+    unlisted: &[bool],
+    run: Range<usize>,
+    share: &mut Share,
+) -> Result<(), SolveError> {
+    if let Source::Census(read) = source {
+        for (i, counter) in run.clone().zip(&counters[run]) {
+            // The census byte is read, then overwritten by the marks.
+            let c = read(counter.load(Ordering::Relaxed));
+            let count = usize::from(c.successors);
+            visit(source, marks, unlisted, i, c.node, count, c.has_predecessors, &[], share)?;
+        }
+        return Ok(());
+    }
+    let mut failed = Ok(());
+    game.successors_of_each(run.start as u64..run.end as u64, &mut |i, node, succ| {
+        if failed.is_err() {
+            return;
+        }
+        if matches!(source, Source::Count) {
+            succ.sort_unstable();
+            succ.dedup();
+        }
+        // Kept as reported, duplicates too: an entry reported twice is counted twice and has
+        // two edges back, so it is counted down twice when it is decided. The result is the
+        // same, without sorting every list.
+        failed = visit(source, marks, unlisted, i as usize, node, succ.len(), true, succ, share);
+    });
+    failed
 }
 
 /// Leaves the entries `range` of page `page`, which a census settled with `byte`, to the
