@@ -91,9 +91,7 @@ impl NanaGame {
     fn is_legal(&self, pos: &Position) -> bool {
         !pos.is_in_check(self.rules.variant, Color::White)
     }
-}
 
-impl NanaGame {
     /// [`Graph::successors`] with move edits, of an entry `unranked` ([`unrank_with_ranker`]).
     #[inline(always)]
     fn edit_successors(&self, unranked: Option<(Position, Option<ChildRanker>)>, out: &mut Vec<u64>) -> Node {
