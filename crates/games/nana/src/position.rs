@@ -514,23 +514,7 @@ impl Position {
         let occ = self.occupied();
         let own = self.pieces[us.index()];
         let our_king = usize::from(self.kings[us.index()]);
-        // The squares the opponent attacks with our King lifted off the board (so a slide
-        // along the line of a King step is not blocked by the King itself), and the squares
-        // whose piece shields our King from a slide.
-        let lifted = occ & !(1 << our_king);
-        let (mut danger, mut shields) = (0u16, 0u16);
-        let mut theirs = self.pieces[them.index()];
-        while theirs != 0 {
-            let i = theirs.trailing_zeros() as usize;
-            theirs &= theirs - 1;
-            let code = self.board[i];
-            danger |= t.targets(code, i, lifted);
-            shields |= t.shield(code, i, our_king);
-        }
-        let in_check = danger & (1 << our_king) != 0;
-        // A King move is safe when its target is not in danger. Another move can leave the
-        // King attacked only when it is in check already or the piece moves off a shield.
-        let risky = if in_check { own } else { shields };
+        let safety = KingSafety::of(self, t);
         // Board moves.
         let mut pieces = own;
         while pieces != 0 {
@@ -538,30 +522,32 @@ impl Position {
             pieces &= pieces - 1;
             let code = self.board[from.index()];
             let moved = turned(code);
-            let mut targets = t.targets(code, from.index(), occ) & !own;
-            let risky = if from.index() == our_king {
-                targets &= !danger;
-                0
-            } else {
-                risky
-            };
+            let reach = t.targets(code, from.index(), occ) & !own;
+            let mut targets = reach & safety.targets(from.index(), our_king);
+            if nana_engine::cross_check::on() {
+                self.cross_check_board_targets(t, from, reach, targets);
+            }
             while targets != 0 {
                 let to = Square::ALL[targets.trailing_zeros() as usize];
                 targets &= targets - 1;
-                let mv = Move::Board { from, to };
-                if risky & from.bit() != 0 && self.play_unchecked(mv).king_attacked(t, us) {
-                    continue;
-                }
-                f(mv, moved)?;
+                f(Move::Board { from, to }, moved)?;
             }
         }
-        // Drops: on an empty square other than the centre, in any face, never giving check.
+        // Drops: on an empty square other than the centre, in any face, never giving check;
+        // in check, only between a sliding checker and the King.
         let their_king_bit = 1 << self.kings[them.index()];
+        let mut squares = !occ & 0x1ff & !Square::CENTER.bit();
+        if safety.checkers != 0 {
+            squares &= safety.evasions & !safety.checkers;
+        }
+        if nana_engine::cross_check::on() {
+            self.cross_check_drop_squares(t, squares);
+        }
         for cube in Cube::ALL {
             if self.hand(us, cube) == 0 {
                 continue;
             }
-            let mut empty = !occ & 0x1ff & !Square::CENTER.bit();
+            let mut empty = squares;
             while empty != 0 {
                 let to = Square::ALL[empty.trailing_zeros() as usize];
                 empty &= empty - 1;
@@ -570,15 +556,39 @@ impl Position {
                     if t.targets(code, to.index(), occ | to.bit()) & their_king_bit != 0 {
                         continue;
                     }
-                    let mv = Move::Drop { role, to };
-                    if in_check && self.play_unchecked(mv).king_attacked(t, us) {
-                        continue;
-                    }
-                    f(mv, code)?;
+                    f(Move::Drop { role, to }, code)?;
                 }
             }
         }
         ControlFlow::Continue(())
+    }
+
+    /// Under the cross-checks: `targets`, of the squares `reach` the piece on `from` reaches,
+    /// are those where the move leaves the side to move's King unattacked.
+    #[cold]
+    fn cross_check_board_targets(&self, t: &AttackTable, from: Square, reach: u16, targets: u16) {
+        for to in Square::ALL {
+            if reach & to.bit() != 0 {
+                let safe = !self.play_unchecked(Move::Board { from, to }).king_attacked(t, self.side);
+                assert_eq!(targets & to.bit() != 0, safe, "{from:?}-{to:?} from {self}");
+            }
+        }
+    }
+
+    /// Under the cross-checks: `squares` are the empty squares but the centre where a piece
+    /// dropped leaves the side to move's King unattacked (whatever it is: a piece put down
+    /// attacks nothing of its owner's).
+    #[cold]
+    fn cross_check_drop_squares(&self, t: &AttackTable, squares: u16) {
+        for to in Square::ALL {
+            if self.occupied() & to.bit() == 0 && to != Square::CENTER {
+                let mv = Move::Drop { role: Cube::ALL[0].faces()[0], to };
+                let mut after = *self;
+                after.hands[self.side.index()][0] += 1;
+                let safe = !after.play_unchecked(mv).king_attacked(t, self.side);
+                assert_eq!(squares & to.bit() != 0, safe, "a drop on {to:?} from {self}");
+            }
+        }
     }
 
     /// Whether the side to move has any basic-legal move.
@@ -594,10 +604,20 @@ impl Position {
             // The opening: a King to drop always has a square (see `for_each_l0_move`).
             return self.king_in_hand(self.side);
         }
-        if !in_check && self.has_free_piece_move(t) {
+        if !in_check && (self.has_quiet_drop() || self.has_free_piece_move(t)) {
             return true;
         }
         self.for_each_board_move_and_drop(t, |_, _| ControlFlow::Break(())).is_break()
+    }
+
+    /// Whether the side to move, legal and out of check, has a drop that gives no check: whether
+    /// it holds a cube. Two Kings and four cubes leave two empty squares other than the centre
+    /// at least, and on a legal position some face of a cube held spares the other King from one
+    /// of them (`a_cube_held_out_of_check_can_always_be_dropped` tries every drop of every
+    /// entry); a piece put down cannot uncover its own King.
+    #[inline]
+    fn has_quiet_drop(&self) -> bool {
+        self.hands[self.side.index()] != [0, 0]
     }
 
     /// Whether the side to move, not in check, can move a piece other than its King that does
@@ -835,8 +855,108 @@ pub(crate) fn forbidden(
     }
 }
 
+/// What the side to move's pieces must heed to keep their King safe, found once a position.
+struct KingSafety {
+    /// The squares the opponent attacks with the King lifted off the board (so that a slide
+    /// along the line of a King step is not blocked by the King itself).
+    danger: u16,
+    /// The squares whose piece shields the King from a slide.
+    shields: u16,
+    /// The opponent's pieces that give check.
+    checkers: u16,
+    /// Out of a single check, the squares a piece other than the King may move to: the
+    /// checker's, and the one between a sliding checker and the King. None out of a double
+    /// check.
+    evasions: u16,
+}
+
+impl KingSafety {
+    #[inline(always)]
+    fn of(pos: &Position, t: &AttackTable) -> KingSafety {
+        let us = pos.side.index();
+        let king = usize::from(pos.kings[us]);
+        let lifted = pos.occupied() & !(1 << king);
+        let (mut danger, mut shields, mut checkers, mut blocks) = (0u16, 0u16, 0u16, 0u16);
+        let mut theirs = pos.pieces[1 - us];
+        while theirs != 0 {
+            let i = theirs.trailing_zeros() as usize;
+            theirs &= theirs - 1;
+            let code = pos.board[i];
+            let attacks = t.targets(code, i, lifted);
+            let shield = t.shield(code, i, king);
+            danger |= attacks;
+            shields |= shield;
+            if attacks & 1 << king != 0 {
+                checkers |= 1 << i;
+                blocks |= shield;
+            }
+        }
+        let evasions = if checkers.count_ones() == 1 { checkers | blocks } else { 0 };
+        KingSafety { danger, shields, checkers, evasions }
+    }
+
+    /// The targets that leave the King, on `king`, safe for the piece on `from`: for the King,
+    /// those not in danger; for a piece that shields the King from a slide, only the slider's
+    /// square, or none in check; for another piece, any, or in check the evasions.
+    #[inline(always)]
+    fn targets(&self, from: usize, king: usize) -> u16 {
+        if from == king {
+            !self.danger
+        } else if self.shields & (1 << from) != 0 {
+            // On a 3x3 board a slide passes one square: the slider stands at `2 from - king`
+            // (in square numbers, as on the board: both steps are the same). Taking it is the
+            // only move off the line, and it leaves a check by another piece standing.
+            if self.checkers != 0 {
+                0
+            } else {
+                1 << (2 * from - king)
+            }
+        } else if self.checkers != 0 {
+            self.evasions
+        } else {
+            u16::MAX
+        }
+    }
+}
+
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&crate::fen::Fen(self.to_setup()), f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::{unrank, SIZE};
+
+    /// The quick drop test against the drops tried one by one: a side out of check on a legal
+    /// position holds a cube exactly when it can drop one, in one of its faces on an empty square
+    /// other than the centre, without attacking the other King. Over every entry, each side to
+    /// move, both rule sets.
+    #[test]
+    fn a_cube_held_out_of_check_can_always_be_dropped() {
+        for variant in [Variant::Current, Variant::Original] {
+            let t = table(variant);
+            let (mut with, mut without) = (0, 0);
+            for pos in (0..SIZE).filter_map(unrank).flat_map(|p| [p, p.flip()]) {
+                let them = pos.side.other();
+                // Legal (the side that has moved is not in check) and out of check.
+                if !pos.kings_placed() || pos.king_attacked(t, them) || pos.king_attacked(t, pos.side) {
+                    continue;
+                }
+                let tried = Cube::ALL.into_iter().filter(|&c| pos.hand(pos.side, c) > 0).any(|cube| {
+                    let squares =
+                        Square::ALL.into_iter().filter(|&s| s != Square::CENTER && pos.piece_at(s).is_none());
+                    squares
+                        .flat_map(|to| cube.faces().map(|role| Move::Drop { role, to }))
+                        .any(|mv| !pos.play_unchecked(mv).king_attacked(t, them))
+                });
+                assert_eq!(pos.has_quiet_drop(), tried, "{pos}");
+                *if tried { &mut with } else { &mut without } += 1;
+            }
+            // Both answers are met: a side without a cube has no drop.
+            assert!(with > 1000 && without > 1000, "{variant:?}: {with} with a drop, {without} without");
+        }
     }
 }
