@@ -505,7 +505,21 @@ impl Position {
     /// [`Position::for_each_l0_move`] once both Kings are on the board, as
     /// [`Position::for_each_l0_edit`]: `f` gets each move and the code it puts on its target.
     #[inline]
-    fn for_each_board_move_and_drop<F>(&self, t: &AttackTable, mut f: F) -> ControlFlow<()>
+    fn for_each_board_move_and_drop<F>(&self, t: &AttackTable, f: F) -> ControlFlow<()>
+    where
+        F: FnMut(Move, u8) -> ControlFlow<()>,
+    {
+        self.for_each_board_move_and_drop_with(t, &KingSafety::of(self, t), f)
+    }
+
+    /// [`Position::for_each_board_move_and_drop`] with the King's `safety` at hand.
+    #[inline(always)]
+    fn for_each_board_move_and_drop_with<F>(
+        &self,
+        t: &AttackTable,
+        safety: &KingSafety,
+        mut f: F,
+    ) -> ControlFlow<()>
     where
         F: FnMut(Move, u8) -> ControlFlow<()>,
     {
@@ -514,7 +528,6 @@ impl Position {
         let occ = self.occupied();
         let own = self.pieces[us.index()];
         let our_king = usize::from(self.kings[us.index()]);
-        let safety = KingSafety::of(self, t);
         // Board moves.
         let mut pieces = own;
         while pieces != 0 {
@@ -596,18 +609,13 @@ impl Position {
         self.for_each_l0_move(variant, |_, _| ControlFlow::Break(())).is_break()
     }
 
-    /// [`Position::has_l0_move`] with the attack table at hand, knowing whether the side to
-    /// move is in check.
+    /// [`Position::has_l0_move`] with both Kings on the board and the King's `safety` at hand.
     #[inline]
-    fn has_l0_move_in(&self, t: &AttackTable, in_check: bool) -> bool {
-        if !self.kings_placed() {
-            // The opening: a King to drop always has a square (see `for_each_l0_move`).
-            return self.king_in_hand(self.side);
-        }
-        if !in_check && (self.has_quiet_drop() || self.has_free_piece_move(t)) {
+    fn has_l0_move_with(&self, t: &AttackTable, safety: &KingSafety) -> bool {
+        if safety.checkers == 0 && self.has_quiet_drop() {
             return true;
         }
-        self.for_each_board_move_and_drop(t, |_, _| ControlFlow::Break(())).is_break()
+        self.for_each_board_move_and_drop_with(t, safety, |_, _| ControlFlow::Break(())).is_break()
     }
 
     /// Whether the side to move, legal and out of check, has a drop that gives no check: whether
@@ -618,14 +626,6 @@ impl Position {
     #[inline]
     fn has_quiet_drop(&self) -> bool {
         self.hands[self.side.index()] != [0, 0]
-    }
-
-    /// Whether the side to move, not in check, can move a piece other than its King that does
-    /// not shield the King from a slide: such a move cannot leave the King attacked, so any
-    /// target is a basic-legal move. A quick sufficient test, without generating moves.
-    #[inline]
-    fn has_free_piece_move(&self, t: &AttackTable) -> bool {
-        self.free_pieces(t, self.side.index(), self.occupied()) != 0
     }
 
     /// The pieces of side `mover` other than its King that have a target on a board whose
@@ -674,13 +674,19 @@ impl Position {
     #[inline]
     fn restriction(&self, rules: &Rules, mv: Move, child: &Position) -> Option<&'static str> {
         let t = table(rules.variant);
+        let (hand, drop) = (self.has_pieces_in_hand(self.side), mv.is_drop());
+        if !child.kings_placed() {
+            // The opening: a King drop gives no check, and the other side has its King to drop
+            // (`for_each_l0_move`).
+            return forbidden(rules, hand, drop, false, || child.king_in_hand(child.side));
+        }
+        let safety = KingSafety::of(child, t);
+        let check = safety.checkers != 0;
         // A basic-legal drop never gives check: it attacks nothing the King stands on, and a
         // piece put down cannot uncover an attack.
-        let check = !mv.is_drop() && child.king_attacked(t, child.side);
+        nana_engine::cross_assert!(!(drop && check));
         nana_engine::cross_assert_eq!(check, child.king_attacked(t, child.side));
-        forbidden(rules, self.has_pieces_in_hand(self.side), mv.is_drop(), check, || {
-            child.has_l0_move_in(t, check)
-        })
+        forbidden(rules, hand, drop, check, || child.has_l0_move_with(t, &safety))
     }
 
     /// Whether R1 and R2 allow the L0 move `mv` leading to `child`.
