@@ -146,14 +146,24 @@ pub(crate) fn for_each_edit_child<const MIRROR_KINGS: bool>(
         );
     } else {
         // After a drop, most children not reached yet are tested for stalemate (R1), which a
-        // free reply of the opponent rules out: found once for the four faces of a drop.
+        // cube the opponent holds, or a free reply of the opponent, rules out: the latter found
+        // once for the four faces of a drop.
         let mut drop_free: Option<(Square, u16)> = None;
+        let opponent_holds_a_cube = pos.has_pieces_in_hand(Color::White);
         pos.for_each_l0_edit(
             rules.variant,
             #[inline(always)]
             |mv, code| {
                 report(&mut f, mirror(mv, code), ranker.rank(mv, code), &mut || {
                     if let Move::Drop { to, .. } = mv {
+                        // A drop gives no check: an opponent who holds a cube can drop it.
+                        if opponent_holds_a_cube {
+                            nana_engine::cross_assert!(
+                                pos.is_allowed(rules, mv, &pos.play_unchecked(mv)),
+                                "{mv:?} from {pos}"
+                            );
+                            return true;
+                        }
                         let free = match drop_free {
                             Some((sq, free)) if sq == to => free,
                             _ => drop_free.insert((to, pos.drop_free_replies(rules.variant, to))).1,
