@@ -289,19 +289,26 @@ fn owned_pass<S: Cells>(
         .into_par_iter()
         .map(|r| {
             let mut found = Vec::new();
-            for p in dealt.iter().flat_map(|by_range| &by_range[r]) {
-                let p = *p as usize;
-                if !cells.undecided(p) {
-                    continue;
-                }
-                if losses {
-                    // A move into a loss: the predecessor wins.
-                    cells.decide(p, next);
-                    found.push(p as u32);
-                } else if cells.count_down(p) {
-                    // Its last reply that was not yet known to lose: every move loses.
-                    cells.decide(p, next);
-                    found.push(p as u32);
+            for list in dealt.iter().map(|by_range| &by_range[r]) {
+                for (k, &p) in list.iter().enumerate() {
+                    // The predecessors come in no order, their cells from memory rather than
+                    // the cache: ask for each some predecessors ahead.
+                    if let Some(&ahead) = list.get(k + CELLS_AHEAD) {
+                        cells.prefetch(ahead as usize);
+                    }
+                    let p = p as usize;
+                    if !cells.undecided(p) {
+                        continue;
+                    }
+                    if losses {
+                        // A move into a loss: the predecessor wins.
+                        cells.decide(p, next);
+                        found.push(p as u32);
+                    } else if cells.count_down(p) {
+                        // Its last reply that was not yet known to lose: every move loses.
+                        cells.decide(p, next);
+                        found.push(p as u32);
+                    }
                 }
             }
             if sorted {
@@ -314,6 +321,9 @@ fn owned_pass<S: Cells>(
 
 /// How many frontier entries ahead a pass asks for the memory it will read.
 const PREFETCH_AHEAD: usize = 8;
+
+/// How many predecessors ahead a pass asks for the cells it will count down.
+const CELLS_AHEAD: usize = 16;
 
 /// Asks the processor to bring the cache line of `p` in; it may ignore the hint.
 #[inline(always)]

@@ -32,6 +32,10 @@ pub(super) trait Cells: Sync {
     fn decide(&self, p: usize, raw: Self::Raw);
     /// Counts one reply down; true when it was the last one.
     fn count_down(&self, p: usize) -> bool;
+    /// Asks the cache for entry `p`'s cell (and counter), which a pass will read soon.
+    fn prefetch(&self, p: usize) {
+        let _ = p;
+    }
     /// Whether the entries holding a distance's code are exactly those a pass of that
     /// distance walks back from (no terminal entry without predecessors holds it), so that a
     /// scan may stand for a frontier list ([`Cells::scan`]).
@@ -82,6 +86,11 @@ impl<E: Code, C: Cell> Cells for Split<E, C> {
     #[inline]
     fn count_down(&self, p: usize) -> bool {
         self.counters[p].count_down()
+    }
+    #[inline]
+    fn prefetch(&self, p: usize) {
+        super::backward::prefetch(self.values.as_ptr().wrapping_add(p));
+        super::backward::prefetch(self.counters.as_ptr().wrapping_add(p));
     }
 }
 
@@ -230,6 +239,10 @@ impl Cells for Packed<'_> {
         let left = self.cells[p].load(Ordering::Relaxed) - 1;
         self.cells[p].store(left, Ordering::Relaxed);
         left == self.codes.base
+    }
+    #[inline]
+    fn prefetch(&self, p: usize) {
+        super::backward::prefetch(self.cells.as_ptr().wrapping_add(p));
     }
     fn scannable(&self) -> bool {
         self.scannable
