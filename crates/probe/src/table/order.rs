@@ -69,6 +69,11 @@ impl FileOrder {
             for (b, from) in from.chunks(BATCH * width).enumerate() {
                 let batch = &mut batch[..from.len() / width];
                 (m.entries_at)(base + (b * BATCH) as u64, batch);
+                if width == 1 {
+                    // As in `fill_places`: no call to copy one byte.
+                    batch.iter().zip(from).for_each(|(&i, &entry)| to[(i - base) as usize] = entry);
+                    continue;
+                }
                 for (&i, entry) in batch.iter().zip(from.chunks_exact(width)) {
                     let at = (i - base) as usize * width;
                     to[at..at + width].copy_from_slice(entry);
@@ -100,6 +105,12 @@ impl FileOrder {
             match self.maps {
                 Some(m) => (m.entries_at)(first + (b * BATCH) as u64, batch),
                 None => batch.iter_mut().zip(first + (b * BATCH) as u64..).for_each(|(i, p)| *i = p),
+            }
+            if width == 1 {
+                // One byte an entry (every table but the widest): a load and a store, where a
+                // copy of a slice of unknown width is a call.
+                batch.iter().zip(out.iter_mut()).for_each(|(&i, entry)| *entry = entries[i as usize]);
+                continue;
             }
             for (&i, entry) in batch.iter().zip(out.chunks_exact_mut(width)) {
                 let at = i as usize * width;
@@ -140,5 +151,18 @@ mod tests {
         assert_eq!(order.to_index_order(stored, 2), entries);
         assert_eq!(FileOrder::INDEX.to_index_order(entries.clone(), 2), entries);
         assert_eq!((order.place(6), order.entry_at(7), FileOrder::INDEX.place(6)), (7, 6, 6));
+    }
+
+    /// The same with entries of one byte, which are moved without a copy of a slice.
+    #[test]
+    fn one_byte_entries_go_to_their_places_and_back() {
+        let order = FileOrder::new(swap, swapped, 6);
+        let entries: Vec<u8> = (0..20_000u32).map(|i| (i % 251) as u8).collect();
+        let mut stored = vec![0; entries.len()];
+        order.fill_places(&entries, 1, 0, &mut stored[..3]);
+        order.fill_places(&entries, 1, 3, &mut stored[3..]);
+        assert_eq!(&stored[..6], &[1, 0, 3, 2, 5, 4]);
+        assert_eq!(order.to_file_order(entries.clone(), 1), stored);
+        assert_eq!(order.to_index_order(stored, 1), entries);
     }
 }
