@@ -27,7 +27,7 @@
 //! bytes with an index of 12 bytes a block, and the time to decode the large blocks chosen.
 //!
 //! With `PARAMS=15:btopt:4:3:64,...` (a zstd level, then its strategy, search log, least match
-//! and target length set over it) it also compresses the blocks of each size with each such
+//! and target length set over it, optionally then its chain log and hash log) it also compresses the blocks of each size with each such
 //! setting, one row each, as the writer would (its frames' flags as the writer sets them).
 
 use std::time::Instant;
@@ -94,8 +94,8 @@ fn zstd_setting(entries: &[u8], block_bytes: usize, setting: &str) {
     use zstd::stream::raw::CParameter;
     use zstd::zstd_safe::Strategy;
     let parts: Vec<&str> = setting.split(':').collect();
-    let [level, strategy, search, least, target] = parts[..] else {
-        panic!("PARAMS: level:strategy:searchlog:minmatch:targetlength, not {setting}")
+    let (&[level, strategy, search, least, target], logs) = parts.split_at(5.min(parts.len())) else {
+        panic!("PARAMS: level:strategy:searchlog:minmatch:targetlength[:chainlog:hashlog], not {setting}")
     };
     let strategy = match strategy {
         "lazy2" => Strategy::ZSTD_lazy2,
@@ -117,6 +117,10 @@ fn zstd_setting(entries: &[u8], block_bytes: usize, setting: &str) {
         CParameter::TargetLength(number(target)),
     ] {
         compressor.set_parameter(parameter).unwrap();
+    }
+    if let [chain, hash] = logs {
+        compressor.set_parameter(CParameter::ChainLog(number(chain))).unwrap();
+        compressor.set_parameter(CParameter::HashLog(number(hash))).unwrap();
     }
     let chunks: Vec<&[u8]> = entries.chunks(block_bytes).collect();
     let start = Instant::now();
