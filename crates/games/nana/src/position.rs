@@ -527,7 +527,6 @@ impl Position {
         let them = us.other();
         let occ = self.occupied();
         let own = self.pieces[us.index()];
-        let our_king = usize::from(self.kings[us.index()]);
         // Board moves.
         let mut pieces = own;
         while pieces != 0 {
@@ -536,7 +535,7 @@ impl Position {
             let code = self.board[from.index()];
             let moved = turned(code);
             let reach = t.targets(code, from.index(), occ) & !own;
-            let mut targets = reach & safety.targets(from.index(), our_king);
+            let mut targets = reach & safety.targets(from.index());
             if nana_engine::cross_check::on() {
                 self.cross_check_board_targets(t, from, reach, targets);
             }
@@ -863,6 +862,8 @@ pub(crate) fn forbidden(
 
 /// What the side to move's pieces must heed to keep their King safe, found once a position.
 struct KingSafety {
+    /// The King's square.
+    king: usize,
     /// The squares the opponent attacks with the King lifted off the board (so that a slide
     /// along the line of a King step is not blocked by the King itself).
     danger: u16,
@@ -898,14 +899,15 @@ impl KingSafety {
             }
         }
         let evasions = if checkers.count_ones() == 1 { checkers | blocks } else { 0 };
-        KingSafety { danger, shields, checkers, evasions }
+        KingSafety { king, danger, shields, checkers, evasions }
     }
 
-    /// The targets that leave the King, on `king`, safe for the piece on `from`: for the King,
+    /// The targets that leave the King safe for the piece on `from`: for the King,
     /// those not in danger; for a piece that shields the King from a slide, only the slider's
     /// square, or none in check; for another piece, any, or in check the evasions.
     #[inline(always)]
-    fn targets(&self, from: usize, king: usize) -> u16 {
+    fn targets(&self, from: usize) -> u16 {
+        let king = self.king;
         if from == king {
             !self.danger
         } else if self.shields & (1 << from) != 0 {

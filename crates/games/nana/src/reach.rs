@@ -156,7 +156,8 @@ pub(crate) fn for_each_edit_child<const MIRROR_KINGS: bool>(
             |mv, code| {
                 report(&mut f, mirror(mv, code), ranker.rank(mv, code), &mut || {
                     if let Move::Drop { to, .. } = mv {
-                        // A drop gives no check: an opponent who holds a cube can drop it.
+                        // A drop gives no check: an opponent who holds a cube can drop it
+                        // (`Position::has_quiet_drop`, asked here of the parent's hands).
                         if opponent_holds_a_cube {
                             nana_engine::cross_assert!(
                                 pos.is_allowed(rules, mv, &pos.play_unchecked(mv)),
