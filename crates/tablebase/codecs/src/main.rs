@@ -27,8 +27,9 @@
 //! bytes with an index of 12 bytes a block, and the time to decode the large blocks chosen.
 //!
 //! With `PARAMS=15:btopt:4:3:64,...` (a zstd level, then its strategy, search log, least match
-//! and target length set over it, optionally then its chain log and hash log) it also compresses the blocks of each size with each such
-//! setting, one row each, as the writer would (its frames' flags as the writer sets them).
+//! and target length set over it, optionally then its chain log and hash log) it also
+//! compresses the blocks of each size with each such setting, one row each, as the writer would
+//! (its frames' flags as the writer sets them).
 
 use std::time::Instant;
 
