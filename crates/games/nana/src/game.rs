@@ -23,7 +23,7 @@ use nana_engine::{Graph, Node};
 use crate::attacks::table;
 use crate::index::{
     is_self_mirror_pair, rank, rank_black, rank_black_oriented, unrank, unrank_with_ranker, ChildRanker,
-    Cursor, MAIN, SIZE, START,
+    Cursor, FullBoard, MAIN, SIZE, START,
 };
 use crate::position::{forbidden, Position};
 use crate::reach::for_each_edit_child;
@@ -154,16 +154,25 @@ impl Graph for NanaGame {
         Node::moves_or_loss(out.len() > before)
     }
 
-    /// With move edits, the entries are unranked one from the other ([`Cursor`]).
+    /// With move edits, the entries with every cube on the board a pattern at a time
+    /// ([`FullBoard`]), the others unranked one from the other ([`Cursor`]).
     fn successors_of_each(&self, entries: std::ops::Range<u64>, f: &mut dyn FnMut(u64, Node, &mut Vec<u64>)) {
         let mut out = Vec::new();
         let mut cursor = Cursor::default();
+        let mut full_board = FullBoard::new(self.rules.variant);
         for index in entries {
             out.clear();
-            let node = if self.edits {
-                self.edit_successors(cursor.unrank_with_ranker(index), &mut out)
-            } else {
+            let node = if !self.edits {
                 self.successors(index, &mut out)
+            } else if let Some(node) = full_board.successors(index, &mut out) {
+                if nana_engine::cross_check::on() {
+                    let mut plain = Vec::new();
+                    let plain_node = self.edit_successors(unrank_with_ranker(index), &mut plain);
+                    assert_eq!((node, &out), (plain_node, &plain), "the successors of entry {index}");
+                }
+                node
+            } else {
+                self.edit_successors(cursor.unrank_with_ranker(index), &mut out)
             };
             f(index, node, &mut out);
         }

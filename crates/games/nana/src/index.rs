@@ -26,8 +26,10 @@ use std::sync::OnceLock;
 
 mod cursor;
 mod file_order;
+mod full_board;
 pub(crate) use cursor::Cursor;
 pub use file_order::{file_position, index_at, indexes_at};
+pub(crate) use full_board::FullBoard;
 
 use crate::position::{Move, Position, FLIP_CODE};
 use crate::types::{Color, Square};

@@ -157,7 +157,7 @@ pub struct Position {
 const NO_SQUARE: u8 = 9;
 
 pub(crate) const BLACK_KING: u8 = 1;
-const WHITE_KING: u8 = 10;
+pub(crate) const WHITE_KING: u8 = 10;
 
 #[inline]
 fn code_role(code: u8) -> u8 {
