@@ -22,8 +22,8 @@ use nana_engine::{Graph, Node};
 
 use crate::attacks::table;
 use crate::index::{
-    is_self_mirror_pair, rank, rank_black, rank_black_oriented, unrank, unrank_with_ranker, ChildRanker,
-    Cursor, FullBoard, MAIN, SIZE, START,
+    is_self_mirror_pair, rank, rank_black, rank_black_oriented, unrank, unrank_with_ranker, ByPattern,
+    ChildRanker, Cursor, MAIN, SIZE, START,
 };
 use crate::position::{forbidden, Position};
 use crate::reach::for_each_edit_child;
@@ -154,17 +154,17 @@ impl Graph for NanaGame {
         Node::moves_or_loss(out.len() > before)
     }
 
-    /// With move edits, the entries with every cube on the board a pattern at a time
-    /// ([`FullBoard`]), the others unranked one from the other ([`Cursor`]).
+    /// With move edits, the entries with at most one cube off the board a pattern at a time
+    /// ([`ByPattern`]), the others unranked one from the other ([`Cursor`]).
     fn successors_of_each(&self, entries: std::ops::Range<u64>, f: &mut dyn FnMut(u64, Node, &mut Vec<u64>)) {
         let mut out = Vec::new();
         let mut cursor = Cursor::default();
-        let mut full_board = FullBoard::new(self.rules.variant);
+        let mut by_pattern = ByPattern::new(&self.rules);
         for index in entries {
             out.clear();
             let node = if !self.edits {
                 self.successors(index, &mut out)
-            } else if let Some(node) = full_board.successors(index, &mut out) {
+            } else if let Some(node) = by_pattern.successors(index, &mut out) {
                 if nana_engine::cross_check::on() {
                     let mut plain = Vec::new();
                     let plain_node = self.edit_successors(unrank_with_ranker(index), &mut plain);

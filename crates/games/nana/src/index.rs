@@ -24,12 +24,12 @@
 
 use std::sync::OnceLock;
 
+mod by_pattern;
 mod cursor;
 mod file_order;
-mod full_board;
+pub(crate) use by_pattern::ByPattern;
 pub(crate) use cursor::Cursor;
 pub use file_order::{file_position, index_at, indexes_at};
-pub(crate) use full_board::FullBoard;
 
 use crate::position::{Move, Position, FLIP_CODE};
 use crate::types::{Color, Square};

@@ -1,0 +1,477 @@
+//! The successors of the entries with at most one cube off the board, a pattern at a time.
+//!
+//! Those are the last classes of every King pair: four cubes on the board (210 patterns of
+//! 4,096 entries) and three (two classes of 105 patterns, each of 512 digits in two hand
+//! splits: the fourth cube White's, or Black's), 95 % of the index. Within a pattern every
+//! square's occupant is fixed but for the cubes' digits (owner and face), so what depends on
+//! the squares alone is found once a pattern ([`Pattern`]):
+//!
+//! - each cube's attacks in each of its eight digits, with the board as it stands and with
+//!   Black's King lifted off it, and the square where a piece would shield Black's King from
+//!   it;
+//! - for each Black piece and target square, and for each drop, the child's index as a sum: a
+//!   base for the moved or dropped piece's face and the hand split, plus one weight times the
+//!   child's digit of each other cube. A child's entry reads its cubes' digits in base 8, in
+//!   the order of its free squares, so the index is linear in each digit; the weights are
+//!   found by ranking the child of the move with one cube's face turned once more
+//!   ([`crate::index::rank`]).
+//!
+//! An entry then costs a few table lookups: its legality (no Black piece attacks White's
+//! King), its King's safety, and a multiply-add per cube for each move. Where Black holds the
+//! fourth cube, R1 and R2 may forbid a move that leaves White no reply: a move is allowed at
+//! once where the rules do not ask, or where White's King has a step to a square no Black
+//! piece attacks after it; otherwise the position is unranked and the rules asked
+//! ([`Position::is_allowed`]). The moves come in the order of
+//! [`Position::for_each_l0_edit`]: by square of the piece, then of the target, then the drops.
+
+use nana_engine::Node;
+use replies::Replies;
+
+use super::{rank, tables, unrank, Class, CUBE_CODES, CUBE_CONFIGS, MAIN};
+use crate::attacks::{table, AttackTable};
+use crate::position::{Move, Position, BLACK_KING, WHITE_KING};
+use crate::types::{Color, Role, Rules, Square};
+
+mod replies;
+
+/// The successors of entries with at most one cube off the board, one [`Pattern`] kept at a
+/// time.
+pub(crate) struct ByPattern {
+    rules: Rules,
+    /// The pattern kept, the index of its first entry and its number of entries.
+    pattern: Option<(u64, u64, Box<Pattern>)>,
+}
+
+impl ByPattern {
+    pub(crate) fn new(rules: &Rules) -> ByPattern {
+        ByPattern { rules: *rules, pattern: None }
+    }
+
+    /// The successors of `index` into `out` and what the entry is, as
+    /// [`nana_engine::Graph::successors`] gives them; `None` (nothing written) for an entry
+    /// with two cubes or more off the board.
+    #[inline]
+    pub(crate) fn successors(&mut self, index: u64, out: &mut Vec<u64>) -> Option<Node> {
+        if let Some((first, entries, pattern)) = &self.pattern {
+            let place = index.wrapping_sub(*first);
+            if place < *entries {
+                return Some(pattern.successors(&self.rules, index, place, out));
+            }
+        }
+        self.successors_in_another_pattern(index, out)
+    }
+
+    /// [`ByPattern::successors`] of an entry of another pattern than the one kept.
+    #[inline(never)]
+    fn successors_in_another_pattern(&mut self, index: u64, out: &mut Vec<u64>) -> Option<Node> {
+        if index >= MAIN {
+            return None;
+        }
+        let r = (index % CUBE_CONFIGS) as u32;
+        let class = tables().classes.iter().rfind(|class| class.start <= r)?;
+        if class.digit_bits < 9 {
+            return None;
+        }
+        let entries = u64::from(class.splits) << class.digit_bits;
+        let q = u64::from(r - class.start);
+        let pattern = Pattern::new(&self.rules, index / CUBE_CONFIGS, class, q / entries);
+        let place = q % entries;
+        let (_, _, pattern) = self.pattern.insert((index - place, entries, Box::new(pattern)));
+        Some(pattern.successors(&self.rules, index, place, out))
+    }
+}
+
+/// Moving piece [`Pattern::KING`] is Black's King; pieces `0..4` are the cubes, cube `i` with
+/// its digit in bits `3i..3i + 3` of an entry's digits (a pattern of three cubes has no cube
+/// 3, whose digit then reads 0 and whose tables are empty).
+struct Pattern {
+    t: &'static AttackTable,
+    /// Hand splits: 1 with four cubes on the board; 2 with three, the fourth White's (split
+    /// 0) or Black's (split 1).
+    splits: u64,
+    black_king: u16,
+    white_king: u16,
+    /// Black's King's attacks; White's King's steps.
+    king_reach: u16,
+    white_king_steps: u16,
+    /// White's King's attacks with Black's King lifted, and its shield of Black's King.
+    white_king_danger: u16,
+    white_king_shield: u16,
+    /// Each cube's square, as a bit.
+    cube: [u16; 4],
+    /// `[cube][digit]`: its cell code; its attacks; with Black's King lifted; where a piece
+    /// shields Black's King from it.
+    code: [[u8; 8]; 4],
+    reach: [[u16; 8]; 4],
+    danger: [[u16; 8]; 4],
+    shield: [[u16; 8]; 4],
+    /// `[square]` -> the moving piece there, if it is a King or cube.
+    mover: [u8; 16],
+    /// `[split][piece][target][face of the piece]`: a child's index less its cubes' weighted
+    /// digits.
+    base: [[[[u64; 4]; 9]; 5]; 2],
+    /// `[piece][target][cube]`: what a unit of the child's digit of the cube adds (0 for the
+    /// moved cube, whose digit the base holds, and for a captured one).
+    weight: [[[u64; 4]; 9]; 5],
+    /// Where Black holds the fourth cube: its kind, and per face the squares where a drop of
+    /// it gives no check.
+    drop_kind: usize,
+    quiet_drops: [u16; 4],
+    /// `[target][face]` and `[target][cube]`: a drop's child as a board move's.
+    drop_base: [[u64; 4]; 9],
+    drop_weight: [[u64; 4]; 9],
+    /// `[target][face]`: what the dropped piece attacks with White's King lifted, and where a
+    /// White piece shields its King from it.
+    drop_danger: [[u16; 4]; 9],
+    drop_shield: [[u16; 4]; 9],
+}
+
+impl Pattern {
+    const KING: usize = 4;
+
+    fn new(rules: &Rules, kp: u64, class: &Class, pattern: u64) -> Pattern {
+        let tables = tables();
+        let t = table(rules.variant);
+        let (bk, wk) = tables.pairs[kp as usize];
+        let free: Vec<u8> = (0..9).filter(|&s| s != bk && s != wk).collect();
+        let rows = tables.patterns[usize::from(class.first) + pattern as usize];
+        // Each cube's square and kind (0 for O).
+        let cubes: Vec<(u8, usize)> = rows[..usize::from(class.digit_bits / 3)]
+            .iter()
+            .map(|&row| (free[usize::from(row / 16)], usize::from((row / 8) & 1)))
+            .collect();
+        let (bk_bit, wk_bit) = (1u16 << bk, 1u16 << wk);
+        let occ = cubes.iter().fold(bk_bit | wk_bit, |m, &(sq, _)| m | 1 << sq);
+        let lifted = occ & !bk_bit;
+        let mut p = Pattern {
+            t,
+            splits: u64::from(class.splits),
+            black_king: bk_bit,
+            white_king: wk_bit,
+            king_reach: t.targets(BLACK_KING, usize::from(bk), occ),
+            white_king_steps: t.targets(WHITE_KING, usize::from(wk), occ),
+            white_king_danger: t.targets(WHITE_KING, usize::from(wk), lifted),
+            white_king_shield: t.shield(WHITE_KING, usize::from(wk), usize::from(bk)),
+            cube: [0; 4],
+            code: [[0; 8]; 4],
+            reach: [[0; 8]; 4],
+            danger: [[0; 8]; 4],
+            shield: [[0; 8]; 4],
+            mover: [u8::MAX; 16],
+            base: [[[[0; 4]; 9]; 5]; 2],
+            weight: [[[0; 4]; 9]; 5],
+            drop_kind: 0,
+            quiet_drops: [0; 4],
+            drop_base: [[0; 4]; 9],
+            drop_weight: [[0; 4]; 9],
+            drop_danger: [[0; 4]; 9],
+            drop_shield: [[0; 4]; 9],
+        };
+        p.mover[usize::from(bk)] = Self::KING as u8;
+        for (i, &(sq, kind)) in cubes.iter().enumerate() {
+            p.mover[usize::from(sq)] = i as u8;
+            p.cube[i] = 1 << sq;
+            p.code[i] = CUBE_CODES[kind];
+            for (digit, &code) in CUBE_CODES[kind].iter().enumerate() {
+                let sq = usize::from(sq);
+                p.reach[i][digit] = t.targets(code, sq, occ);
+                p.danger[i][digit] = t.targets(code, sq, lifted);
+                p.shield[i][digit] = t.shield(code, sq, usize::from(bk));
+            }
+        }
+        for split in 0..class.splits {
+            let hands = class.hands[usize::from(split)];
+            let board = |faces: [usize; 4], owners: [usize; 4]| {
+                let mut board = [0u8; 9];
+                board[usize::from(bk)] = BLACK_KING;
+                board[usize::from(wk)] = WHITE_KING;
+                for (i, &(sq, kind)) in cubes.iter().enumerate() {
+                    board[usize::from(sq)] = CUBE_CODES[kind][4 * owners[i] + faces[i]];
+                }
+                Position::from_raw(board, hands, 0, Color::Black)
+            };
+            p.rank_board_moves(usize::from(split), &board, bk, wk, &cubes);
+            if let Some(kind) = (0..2).find(|&kind| hands[0][kind] > 0) {
+                p.rank_drops(kind, &board, occ, wk, cubes.len());
+            }
+        }
+        p
+    }
+
+    /// [`Pattern::base`] and [`Pattern::weight`] of hand split `split`, for every target a
+    /// piece reaches in some face but the Kings' squares (a capture of a King is never legal)
+    /// and, for Black's King, the squares next to White's. `board(faces, owners)` is the
+    /// pattern's position with those cubes' faces and owners (0 for Black).
+    fn rank_board_moves(
+        &mut self,
+        split: usize,
+        board: &dyn Fn([usize; 4], [usize; 4]) -> Position,
+        bk: u8,
+        wk: u8,
+        cubes: &[(u8, usize)],
+    ) {
+        let pair_of = &tables().pair_of;
+        let kings = (1u16 << bk) | 1 << wk;
+        for piece in (0..cubes.len()).chain([Self::KING]) {
+            let (from, reach) = if piece == Self::KING {
+                (bk, self.king_reach)
+            } else {
+                (cubes[piece].0, self.reach[piece][..4].iter().fold(0, |m, &r| m | r))
+            };
+            let mut targets = reach & !kings & 0x1ff;
+            while targets != 0 {
+                let to = targets.trailing_zeros() as u8;
+                targets &= targets - 1;
+                if piece == Self::KING && pair_of[usize::from(to)][usize::from(wk)].0 == u8::MAX {
+                    continue;
+                }
+                // Every cube Black's in face 0, but a White one on the target.
+                let mut owners = [0; 4];
+                for (owner, &(sq, _)) in owners.iter_mut().zip(cubes) {
+                    *owner = usize::from(sq == to);
+                }
+                let mv =
+                    Move::Board { from: Square::ALL[usize::from(from)], to: Square::ALL[usize::from(to)] };
+                let child = |faces: [usize; 4]| rank(&board(faces, owners).play_unchecked(mv));
+                let zero = child([0; 4]);
+                // Each cube's weight: its face turned once more turns its child's digit once
+                // more (a cube moved shows the next face in the child, so its digit is one
+                // more than it showed, as the others').
+                let mut weight = [0u64; 4];
+                for (j, w) in weight.iter_mut().enumerate().take(cubes.len()) {
+                    if owners[j] == 0 {
+                        let mut faces = [0; 4];
+                        faces[j] = 1;
+                        *w = child(faces).wrapping_sub(zero);
+                    }
+                }
+                // The child's digits at `zero`: a Black cube in face 0 is White's in the
+                // child's entry (digit 4), the moved one in face 1 (digit 5).
+                let digit = |j: usize| if j == piece { 5 } else { 4 };
+                let base = (0..4).fold(zero, |b, j| b.wrapping_sub(weight[j].wrapping_mul(digit(j))));
+                let to = usize::from(to);
+                for face in 0..4u64 {
+                    self.base[split][piece][to][face as usize] = if piece == Self::KING {
+                        base
+                    } else {
+                        base.wrapping_add(weight[piece].wrapping_mul(4 + (face + 1) % 4))
+                    };
+                }
+                self.weight[piece][to] = weight;
+                if piece != Self::KING {
+                    self.weight[piece][to][piece] = 0;
+                }
+            }
+        }
+    }
+
+    /// The drops of the cube of `kind` that Black holds: where each face gives no check, and
+    /// [`Pattern::drop_base`] and [`Pattern::drop_weight`] for every square a drop may go to.
+    fn rank_drops(
+        &mut self,
+        kind: usize,
+        board: &dyn Fn([usize; 4], [usize; 4]) -> Position,
+        occ: u16,
+        wk: u8,
+        cubes: usize,
+    ) {
+        self.drop_kind = kind;
+        let mut squares = !occ & 0x1ff & !Square::CENTER.bit();
+        let code = |face: usize| CUBE_CODES[kind][face];
+        for (face, quiet) in self.quiet_drops.iter_mut().enumerate() {
+            *quiet = (0..9)
+                .filter(|&to| squares >> to & 1 != 0)
+                .filter(|&to| self.t.targets(code(face), to, occ | 1 << to) & 1 << wk == 0)
+                .fold(0, |m, to| m | 1 << to);
+        }
+        while squares != 0 {
+            let to = squares.trailing_zeros() as usize;
+            squares &= squares - 1;
+            let child = |faces: [usize; 4], face: usize| {
+                let mv = Move::Drop { role: Role::ALL[1 + 4 * kind + face], to: Square::ALL[to] };
+                rank(&board(faces, [0; 4]).play_unchecked(mv))
+            };
+            let zero = child([0; 4], 0);
+            let mut weight = [0u64; 4];
+            for (j, w) in weight.iter_mut().enumerate().take(cubes) {
+                let mut faces = [0; 4];
+                faces[j] = 1;
+                *w = child(faces, 0).wrapping_sub(zero);
+            }
+            // Every cube on the board reads digit 4 in the child's entry.
+            let rest = weight.iter().fold(0u64, |s, w| s.wrapping_add(w.wrapping_mul(4)));
+            for face in 0..4 {
+                self.drop_base[to][face] = child([0; 4], face).wrapping_sub(rest);
+                self.drop_danger[to][face] = self.t.targets(code(face), to, (occ | 1 << to) & !(1 << wk));
+                self.drop_shield[to][face] = self.t.shield(code(face), to, usize::from(wk));
+            }
+            self.drop_weight[to] = weight;
+        }
+    }
+
+    /// The successors of the entry `index`, at `place` in the pattern.
+    #[inline(always)]
+    fn successors(&self, rules: &Rules, index: u64, place: u64, out: &mut Vec<u64>) -> Node {
+        let (x, split) = if self.splits == 1 { (place, 0) } else { (place >> 1, place as usize & 1) };
+        let digit = |i: usize| (x >> (3 * i)) as usize & 7;
+        let digits = [digit(0), digit(1), digit(2), digit(3)];
+        let mut black = self.black_king;
+        let mut attacked = 0;
+        let (mut danger, mut shields) = (self.white_king_danger, self.white_king_shield);
+        let (mut checkers, mut blocks) = (0u16, 0u16);
+        for (i, &d) in digits.iter().enumerate() {
+            if d < 4 {
+                black |= self.cube[i];
+                attacked |= self.reach[i][d];
+            } else {
+                let a = self.danger[i][d];
+                danger |= a;
+                shields |= self.shield[i][d];
+                if a & self.black_king != 0 {
+                    checkers |= self.cube[i];
+                    blocks |= self.shield[i][d];
+                }
+            }
+        }
+        if attacked & self.white_king != 0 {
+            return Node::Illegal;
+        }
+        let king = self.black_king.trailing_zeros() as usize;
+        let evasions = if checkers.count_ones() == 1 { checkers | blocks } else { 0 };
+        // What a piece other than the King may move to, as `KingSafety::targets` says.
+        let safe = |from: usize| {
+            if shields & (1 << from) != 0 {
+                if checkers != 0 {
+                    0
+                } else {
+                    1u16 << (2 * from - king)
+                }
+            } else if checkers != 0 {
+                evasions
+            } else {
+                u16::MAX
+            }
+        };
+        // The child's digit of each cube: its owner swapped.
+        let child_digits = digits.map(|d| (d ^ 4) as u64);
+        let weighed = |w: &[u64; 4]| {
+            w[0].wrapping_mul(child_digits[0])
+                .wrapping_add(w[1].wrapping_mul(child_digits[1]))
+                .wrapping_add(w[2].wrapping_mul(child_digits[2]))
+                .wrapping_add(w[3].wrapping_mul(child_digits[3]))
+        };
+        // Where Black holds a cube, R1 and R2 ask whether White has a reply.
+        let mut replies = Replies::new(self, rules, index, digits, black);
+        let before = out.len();
+        let mut pieces = black;
+        while pieces != 0 {
+            let from = pieces.trailing_zeros() as usize;
+            pieces &= pieces - 1;
+            let piece = usize::from(self.mover[from & 15]);
+            let (mut targets, face) = if piece == Self::KING {
+                (self.king_reach & !black & !danger, 0)
+            } else {
+                (self.reach[piece & 3][digits[piece & 3]] & !black & safe(from), digits[piece & 3])
+            };
+            let (base, weight) = (&self.base[split][piece % 5], &self.weight[piece % 5]);
+            while targets != 0 {
+                let to = targets.trailing_zeros() as usize % 9;
+                targets &= targets - 1;
+                if split == 1 && !replies.board_move_allowed(piece, from, to) {
+                    continue;
+                }
+                out.push(base[to][face].wrapping_add(weighed(&weight[to])));
+            }
+        }
+        if split == 1 {
+            let occupied = self.cube.iter().fold(black | self.white_king, |m, c| m | c);
+            let squares = if checkers != 0 { evasions & !checkers } else { u16::MAX };
+            self.drops(!occupied & squares, &weighed, &mut replies, out);
+        }
+        Node::moves_or_loss(out.len() > before)
+    }
+
+    /// The drops of the cube Black holds on `squares` (the empty ones, or out of check those
+    /// between the checker and the King) that give no check and that R1 and R2 allow, their
+    /// children's indices with the cubes' digits weighed by `weighed`.
+    #[inline(always)]
+    fn drops(
+        &self,
+        squares: u16,
+        weighed: &impl Fn(&[u64; 4]) -> u64,
+        replies: &mut Replies<'_>,
+        out: &mut Vec<u64>,
+    ) {
+        let mut squares = squares & 0x1ff & !Square::CENTER.bit();
+        while squares != 0 {
+            let to = squares.trailing_zeros() as usize % 9;
+            squares &= squares - 1;
+            let rest = weighed(&self.drop_weight[to]);
+            let mut square = None;
+            for face in 0..4 {
+                if self.quiet_drops[face] & 1 << to != 0 && replies.drop_allowed(face, to, &mut square) {
+                    out.push(self.drop_base[to][face].wrapping_add(rest));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use nana_engine::Graph;
+
+    use super::*;
+    use crate::index::{is_self_mirror_pair, KING_PAIRS};
+    use crate::{NanaGame, Variant};
+
+    /// Every entry of a King pair its own mirror image and of one that is not, under both
+    /// rule sets and every option of R1 and R2: where at most one cube is off the board, the
+    /// successors, in order, and what the entry is, as the plain game finds them from the
+    /// rules (each move played and judged, each child ranked); elsewhere no answer.
+    #[test]
+    fn the_patterns_give_the_successors_the_rules_give() {
+        let mirror = (0..KING_PAIRS as u64)
+            .find(|&kp| is_self_mirror_pair(kp * CUBE_CONFIGS))
+            .expect("a pair on file 2");
+        for variant in Variant::ALL {
+            for (drop_stalemate, hand_stalemate) in
+                [(true, true), (true, false), (false, true), (false, false)]
+            {
+                let rules = Rules { variant, drop_stalemate, hand_stalemate };
+                let plain = NanaGame::new(rules);
+                let mut by_pattern = ByPattern::new(&rules);
+                let (mut answered, mut moves, mut drops, mut illegal) = (0, 0, 0, 0);
+                for kp in [0, mirror] {
+                    for index in kp * CUBE_CONFIGS..(kp + 1) * CUBE_CONFIGS {
+                        let (mut out, mut expected) = (Vec::new(), Vec::new());
+                        let node = by_pattern.successors(index, &mut out);
+                        let pos = unrank(index).expect("in range");
+                        let off = [Color::Black, Color::White]
+                            .map(|c| crate::Cube::ALL.map(|k| pos.hand(c, k)).iter().sum::<u8>());
+                        let Some(node) = node else {
+                            assert!(off[0] + off[1] >= 2 && out.is_empty(), "entry {index}");
+                            continue;
+                        };
+                        assert_eq!(
+                            (node, &out),
+                            (plain.successors(index, &mut expected), &expected),
+                            "entry {index} under {rules:?}"
+                        );
+                        answered += 1;
+                        moves += out.len();
+                        drops += if off[0] > 0 { out.len() } else { 0 };
+                        illegal += usize::from(node == Node::Illegal);
+                    }
+                }
+                assert!(answered > 2_000_000 && moves > 3_000_000, "{answered} entries, {moves} moves");
+                assert!(
+                    drops > 500_000 && illegal > 100_000,
+                    "{drops} moves holding a cube, {illegal} illegal"
+                );
+            }
+            let mut out = Vec::new();
+            assert_eq!(ByPattern::new(&Rules::CURRENT).successors(MAIN, &mut out), None);
+        }
+    }
+}
