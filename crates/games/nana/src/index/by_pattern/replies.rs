@@ -15,6 +15,9 @@ pub(super) struct Replies<'a> {
     black: u16,
     /// The entry's position, unranked when the quick answer fails.
     position: Option<Position>,
+    /// The steps of White's King to squares no Black piece attacks as the pieces stand, found
+    /// for the first drop.
+    safe_steps: Option<u16>,
 }
 
 impl<'a> Replies<'a> {
@@ -26,7 +29,7 @@ impl<'a> Replies<'a> {
         digits: [usize; 4],
         black: u16,
     ) -> Self {
-        Replies { pattern, rules, index, digits, black, position: None }
+        Replies { pattern, rules, index, digits, black, position: None, safe_steps: None }
     }
 
     /// The squares Black's pieces attack, with White's King lifted, and those where a White
@@ -119,6 +122,20 @@ impl<'a> Replies<'a> {
             return true;
         }
         let p = self.pattern;
+        // A piece dropped blocks slides, never opens one: a step safe from the pieces as they
+        // stand stays safe unless the dropped piece attacks it.
+        let safe_steps = match self.safe_steps {
+            Some(steps) => steps,
+            None => {
+                let occ = p.cube.iter().fold(self.black | p.white_king, |m, c| m | c);
+                *self
+                    .safe_steps
+                    .insert(p.white_king_steps & !(occ & !self.black) & !self.danger(occ, 0, None).0)
+            }
+        };
+        if safe_steps & !p.drop_danger[to][face] != 0 {
+            return true;
+        }
         let (danger, white, free) = *square.get_or_insert_with(|| {
             let occ = p.cube.iter().fold(self.black | p.white_king, |m, c| m | c) | 1 << to;
             let white = occ & !self.black & !(1 << to);
