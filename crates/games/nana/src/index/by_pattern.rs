@@ -2,7 +2,7 @@
 //!
 //! Those are the last classes of every King pair: four cubes on the board (210 patterns of
 //! 4,096 entries) and three (two classes of 105 patterns, each of 512 digits in two hand
-//! splits: the fourth cube White's, or Black's), 95 % of the index. Within a pattern every
+//! splits: the fourth cube White's, or Black's), 98 % of the index. Within a pattern every
 //! square's occupant is fixed but for the cubes' digits (owner and face), so what depends on
 //! the squares alone is found once a pattern ([`Pattern`]):
 //!
