@@ -549,9 +549,7 @@ impl Position {
         // in check, only between a sliding checker and the King.
         let their_king_bit = 1 << self.kings[them.index()];
         let mut squares = !occ & 0x1ff & !Square::CENTER.bit();
-        if safety.checkers != 0 {
-            squares &= safety.evasions & !safety.checkers;
-        }
+        squares &= safety.drop_squares();
         if nana_engine::cross_check::on() {
             self.cross_check_drop_squares(t, squares);
         }
@@ -861,7 +859,7 @@ pub(crate) fn forbidden(
 }
 
 /// What the side to move's pieces must heed to keep their King safe, found once a position.
-struct KingSafety {
+pub(crate) struct KingSafety {
     /// The King's square.
     king: usize,
     /// The squares the opponent attacks with the King lifted off the board (so that a slide
@@ -898,15 +896,34 @@ impl KingSafety {
                 blocks |= shield;
             }
         }
+        KingSafety::new(king, danger, shields, checkers, blocks)
+    }
+
+    /// The safety of the King on `king` from the squares the opponent attacks with the King
+    /// lifted (`danger`), those where a piece shields it from a slide (`shields`), the
+    /// checkers, and the squares where a piece would block a sliding checker (`blocks`).
+    #[inline(always)]
+    pub(crate) fn new(king: usize, danger: u16, shields: u16, checkers: u16, blocks: u16) -> KingSafety {
         let evasions = if checkers.count_ones() == 1 { checkers | blocks } else { 0 };
         KingSafety { king, danger, shields, checkers, evasions }
+    }
+
+    /// The squares where a piece put down leaves the King safe (it cannot uncover it): any,
+    /// or in check those between a single sliding checker and the King.
+    #[inline(always)]
+    pub(crate) fn drop_squares(&self) -> u16 {
+        if self.checkers != 0 {
+            self.evasions & !self.checkers
+        } else {
+            u16::MAX
+        }
     }
 
     /// The targets that leave the King safe for the piece on `from`: for the King,
     /// those not in danger; for a piece that shields the King from a slide, only the slider's
     /// square, or none in check; for another piece, any, or in check the evasions.
     #[inline(always)]
-    fn targets(&self, from: usize) -> u16 {
+    pub(crate) fn targets(&self, from: usize) -> u16 {
         let king = self.king;
         if from == king {
             !self.danger

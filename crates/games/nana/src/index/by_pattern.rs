@@ -29,7 +29,7 @@ use replies::Replies;
 
 use super::{rank, tables, unrank, Class, CUBE_CODES, CUBE_CONFIGS, MAIN};
 use crate::attacks::{table, AttackTable};
-use crate::position::{Move, Position, BLACK_KING, WHITE_KING};
+use crate::position::{KingSafety, Move, Position, BLACK_KING, WHITE_KING};
 use crate::types::{Color, Role, Rules, Square};
 
 mod replies;
@@ -97,8 +97,9 @@ struct Pattern {
     /// White's King's attacks with Black's King lifted, and its shield of Black's King.
     white_king_danger: u16,
     white_king_shield: u16,
-    /// Each cube's square, as a bit.
+    /// Each cube's square, as a bit, and every occupied square (the Kings' and the cubes').
     cube: [u16; 4],
+    occupied: u16,
     /// `[cube][digit]`: its cell code; its attacks; with Black's King lifted; where a piece
     /// shields Black's King from it.
     code: [[u8; 8]; 4],
@@ -153,6 +154,7 @@ impl Pattern {
             white_king_danger: t.targets(WHITE_KING, usize::from(wk), lifted),
             white_king_shield: t.shield(WHITE_KING, usize::from(wk), usize::from(bk)),
             cube: [0; 4],
+            occupied: occ,
             code: [[0; 8]; 4],
             reach: [[0; 8]; 4],
             danger: [[0; 8]; 4],
@@ -337,21 +339,7 @@ impl Pattern {
             return Node::Illegal;
         }
         let king = self.black_king.trailing_zeros() as usize;
-        let evasions = if checkers.count_ones() == 1 { checkers | blocks } else { 0 };
-        // What a piece other than the King may move to, as `KingSafety::targets` says.
-        let safe = |from: usize| {
-            if shields & (1 << from) != 0 {
-                if checkers != 0 {
-                    0
-                } else {
-                    1u16 << (2 * from - king)
-                }
-            } else if checkers != 0 {
-                evasions
-            } else {
-                u16::MAX
-            }
-        };
+        let safety = KingSafety::new(king, danger, shields, checkers, blocks);
         // The child's digit of each cube: its owner swapped.
         let child_digits = digits.map(|d| (d ^ 4) as u64);
         let weighed = |w: &[u64; 4]| {
@@ -368,11 +356,12 @@ impl Pattern {
             let from = pieces.trailing_zeros() as usize;
             pieces &= pieces - 1;
             let piece = usize::from(self.mover[from & 15]);
-            let (mut targets, face) = if piece == Self::KING {
-                (self.king_reach & !black & !danger, 0)
+            let (reach, face) = if piece == Self::KING {
+                (self.king_reach, 0)
             } else {
-                (self.reach[piece & 3][digits[piece & 3]] & !black & safe(from), digits[piece & 3])
+                (self.reach[piece & 3][digits[piece & 3]], digits[piece & 3])
             };
+            let mut targets = reach & !black & safety.targets(from);
             let (base, weight) = (&self.base[split][piece % 5], &self.weight[piece % 5]);
             while targets != 0 {
                 let to = targets.trailing_zeros() as usize % 9;
@@ -384,9 +373,7 @@ impl Pattern {
             }
         }
         if split == 1 {
-            let occupied = self.cube.iter().fold(black | self.white_king, |m, c| m | c);
-            let squares = if checkers != 0 { evasions & !checkers } else { u16::MAX };
-            self.drops(!occupied & squares, &weighed, &mut replies, out);
+            self.drops(!self.occupied & safety.drop_squares(), &weighed, &mut replies, out);
         }
         Node::moves_or_loss(out.len() > before)
     }

@@ -88,7 +88,7 @@ impl<'a> Replies<'a> {
 
     pub(super) fn board_move_allowed(&mut self, piece: usize, from: usize, to: usize) -> bool {
         let p = self.pattern;
-        let occ = p.cube.iter().fold(self.black | p.white_king, |m, c| m | c);
+        let occ = p.occupied;
         let moved = if piece == Pattern::KING {
             BLACK_KING
         } else {
@@ -127,7 +127,7 @@ impl<'a> Replies<'a> {
         let safe_steps = match self.safe_steps {
             Some(steps) => steps,
             None => {
-                let occ = p.cube.iter().fold(self.black | p.white_king, |m, c| m | c);
+                let occ = p.occupied;
                 *self
                     .safe_steps
                     .insert(p.white_king_steps & !(occ & !self.black) & !self.danger(occ, 0, None).0)
@@ -137,7 +137,7 @@ impl<'a> Replies<'a> {
             return true;
         }
         let (danger, white, free) = *square.get_or_insert_with(|| {
-            let occ = p.cube.iter().fold(self.black | p.white_king, |m, c| m | c) | 1 << to;
+            let occ = p.occupied | 1 << to;
             let white = occ & !self.black & !(1 << to);
             let (danger, shields) = self.danger(occ, 0, None);
             let free =
