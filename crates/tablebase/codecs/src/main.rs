@@ -30,6 +30,13 @@
 //! and target length set over it, optionally then its chain log and hash log) it also
 //! compresses the blocks of each size with each such setting, one row each, as the writer would
 //! (its frames' flags as the writer sets them).
+//!
+//! Two candidates that change what a block holds: with `APART=1`, each block (1-byte entries)
+//! is stored as its entries' outcomes (draw, loss, win, unused: one byte each) followed by the
+//! distances of its losses, as one frame: win, loss or draw stored apart from the distance.
+//! With `DROP_UNUSED=1` (with `RAW=1`), the stream's unused entries are removed before it is cut
+//! into blocks: what a layout that stores used entries alone would compress (its reader would
+//! find an entry's place from the rules), a bound on what any fill of them can reach.
 
 use std::time::Instant;
 
@@ -53,6 +60,9 @@ fn main() {
         let table = nana_tablebase::Tablebase::open(std::path::Path::new(&path)).expect("a valid table");
         (table.entries().expect("decodable entries").into_owned(), table.header().entry_width as usize)
     };
+    if raw && std::env::var_os("DROP_UNUSED").is_some() {
+        entries.retain(|&v| v != 255);
+    }
     prepare(&mut entries, width);
     let sizes: Vec<usize> = list("SIZES", &[4096, 16384, 65536]);
     let levels: Vec<i32> = list("LEVELS", &[3, 19]);
@@ -123,18 +133,42 @@ fn zstd_setting(entries: &[u8], block_bytes: usize, setting: &str) {
         compressor.set_parameter(CParameter::ChainLog(number(chain))).unwrap();
         compressor.set_parameter(CParameter::HashLog(number(hash))).unwrap();
     }
-    let chunks: Vec<&[u8]> = entries.chunks(block_bytes).collect();
+    let chunks = cut(entries, block_bytes);
     let start = Instant::now();
     let zs: Vec<Vec<u8>> = chunks.iter().map(|c| compressor.compress(c).unwrap()).collect();
     let seconds = start.elapsed().as_secs_f64();
     for (z, c) in zs.iter().zip(&chunks) {
-        assert_eq!(&zstd::bulk::decompress(z, block_bytes).unwrap()[..], *c);
+        assert_eq!(zstd::bulk::decompress(z, 2 * block_bytes).unwrap(), *c);
     }
     let bytes: usize = zs.iter().map(Vec::len).sum();
     println!(
         "| zstd {setting} | {} bytes a block | {bytes} | compressed in {seconds:.2} s (one thread) |",
         block_bytes
     );
+}
+
+/// `entries` cut into blocks of `block_bytes`, each as a block stores it: its entries, or with
+/// `APART` its outcomes, then its losses' distances (id 1's and id 2's values: 0 a draw, odd a
+/// loss, even a win, 255 unused).
+fn cut(entries: &[u8], block_bytes: usize) -> Vec<Vec<u8>> {
+    let apart = std::env::var_os("APART").is_some();
+    let outcome = |v: u8| match v {
+        0 => 0,
+        255 => 3,
+        v if v % 2 == 1 => 1,
+        _ => 2,
+    };
+    entries
+        .chunks(block_bytes)
+        .map(|block| {
+            if !apart {
+                return block.to_vec();
+            }
+            let mut stored: Vec<u8> = block.iter().map(|&v| outcome(v)).collect();
+            stored.extend(block.iter().filter(|&&v| outcome(v) == 1));
+            stored
+        })
+        .collect()
 }
 
 /// One Markdown row per codec and block size: LZ4, then zstd at each of `levels`, each decoded
@@ -156,12 +190,11 @@ fn compare_codecs(
             println!("| {codec} | {block} | {bytes} | {share:.1} % | {per_block:.2} | {compress} |");
         };
     for &block in sizes {
-        let entries = filled(block);
-        let chunks: Vec<&[u8]> = entries.chunks(block * width).collect();
+        let chunks = cut(&filled(block), block * width);
         let start = Instant::now();
         let lz4: Vec<Vec<u8>> = chunks.iter().map(|c| lz4_flex::block::compress(c)).collect();
         let lz4_seconds = start.elapsed().as_secs_f64();
-        let mut out = vec![0u8; block * width];
+        let mut out = vec![0u8; 2 * block * width];
         let start = Instant::now();
         for (z, c) in lz4.iter().zip(&chunks) {
             let n = lz4_flex::block::decompress_into(z, &mut out).unwrap();
@@ -194,7 +227,7 @@ fn compare_codecs(
             row(&format!("zstd {level} (`ruzstd`)"), block, bytes, seconds, chunks.len(), Some(zstd_seconds));
             let start = Instant::now();
             for (z, c) in zs.iter().zip(&chunks) {
-                assert_eq!(&zstd::bulk::decompress(z, block * width).unwrap()[..], *c);
+                assert_eq!(zstd::bulk::decompress(z, 2 * block * width).unwrap(), *c);
             }
             let seconds = start.elapsed().as_secs_f64();
             row(&format!("zstd {level} (C library)"), block, bytes, seconds, chunks.len(), None);
