@@ -72,7 +72,7 @@ fn main() {
     if order == "file" {
         let mut stream = vec![0; entries.len()];
         for (i, &entry) in entries.iter().enumerate() {
-            stream[index::file_position(i as u64) as usize] = entry;
+            stream[index::file_position(rules.variant, i as u64) as usize] = entry;
         }
         std::fs::write(out, stream).expect("the stream written");
         println!("{path}: {} entries in the file's order to {out}", entries.len());

@@ -47,7 +47,7 @@ pub const SIZE: u64 = MAIN + OPENING;
 /// The index of the start position.
 pub const START: u64 = SIZE - 1;
 /// Bumped whenever the layout changes; stored in tablebase headers.
-pub const LAYOUT_VERSION: u32 = 3;
+pub const LAYOUT_VERSION: u32 = 4;
 
 /// The eight squares a King may stand on (all but the centre), in index order.
 const KING_SQUARES: [u8; 8] = [0, 1, 2, 3, 5, 6, 7, 8];

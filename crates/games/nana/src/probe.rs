@@ -10,7 +10,7 @@ pub use nana_probe::{Answer, Ending, MoveAnswer, ProbeError, ProbeRules, Summary
 
 use crate::index::{self, SIZE};
 use crate::position::{Move, Position};
-use crate::types::{Color, Rules};
+use crate::types::{Color, Rules, Variant};
 use crate::{fen, hodges, usi};
 
 /// The side to move is in check and has no legal move: it has lost.
@@ -69,9 +69,22 @@ impl ProbeRules for Rules {
         index::rank(pos)
     }
 
-    /// Entries of like material together (`docs/INDEX.md`, "File order").
+    /// Entries of like material together, each King pair's used entries first (`docs/INDEX.md`,
+    /// "File order"): each rule set's own.
     fn file_order(&self) -> nana_probe::table::FileOrder {
-        nana_probe::table::FileOrder::new(index::file_position, index::indexes_at, index::CUBE_CONFIGS)
+        use nana_probe::table::FileOrder;
+        match self.variant {
+            Variant::Current => FileOrder::new(
+                |i| index::file_position(Variant::Current, i),
+                |first, out| index::indexes_at(Variant::Current, first, out),
+                index::CUBE_CONFIGS,
+            ),
+            Variant::Original => FileOrder::new(
+                |i| index::file_position(Variant::Original, i),
+                |first, out| index::indexes_at(Variant::Original, first, out),
+                index::CUBE_CONFIGS,
+            ),
+        }
     }
 
     fn for_each_move(&self, pos: &Position, mut f: impl FnMut(Move, &Position)) {

@@ -26,7 +26,7 @@ use crate::index::{
     SIZE, START,
 };
 use crate::reach::{self, positions_per_entry, Reachable};
-use crate::{Color, Cube, NanaGame, Piece, Position, Rules, Setup, Square};
+use crate::{Color, Cube, NanaGame, Piece, Position, Rules, Setup, Square, Variant};
 
 /// The reachable counts of the default rules, pinned: (Black to move, White to move, entries).
 /// The whole plain search derives each again.
@@ -38,12 +38,13 @@ pub const PINNED: [(Rules, u64, u64, u64); 2] = [
 /// The self-check's part for Nana: each check below over its whole space, every rule
 /// combination for the retro-moves, both default rule sets for the reachable states.
 pub fn whole_space_checks() -> Vec<WholeCheck> {
-    let mut checks = vec![
-        WholeCheck::new("rank ∘ unrank over the whole index", || index_round_trip(1)),
-        WholeCheck::new("the file order against a plain sort, every King pair", || {
-            file_order_against_sort(0..KING_PAIRS as u64)
-        }),
-    ];
+    let mut checks = vec![WholeCheck::new("rank ∘ unrank over the whole index", || index_round_trip(1))];
+    for variant in Variant::ALL {
+        checks.push(WholeCheck::new(
+            format!("{}: the file order against a plain sort, every King pair", variant.name()),
+            move || file_order_against_sort(variant, 0..KING_PAIRS as u64),
+        ));
+    }
     for rules in Rules::all() {
         checks.push(WholeCheck::new(
             format!("{}: retro-moves against moves, every entry", rules.short_name()),
@@ -97,16 +98,18 @@ pub fn index_round_trip(every: u64) -> Result<String, CheckFailed> {
     Ok(format!("{} entries round-trip", SIZE.div_ceil(every)))
 }
 
-/// The place of each entry of the King pairs `pairs` in a table file ([`file_position`], and
-/// its inverse [`index_at`]) against a plain sort of the pair's entries by what their positions
-/// hold, read off the board: Black's O cubes and D cubes (`3 × O + D`), the hands (Black's O and
-/// D cubes, White's, base 3), the O cubes' and the D cubes' squares among the pair's free
-/// squares (masks, as the index orders its patterns), which cubes White owns (counted from the
-/// last free square back), their faces (base 4, the last free square's least significant);
-/// the opening entries keep their places.
-pub fn file_order_against_sort(pairs: std::ops::Range<u64>) -> Result<String, CheckFailed> {
+/// The place of each entry of the King pairs `pairs` in a table file of the rule set `variant`
+/// ([`file_position`], and its inverse [`index_at`]) against a plain sort of the pair's entries
+/// by what their positions hold, read off the board: whether the position is illegal (White,
+/// who has just moved, in check: the unused entries last), Black's O cubes and D cubes
+/// (`3 × O + D`), the hands (Black's O and D cubes, White's, base 3), the O cubes' and the D
+/// cubes' squares among the pair's free squares (masks, as the index orders its patterns),
+/// which cubes White owns (counted from the last free square back), their faces (base 4, the
+/// last free square's least significant); the opening entries keep their places.
+pub fn file_order_against_sort(variant: Variant, pairs: std::ops::Range<u64>) -> Result<String, CheckFailed> {
     let key = |i: u64| -> u64 {
         let pos = unrank(i).expect("an entry of the main block");
+        let unused = u64::from(pos.is_in_check(variant, Color::White));
         let kings: Vec<Square> =
             [Color::Black, Color::White].iter().filter_map(|&c| pos.king_square(c)).collect();
         let free = Square::ALL.iter().filter(|sq| !kings.contains(sq));
@@ -131,7 +134,7 @@ pub fn file_order_against_sort(pairs: std::ops::Range<u64>) -> Result<String, Ch
         let (bo, bd) = (hand(Color::Black, Cube::O), hand(Color::Black, Cube::D));
         let material = 3 * (owned[0] + bo) + owned[1] + bd;
         let hands = ((bo * 3 + bd) * 3 + hand(Color::White, Cube::O)) * 3 + hand(Color::White, Cube::D);
-        (((material * 81 + hands) << 14 | masks[0] << 7 | masks[1]) << 4 | white) << 8 | faces
+        unused << 63 | (((material * 81 + hands) << 14 | masks[0] << 7 | masks[1]) << 4 | white) << 8 | faces
     };
     for kp in pairs.clone() {
         let first = kp * CUBE_CONFIGS;
@@ -140,18 +143,19 @@ pub fn file_order_against_sort(pairs: std::ops::Range<u64>) -> Result<String, Ch
         sorted.par_sort_unstable();
         let bad = sorted.par_iter().enumerate().find_any(|&(p, &(_, i))| {
             let place = first + p as u64;
-            file_position(i) != place || index_at(place) != i
+            file_position(variant, i) != place || index_at(variant, place) != i
         });
         if let Some((p, &(_, i))) = bad {
             return Err(CheckFailed(format!(
                 "entry {i}: at {} in the file, {} by the sort",
-                file_position(i),
+                file_position(variant, i),
                 first + p as u64
             )));
         }
     }
-    if let Some(i) = (MAIN..SIZE).find(|&i| file_position(i) != i || index_at(i) != i) {
-        return Err(CheckFailed(format!("the opening entry {i} is at {} in the file", file_position(i))));
+    if let Some(i) = (MAIN..SIZE).find(|&i| file_position(variant, i) != i || index_at(variant, i) != i) {
+        let at = file_position(variant, i);
+        return Err(CheckFailed(format!("the opening entry {i} is at {at} in the file")));
     }
     Ok(format!("{} entries in their places", (pairs.end - pairs.start) * CUBE_CONFIGS + (SIZE - MAIN)))
 }

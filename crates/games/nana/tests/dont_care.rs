@@ -24,13 +24,13 @@ mod common;
 use common::XorShift;
 
 /// The stored entries of a 1-byte table whose wins are stored as one value (a win in 1: every
-/// even entry but 0), in the file's order (entry `i` at `file_position(i)`), and whose unused
+/// even entry but 0), in the file's order (entry `i` at `file_position(rules.variant, i)`), and whose unused
 /// entries are filled, made here from the solve's entries, block by block.
-fn filled(entries: &[u8], block: usize) -> Vec<u8> {
+fn filled(rules: Rules, entries: &[u8], block: usize) -> Vec<u8> {
     let mut stored = vec![ByteCode::ILLEGAL.0; entries.len()];
     for (i, &e) in entries.iter().enumerate() {
         let e = if e.is_multiple_of(2) && e != 0 && e != ByteCode::ILLEGAL.0 { 2 } else { e };
-        stored[file_position(i as u64) as usize] = e;
+        stored[file_position(rules.variant, i as u64) as usize] = e;
     }
     for chunk in stored.chunks_mut(block) {
         let Some(first) = chunk.iter().copied().find(|&e| e != ByteCode::ILLEGAL.0) else { continue };
@@ -61,7 +61,11 @@ fn unused_entries_are_filled_in_the_file_and_never_read() {
         assert!(file.header().dont_care);
         let stored = file.entries().unwrap();
         let block = file.storage().layout.block_entries() as usize;
-        assert!(stored[..] == filled(&solved, block)[..], "{}: the stored entries", rules.short_name());
+        assert!(
+            stored[..] == filled(rules, &solved, block)[..],
+            "{}: the stored entries",
+            rules.short_name()
+        );
         assert!(table.entries() == &solved[..], "{}: the entries read whole", rules.short_name());
 
         let used_without_position = (0..SIZE)

@@ -12,27 +12,19 @@ use zstd::zstd_safe::CParameter;
 use super::{Codec, Shape, RECORD_BYTES};
 use crate::WIN_AS_ONE;
 
-/// The zstd level of [`Codec::Zstd`]'s blocks of `block_bytes` bytes: 14 for blocks of more
-/// than 8 KiB (Nana's, 32 KiB, every win as one value: level 15 makes them 3 to 4 % smaller in
-/// about 1.5 times the time to compress, which a solve's write pays; levels 19 and 22 add
-/// about 0.5 % for three times more; levels up to 13 leave them over 2,000,000 bytes), its
-/// parser's search set by [`zstd_search`], and 6 for smaller ones (Dobutsu's, 4 KiB, 63,325
-/// blocks a table: level 15 would make them 2.1 % smaller in 6.5 times the time). The level is
-/// not part of the format: a reader decodes any. `docs/PERFORMANCE.md` gives the measurements.
+/// The zstd level of [`Codec::Zstd`]'s blocks of `block_bytes` bytes: 9 for blocks of more
+/// than 8 KiB (Nana's, 32 KiB, every win as one value, each King pair's unused entries last:
+/// level 14 makes them 7 % smaller in about three times the time to compress, which a solve's
+/// write pays; level 6 leaves the current rules' file at the edge of 2,000,000 bytes), and 6
+/// for smaller ones (Dobutsu's, 4 KiB, 63,325 blocks a table: level 15 would make them 2.1 %
+/// smaller in 6.5 times the time). The level is not part of the format: a reader decodes any.
+/// `docs/PERFORMANCE.md` gives the measurements.
 pub(crate) fn zstd_level(block_bytes: u64) -> i32 {
     if block_bytes > 8192 {
-        14
+        9
     } else {
         6
     }
-}
-
-/// The search log and target length set over [`zstd_level`] for blocks of `block_bytes` bytes,
-/// if any: 2 and 48 for blocks of more than 8 KiB. Level 14's own (4 and 32 for a block of at
-/// most 128 KiB) search twice as many candidates for matches, but give up on a shorter match;
-/// on Nana's tables these make them 0.3 % smaller in 7 % fewer instructions.
-pub(crate) fn zstd_search(block_bytes: u64) -> Option<(u32, u32)> {
-    (block_bytes > 8192).then_some((2, 48))
 }
 
 /// One block's compressor: LZ4's needs no state; zstd's context is made once per group of
@@ -57,10 +49,6 @@ impl Compressor {
                     CParameter::DictIdFlag(false),
                 ] {
                     zstd.set_parameter(parameter).expect("a zstd parameter");
-                }
-                if let Some((log, length)) = zstd_search(block_bytes) {
-                    zstd.set_parameter(CParameter::SearchLog(log)).expect("a zstd search log");
-                    zstd.set_parameter(CParameter::TargetLength(length)).expect("a zstd target length");
                 }
                 Compressor::Zstd(zstd)
             }

@@ -1,6 +1,7 @@
 //! The order in which a table file stores the index's entries: a bijection of `0..SIZE` that
 //! puts entries of like material together, which compresses better than the index's own order
-//! (`docs/INDEX.md`, "File order").
+//! (`docs/INDEX.md`, "File order"), each King pair's used entries before its unused ones
+//! ([`used_first`]).
 //!
 //! Within each King pair the entries are grouped by what Black owns — its O cubes and D cubes,
 //! on the board and in hand (`3 × O + D`) — then by the hands (Black's O and D cubes, White's O
@@ -12,6 +13,18 @@
 use std::sync::OnceLock;
 
 use super::{tables, Tables, CUBE_CONFIGS, MAIN};
+
+mod used_first;
+
+pub use used_first::{file_position, indexes_at};
+
+/// The index entry a rule set's table file stores at `position` (below `SIZE`): the inverse of
+/// [`file_position`].
+pub fn index_at(variant: crate::types::Variant, position: u64) -> u64 {
+    let mut one = [0];
+    indexes_at(variant, position, &mut one);
+    one[0]
+}
 
 /// The binomial coefficients `C(n, k)` for `n, k ≤ 2`.
 const CHOOSE: [[u64; 3]; 3] = [[1, 0, 0], [1, 1, 0], [1, 2, 1]];
@@ -129,13 +142,21 @@ fn kinds(t: &Tables, pattern: usize, n: u32) -> u8 {
     (0..n as usize).fold(0, |kinds, c| kinds | (rows[c] >> 3 & 1) << c)
 }
 
-/// Where a table file stores index entry `index` (below `SIZE`).
-pub fn file_position(index: u64) -> u64 {
-    if index >= MAIN {
-        return index;
-    }
+/// Where an entry of the main block stands in the walk of runs ([`Walk`]): its group, its run
+/// among the group's, its pattern (in the index's list), its cubes' owners (bit `c` set where
+/// White owns cube `c`), its cubes and its faces.
+struct Place {
+    group: usize,
+    run_in_group: u32,
+    pattern: usize,
+    owners: u8,
+    cubes: usize,
+    faces: u64,
+}
+
+/// The place of index entry `index` of the main block in the walk of runs.
+fn walk_place(index: u64) -> Place {
     let (t, order) = (tables(), order());
-    let kp = index / CUBE_CONFIGS;
     let r = (index % CUBE_CONFIGS) as u32;
     let k = t.classes.iter().rposition(|class| class.start <= r).expect("class 0 starts at 0");
     let class = &t.classes[k];
@@ -144,23 +165,22 @@ pub fn file_position(index: u64) -> u64 {
     let x = (q * class.reciprocal) >> 32;
     let split = q - x * u64::from(class.splits);
     let (pattern, digits) = (x >> class.digit_bits, x & ((1 << class.digit_bits) - 1));
-    let n = u32::from(class.digit_bits) / 3;
     let [owners, faces] = order.digits[digits as usize].to_le_bytes();
     let kinds = order.kinds[usize::from(class.first) + pattern as usize];
     let [wo, wd] = white(kinds, owners).map(usize::from);
-    let per_pattern = (CHOOSE[k / 3][wo] * CHOOSE[k % 3][wd]) << (2 * n);
+    let ranks = CHOOSE[k / 3][wo] * CHOOSE[k % 3][wd];
     // White's cubes on the board name the group as well as Black's.
-    let group = order.offset[k][split as usize][k / 3 - wo][k % 3 - wd];
+    let offset = order.offset[k][split as usize][k / 3 - wo][k % 3 - wd];
+    let group = order.groups.partition_point(|g| g.offset <= offset) - 1;
     let rank = u64::from(order.owner_rank[usize::from(kinds)][usize::from(owners)]);
-    kp * CUBE_CONFIGS + u64::from(group) + pattern * per_pattern + (rank << (2 * n)) + u64::from(faces)
-}
-
-/// The index entry a table file stores at `position` (below `SIZE`): the inverse of
-/// [`file_position`].
-pub fn index_at(position: u64) -> u64 {
-    let mut one = [0];
-    indexes_at(position, &mut one);
-    one[0]
+    Place {
+        group,
+        run_in_group: (pattern * ranks + rank) as u32,
+        pattern: usize::from(class.first) + pattern as usize,
+        owners,
+        cubes: usize::from(class.digit_bits) / 3,
+        faces: u64::from(faces),
+    }
 }
 
 /// Bits `2c..2c + 2` of `faces` (cube `c`'s face) moved to bits `3c..3c + 2` (its digit's).
@@ -198,6 +218,9 @@ struct Walk {
     digit_bits: u8,
     kinds: u8,
     white: [usize; 2],
+    /// The group's class's first pattern in the index's list, and the current owners.
+    class_first: usize,
+    owners: u8,
 }
 
 impl Walk {
@@ -232,6 +255,8 @@ impl Walk {
         digit_bits: 0,
         kinds: 0,
         white: [0; 2],
+        class_first: 0,
+        owners: 0,
     };
 
     fn enter_group(&mut self) {
@@ -247,6 +272,7 @@ impl Walk {
         self.all_faces = 1 << (2 * n);
         self.splits = u64::from(class.splits);
         self.digit_bits = class.digit_bits;
+        self.class_first = usize::from(class.first);
         self.first = self.kp * CUBE_CONFIGS + u64::from(class.start) + u64::from(g.split);
         (self.pattern, self.rank, self.faces) = (0, 0, 0);
     }
@@ -262,15 +288,38 @@ impl Walk {
     fn enter_rank(&mut self) {
         let owners =
             order().owners_of_rank[usize::from(self.kinds)][self.white[0]][self.white[1]][self.rank as usize];
+        self.owners = owners;
         let owner_digits = (0..4).fold(0u64, |d, c| d | u64::from(owners >> c & 1) << (3 * c + 2));
         let x = self.pattern << self.digit_bits | owner_digits;
         self.owners_entry = self.first + x * self.splits;
     }
 
     /// The entry at the walk's place.
-    #[inline]
+    #[cfg(test)]
     fn entry(&self) -> u64 {
-        self.owners_entry + u64::from(SPREAD_FACES[self.faces as usize]) * self.splits
+        self.entry_with(self.faces)
+    }
+
+    /// The entry of the current run with faces `faces`.
+    #[inline]
+    fn entry_with(&self, faces: u64) -> u64 {
+        self.owners_entry + u64::from(SPREAD_FACES[faces as usize]) * self.splits
+    }
+
+    /// The current pattern, in the index's list.
+    fn global_pattern(&self) -> usize {
+        self.class_first + self.pattern as usize
+    }
+
+    /// The cubes on the board in the current run.
+    fn cubes(&self) -> usize {
+        usize::from(self.digit_bits) / 3
+    }
+
+    /// On to the first place of the next run.
+    fn next_run(&mut self) {
+        self.faces = self.all_faces - 1;
+        self.step();
     }
 
     /// On to the next place.
@@ -307,9 +356,10 @@ fn class_patterns(t: &Tables, k: usize) -> u16 {
     t.classes.get(k + 1).map_or(t.patterns.len() as u16, |next| next.first) - t.classes[k].first
 }
 
-/// The index entries a table file stores at `first`, `first + 1`, ... into `out` (each below
-/// `SIZE`): [`index_at`] of each, walked in order.
-pub fn indexes_at(first: u64, out: &mut [u64]) {
+/// The index entries of the walk of runs at `first`, `first + 1`, ... into `out` (each below
+/// `SIZE`), walked in order.
+#[cfg(test)]
+fn walk_indexes_at(first: u64, out: &mut [u64]) {
     let mut walk = (first < MAIN).then(|| Walk::at(first));
     for (p, slot) in (first..).zip(out.iter_mut()) {
         *slot = match &mut walk {
@@ -354,12 +404,14 @@ fn index_at_plain(position: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::Variant;
+    use crate::{NanaGame, Rules};
 
     #[test]
     fn a_walk_from_any_place_gives_the_entries_there() {
         let mut run = vec![0; 3000];
         for first in [0, 1, 4095, 700_001, CUBE_CONFIGS - 1000, 16 * CUBE_CONFIGS + 1_094_000, MAIN - 5] {
-            indexes_at(first, &mut run);
+            walk_indexes_at(first, &mut run);
             for (p, &i) in (first..).zip(&run) {
                 assert_eq!(
                     i,
@@ -370,22 +422,47 @@ mod tests {
         }
     }
 
+    /// Each rule set's order over two King pairs and the openings, against the walk of runs
+    /// with the used entries (the rules' legal positions) taken out first: the places of
+    /// [`file_position`], and the entries of [`indexes_at`] from the pair's start and from
+    /// places within it.
     #[test]
-    fn index_at_inverts_file_position_over_two_king_pairs_and_the_openings() {
-        // Positions in the first King pair, then in the last.
-        let mut seen = vec![false; 2 * CUBE_CONFIGS as usize];
-        for i in (0..CUBE_CONFIGS).chain(16 * CUBE_CONFIGS..super::super::SIZE) {
-            let p = file_position(i);
-            assert_eq!(index_at(p), i, "entry {i} at {p}");
-            assert_eq!(index_at_plain(p), i, "entry {i} at {p}");
-            if i < MAIN {
-                assert_eq!(p / CUBE_CONFIGS, i / CUBE_CONFIGS, "entry {i} stays in its King pair");
-                let slot = (p / CUBE_CONFIGS).min(1) * CUBE_CONFIGS + p % CUBE_CONFIGS;
-                assert!(!std::mem::replace(&mut seen[slot as usize], true), "position {p} taken twice");
-            } else {
-                assert_eq!(p, i, "an opening entry keeps its place");
+    fn each_king_pair_stores_its_used_entries_first_in_the_walk_of_runs() {
+        for rules in [Rules::CURRENT, Rules::ORIGINAL] {
+            let (variant, game) = (rules.variant, NanaGame::new(rules));
+            for kp in [0, 16] {
+                let first = kp * CUBE_CONFIGS;
+                let mut walked = vec![0; CUBE_CONFIGS as usize];
+                walk_indexes_at(first, &mut walked);
+                let (used, unused): (Vec<u64>, Vec<u64>) =
+                    walked.iter().partition(|&&i| game.position(i).is_some());
+                let expected: Vec<u64> = used.into_iter().chain(unused).collect();
+                let mut stored = vec![0; CUBE_CONFIGS as usize];
+                indexes_at(variant, first, &mut stored);
+                assert!(stored == expected, "{rules:?}, King pair {kp}: the entries in order");
+                for (p, &i) in (first..).zip(&expected) {
+                    assert_eq!(file_position(variant, i), p, "{rules:?}: entry {i}");
+                }
+                for at in [1, 255, 4097, 500_001, CUBE_CONFIGS - 3] {
+                    let mut part = vec![0; 600.min((CUBE_CONFIGS - at) as usize)];
+                    indexes_at(variant, first + at, &mut part);
+                    assert_eq!(
+                        part[..],
+                        expected[at as usize..at as usize + part.len()],
+                        "{rules:?}: from {at}"
+                    );
+                }
+            }
+            for i in MAIN..super::super::SIZE {
+                assert_eq!((file_position(variant, i), index_at(variant, i)), (i, i), "an opening entry");
             }
         }
-        assert!(seen.iter().all(|&s| s));
+    }
+
+    #[test]
+    fn the_orders_of_the_rule_sets_differ() {
+        let differ = (0..CUBE_CONFIGS)
+            .any(|i| file_position(Variant::Current, i) != file_position(Variant::Original, i));
+        assert!(differ);
     }
 }
