@@ -12,7 +12,9 @@
 
 use std::sync::OnceLock;
 
-use super::{tables, Tables, CUBE_CONFIGS, MAIN};
+#[cfg(test)]
+use super::MAIN;
+use super::{tables, Tables, CUBE_CONFIGS};
 
 mod used_first;
 
@@ -316,14 +318,8 @@ impl Walk {
         usize::from(self.digit_bits) / 3
     }
 
-    /// On to the first place of the next run.
-    fn next_run(&mut self) {
-        self.faces = self.all_faces - 1;
-        self.step();
-    }
-
     /// On to the next place.
-    #[inline]
+    #[cfg(test)]
     fn step(&mut self) {
         self.faces += 1;
         if self.faces < self.all_faces {

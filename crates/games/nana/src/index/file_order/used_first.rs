@@ -13,9 +13,9 @@
 use std::sync::OnceLock;
 
 use super::{class_patterns, order, tables, Walk, CHOOSE};
-
-use crate::index::{unrank, CUBE_CONFIGS, KING_PAIRS, MAIN};
-use crate::types::{Color, Variant};
+use crate::attacks::table;
+use crate::index::{unrank, CUBE_CODES, CUBE_CONFIGS, KING_PAIRS, MAIN};
+use crate::types::{Color, Role, Square, Variant};
 
 /// The runs of a King pair, the same for every pair.
 struct Runs {
@@ -44,70 +44,93 @@ fn runs() -> &'static Runs {
     })
 }
 
-/// What a rule set's order is made of.
-pub(super) struct Used {
-    /// `[kp * runs + r]`: the used entries of King pair `kp`'s runs before run `r`.
+/// What a rule set's order is made of in one King pair, found when first asked.
+pub(super) struct Pair {
+    /// `[r]`: the used entries of the pair's runs before run `r`.
     before: Vec<u32>,
-    /// `[kp]`: King pair `kp`'s used entries.
-    total: [u32; KING_PAIRS],
-    /// `[kp * patterns + p]`: bits `4c..4c + 4`, the faces with which cube `c` of pattern `p`,
-    /// Black's, does not attack White's King.
+    /// The pair's used entries.
+    total: u32,
+    /// `[p]`: bits `4c..4c + 4`, the faces with which cube `c` of pattern `p`, Black's, does
+    /// not attack White's King.
     safe: Vec<u16>,
 }
 
-pub(super) fn used(variant: Variant) -> &'static Used {
-    static USED: [OnceLock<Used>; 2] = [OnceLock::new(), OnceLock::new()];
-    USED[variant as usize].get_or_init(|| Used::new(variant))
+/// King pair `kp`'s part of the order of the rule set `variant`.
+pub(super) fn pair(variant: Variant, kp: usize) -> &'static Pair {
+    static PAIRS: [[OnceLock<Pair>; KING_PAIRS]; 2] = [const { [const { OnceLock::new() }; KING_PAIRS] }; 2];
+    PAIRS[variant as usize][kp].get_or_init(|| Pair::new(variant, kp))
 }
 
-impl Used {
-    fn new(variant: Variant) -> Used {
-        let (t, runs) = (tables(), runs());
-        let patterns = t.patterns.len();
-        let mut safe = vec![0u16; KING_PAIRS * patterns];
+impl Pair {
+    fn new(variant: Variant, kp: usize) -> Pair {
+        let (t, order) = (tables(), order());
+        let mut safe = vec![0u16; t.patterns.len()];
         for (k, class) in t.classes.iter().enumerate() {
-            let n = usize::from(class.digit_bits) / 3;
             for q in 0..usize::from(class_patterns(t, k)) {
-                for kp in 0..KING_PAIRS {
-                    let mut bits = 0u16;
-                    for c in 0..n {
-                        for face in 0..4u64 {
-                            // Cube `c` Black's with `face`, the others White's: only it may
-                            // attack White's King.
-                            let digits =
-                                (0..n).fold(0u64, |d, j| d | (if j == c { face } else { 4 }) << (3 * j));
-                            let x = (q as u64) << class.digit_bits | digits;
-                            let index = kp as u64 * CUBE_CONFIGS
-                                + u64::from(class.start)
-                                + x * u64::from(class.splits);
-                            let pos = unrank(index).expect("an entry of the main block");
-                            if !pos.is_in_check(variant, Color::White) {
-                                bits |= 1 << (4 * c + face as usize);
-                            }
-                        }
-                    }
-                    safe[kp * patterns + usize::from(class.first) + q] = bits;
+                safe[usize::from(class.first) + q] = safe_faces(variant, kp, k, q);
+            }
+        }
+        let mut before = Vec::with_capacity(runs().start.len());
+        let mut total = 0;
+        // The runs in order, as `runs` lists them: each group's patterns, each pattern's
+        // owners by rank.
+        for g in &order.groups {
+            let k = usize::from(g.class);
+            let class = &t.classes[k];
+            let n = usize::from(class.digit_bits) / 3;
+            let [ob, db] = g.owned.map(usize::from);
+            let (wo, wd) = (k / 3 - ob, k % 3 - db);
+            let ranks = CHOOSE[k / 3][ob] * CHOOSE[k % 3][db];
+            for q in 0..usize::from(class_patterns(t, k)) {
+                let p = usize::from(class.first) + q;
+                let kinds = usize::from(order.kinds[p]);
+                // Each cube's safe faces counted; a White cube shows any of four.
+                let counts: [u32; 4] = std::array::from_fn(|c| (safe[p] >> (4 * c) & 0xF).count_ones());
+                for &owners in &order.owners_of_rank[kinds][wo][wd][..ranks as usize] {
+                    before.push(total);
+                    total +=
+                        (0..n).map(|c| if owners >> c & 1 != 0 { 4 } else { counts[c] }).product::<u32>();
                 }
             }
         }
-        let per_pair = runs.start.len();
-        let mut before = vec![0u32; KING_PAIRS * per_pair];
-        let mut total = [0u32; KING_PAIRS];
-        for (kp, total) in total.iter_mut().enumerate() {
-            let mut walk = Walk::at(kp as u64 * CUBE_CONFIGS);
-            for r in 0..per_pair {
-                before[kp * per_pair + r] = *total;
-                let masks = masks(safe[kp * patterns + walk.global_pattern()], walk.owners, walk.cubes());
-                *total += masks.iter().map(|m| m.count_ones()).product::<u32>();
-                walk.next_run();
-            }
-        }
-        Used { before, total, safe }
+        debug_assert_eq!(before.len(), runs().start.len());
+        Pair { before, total, safe }
     }
 }
 
+/// The faces with which each cube of pattern `q` of class `k` in King pair `kp`, Black's, does
+/// not attack White's King (bits `4c..4c + 4` for cube `c`): from one of the pattern's
+/// positions (every cube White's, so the squares and kinds alone matter), each cube's attacks
+/// looked up with the board as it stands.
+fn safe_faces(variant: Variant, kp: usize, k: usize, q: usize) -> u16 {
+    let (t, order) = (tables(), order());
+    let class = &t.classes[k];
+    let n = usize::from(class.digit_bits) / 3;
+    let digits = (0..n).fold(0u64, |d, c| d | 4 << (3 * c));
+    let x = (q as u64) << class.digit_bits | digits;
+    let index = kp as u64 * CUBE_CONFIGS + u64::from(class.start) + x * u64::from(class.splits);
+    let pos = unrank(index).expect("an entry of the main block");
+    let king = pos.king_square(Color::White).expect("both Kings on the board").bit();
+    let occupied = Square::ALL.iter().filter(|&&sq| pos.piece_at(sq).is_some()).fold(0, |m, sq| m | sq.bit());
+    // Cube `c` counted from the last occupied free square back, as the digits count them.
+    let cubes =
+        Square::ALL.iter().rev().filter(|&&sq| pos.piece_at(sq).is_some_and(|p| p.role != Role::King));
+    let kinds = order.kinds[usize::from(class.first) + q];
+    let attacks = table(variant);
+    let mut bits = 0;
+    for (c, sq) in cubes.enumerate() {
+        let kind = usize::from(kinds >> c & 1);
+        for (face, &code) in CUBE_CODES[kind][..4].iter().enumerate() {
+            if attacks.targets(code, sq.index(), occupied) & king == 0 {
+                bits |= 1 << (4 * c + face);
+            }
+        }
+    }
+    bits
+}
+
 /// Each cube's allowed faces (4 bits) in a run: its safe faces if Black's, every face if
-/// White's (`owners` bit `c`); cubes past the `n` of the run none.
+/// White's (`owners` bit `c`); past the run's `n` cubes face 0 alone (their faces read 0).
 fn masks(safe: u16, owners: u8, n: usize) -> [u8; 4] {
     std::array::from_fn(|c| {
         if c >= n {
@@ -150,19 +173,19 @@ pub fn file_position(variant: Variant, index: u64) -> u64 {
         return index;
     }
     let at = super::walk_place(index);
-    let (runs, used) = (runs(), used(variant));
+    let runs = runs();
     let kp = (index / CUBE_CONFIGS) as usize;
+    let pair = pair(variant, kp);
     let run = (runs.first_of_group[at.group] + at.run_in_group) as usize;
-    let before = u64::from(used.before[kp * runs.start.len() + run]);
-    let patterns = tables().patterns.len();
-    let masks = masks(used.safe[kp * patterns + at.pattern], at.owners, at.cubes);
+    let before = u64::from(pair.before[run]);
+    let masks = masks(pair.safe[at.pattern], at.owners, at.cubes);
     let (rank, is_used) = used_rank(masks, at.cubes, at.faces);
     let first = kp as u64 * CUBE_CONFIGS;
     if is_used {
         first + before + rank
     } else {
         let unused_before = u64::from(runs.start[run]) - before;
-        first + u64::from(used.total[kp]) + unused_before + (at.faces - rank)
+        first + u64::from(pair.total) + unused_before + (at.faces - rank)
     }
 }
 
@@ -185,7 +208,8 @@ pub fn indexes_at(variant: Variant, first: u64, out: &mut [u64]) {
 /// A walk over a rule set's places: its King pair, whether among the used or the unused
 /// entries, its run (a [`Walk`] at the run's start) and the faces.
 struct UsedWalk {
-    used: &'static Used,
+    variant: Variant,
+    pair: &'static Pair,
     kp: usize,
     unused: bool,
     run: usize,
@@ -196,12 +220,13 @@ struct UsedWalk {
 
 impl UsedWalk {
     fn at(variant: Variant, position: u64) -> UsedWalk {
-        let (runs, used) = (runs(), used(variant));
+        let runs = runs();
         let per_pair = runs.start.len();
         let kp = (position / CUBE_CONFIGS) as usize;
         let rel = position % CUBE_CONFIGS;
-        let before = &used.before[kp * per_pair..(kp + 1) * per_pair];
-        let total = u64::from(used.total[kp]);
+        let pair = pair(variant, kp);
+        let before = &pair.before;
+        let total = u64::from(pair.total);
         let unused = rel >= total;
         // The run holding the place, and how many of its entries of that kind come first.
         let (run, skip) = if unused {
@@ -222,7 +247,7 @@ impl UsedWalk {
             let run = before.partition_point(|&b| u64::from(b) <= rel) - 1;
             (run, rel - u64::from(before[run]))
         };
-        let mut w = UsedWalk { used, kp, unused, run, walk: Walk::EMPTY, masks: [0; 4], faces: 0 };
+        let mut w = UsedWalk { variant, pair, kp, unused, run, walk: Walk::EMPTY, masks: [0; 4], faces: 0 };
         w.enter_run();
         w.faces = w.first_from(0);
         for _ in 0..skip {
@@ -233,9 +258,8 @@ impl UsedWalk {
 
     /// Puts the walk at the start of its run.
     fn enter_run(&mut self) {
-        let (runs, patterns) = (runs(), tables().patterns.len());
-        self.walk = Walk::at(self.kp as u64 * CUBE_CONFIGS + u64::from(runs.start[self.run]));
-        let safe = self.used.safe[self.kp * patterns + self.walk.global_pattern()];
+        self.walk = Walk::at(self.kp as u64 * CUBE_CONFIGS + u64::from(runs().start[self.run]));
+        let safe = self.pair.safe[self.walk.global_pattern()];
         self.masks = masks(safe, self.walk.owners, self.walk.cubes());
     }
 
@@ -259,11 +283,47 @@ impl UsedWalk {
                     if self.kp == KING_PAIRS {
                         return;
                     }
+                    self.pair = pair(self.variant, self.kp);
                 }
                 self.unused = !self.unused;
             }
             self.enter_run();
             self.faces = self.first_from(0);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each pattern's safe faces in each King pair, both rule sets, against the rules: the
+    /// pattern's entry with cube `c` Black's showing the face and every other cube White's,
+    /// legal exactly where the face is safe.
+    #[test]
+    fn the_safe_faces_are_those_the_rules_find() {
+        let t = tables();
+        for variant in Variant::ALL {
+            for kp in 0..KING_PAIRS {
+                for (k, class) in t.classes.iter().enumerate() {
+                    let n = usize::from(class.digit_bits) / 3;
+                    for q in 0..usize::from(class_patterns(t, k)) {
+                        let safe = safe_faces(variant, kp, k, q);
+                        for c in 0..n {
+                            for face in 0..4u64 {
+                                let digits =
+                                    (0..n).fold(0u64, |d, j| d | (if j == c { face } else { 4 }) << (3 * j));
+                                let x = (q as u64) << class.digit_bits | digits;
+                                let index = kp as u64 * CUBE_CONFIGS
+                                    + u64::from(class.start)
+                                    + x * u64::from(class.splits);
+                                let legal = !unrank(index).unwrap().is_in_check(variant, Color::White);
+                                assert_eq!(safe >> (4 * c + face as usize) & 1 != 0, legal, "entry {index}");
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 }
