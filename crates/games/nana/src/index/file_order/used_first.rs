@@ -6,9 +6,9 @@
 //! cube attacks White's King depends on that cube's face alone: the run's used entries are
 //! those where each Black cube shows a face of its own safe set (a White cube any face), a
 //! product. An entry's place is thus its King pair's start, then for a used entry the used
-//! entries of the runs before (counted once a rule set) and its rank among its run's (mixed
-//! radix over the safe sets); for an unused one, the pair's used entries, the unused entries
-//! of the runs before, and its rank among its run's.
+//! entries of the runs before (counted for each King pair when first asked, `Pair`) and its
+//! rank among its run's (mixed radix over the safe sets); for an unused one, the pair's used
+//! entries, the unused entries of the runs before, and its rank among its run's.
 
 use std::sync::OnceLock;
 
@@ -44,7 +44,7 @@ fn runs() -> &'static Runs {
     })
 }
 
-/// What a rule set's order is made of in one King pair, found when first asked.
+/// What a rule set's order is made of, in one King pair: found when first asked.
 pub(super) struct Pair {
     /// `[r]`: the used entries of the pair's runs before run `r`.
     before: Vec<u32>,
