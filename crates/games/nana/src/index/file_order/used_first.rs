@@ -161,10 +161,82 @@ fn used_rank(masks: [u8; 4], n: usize, faces: u64) -> (u64, bool) {
     (rank, true)
 }
 
-/// Whether faces `faces` of a run are those of a used entry.
+/// A set of a run's faces (`0..256`, cube `c`'s face in bits `2c..2c + 2`), a bit each.
+type FaceSet = [u64; 4];
+
+/// `FACE_SETS[c][mask]`: the faces of a run in which cube `c` shows a face of `mask`.
+const FACE_SETS: [[FaceSet; 16]; 4] = {
+    let mut sets = [[[0; 4]; 16]; 4];
+    let mut c = 0;
+    while c < 4 {
+        let mut mask = 0;
+        while mask < 16 {
+            let mut faces = 0;
+            while faces < 256 {
+                if mask >> (faces >> (2 * c) & 3) & 1 != 0 {
+                    sets[c][mask][faces / 64] |= 1 << (faces % 64);
+                }
+                faces += 1;
+            }
+            mask += 1;
+        }
+        c += 1;
+    }
+    sets
+};
+
+/// The faces of a run with cubes' `masks` (see [`masks`]) of its used entries, or of its
+/// unused ones among its `all_faces`.
+fn face_set(masks: [u8; 4], all_faces: u64, unused: bool) -> FaceSet {
+    let used: FaceSet =
+        std::array::from_fn(|w| (0..4).fold(!0, |set, c| set & FACE_SETS[c][usize::from(masks[c])][w]));
+    if !unused {
+        return used;
+    }
+    std::array::from_fn(|w| {
+        let below = match all_faces.saturating_sub(64 * w as u64) {
+            0 => 0,
+            n if n >= 64 => !0,
+            n => (1 << n) - 1,
+        };
+        !used[w] & below
+    })
+}
+
+/// The first face of `set` from `from` on, or 256 where there is none.
 #[inline]
-fn is_used(masks: [u8; 4], faces: u64) -> bool {
-    (0..4).all(|c| masks[c] >> (faces >> (2 * c) & 3) & 1 != 0)
+fn next_in(set: &FaceSet, from: u64) -> u64 {
+    let mut w = (from / 64) as usize;
+    if w >= 4 {
+        return 256;
+    }
+    let mut bits = set[w] & (!0 << (from % 64));
+    loop {
+        if bits != 0 {
+            return 64 * w as u64 + u64::from(bits.trailing_zeros());
+        }
+        w += 1;
+        if w == 4 {
+            return 256;
+        }
+        bits = set[w];
+    }
+}
+
+/// The face of `set` with `skip` of its faces before it, or 256 where there is none.
+fn nth_in(set: &FaceSet, mut skip: u64) -> u64 {
+    for (w, &word) in set.iter().enumerate() {
+        let count = u64::from(word.count_ones());
+        if skip < count {
+            let mut bits = word;
+            for _ in 0..skip {
+                bits &= bits - 1;
+            }
+            return 64 * w as u64 + u64::from(bits.trailing_zeros());
+        }
+        skip -= count;
+    }
+    256
 }
 
 /// Where a rule set's table file stores index entry `index` (below `SIZE`).
@@ -214,7 +286,8 @@ struct UsedWalk {
     unused: bool,
     run: usize,
     walk: Walk,
-    masks: [u8; 4],
+    /// The run's faces of the walk's kind (used or unused).
+    set: FaceSet,
     faces: u64,
 }
 
@@ -247,12 +320,9 @@ impl UsedWalk {
             let run = before.partition_point(|&b| u64::from(b) <= rel) - 1;
             (run, rel - u64::from(before[run]))
         };
-        let mut w = UsedWalk { variant, pair, kp, unused, run, walk: Walk::EMPTY, masks: [0; 4], faces: 0 };
+        let mut w = UsedWalk { variant, pair, kp, unused, run, walk: Walk::EMPTY, set: [0; 4], faces: 0 };
         w.enter_run();
-        w.faces = w.first_from(0);
-        for _ in 0..skip {
-            w.faces = w.first_from(w.faces + 1);
-        }
+        w.faces = nth_in(&w.set, skip);
         w
     }
 
@@ -260,19 +330,12 @@ impl UsedWalk {
     fn enter_run(&mut self) {
         self.walk = Walk::at(self.kp as u64 * CUBE_CONFIGS + u64::from(runs().start[self.run]));
         let safe = self.pair.safe[self.walk.global_pattern()];
-        self.masks = masks(safe, self.walk.owners, self.walk.cubes());
-    }
-
-    /// The first faces from `faces` on of the walk's kind (used or unused), or the run's end.
-    fn first_from(&self, mut faces: u64) -> u64 {
-        while faces < self.walk.all_faces && is_used(self.masks, faces) == self.unused {
-            faces += 1;
-        }
-        faces
+        let masks = masks(safe, self.walk.owners, self.walk.cubes());
+        self.set = face_set(masks, self.walk.all_faces, self.unused);
     }
 
     fn step(&mut self) {
-        self.faces = self.first_from(self.faces + 1);
+        self.faces = next_in(&self.set, self.faces + 1);
         let per_pair = runs().start.len();
         while self.faces >= self.walk.all_faces {
             self.run += 1;
@@ -288,7 +351,7 @@ impl UsedWalk {
                 self.unused = !self.unused;
             }
             self.enter_run();
-            self.faces = self.first_from(0);
+            self.faces = next_in(&self.set, 0);
         }
     }
 }
