@@ -19,15 +19,16 @@
 //! An entry then costs a few table lookups: its legality (no Black piece attacks White's
 //! King), its King's safety, and a multiply-add per cube for each move. Where Black holds the
 //! fourth cube, R1 and R2 may forbid a move that leaves White no reply: a move is allowed at
-//! once where the rules do not ask, or where White's King has a step to a square no Black
-//! piece attacks after it; otherwise the position is unranked and the rules asked
-//! ([`Position::is_allowed`]). The moves come in the order of
+//! once where the rules do not ask, else where White has a reply, found from the pattern's
+//! tables with the moved or dropped piece's attacks (White then holds nothing: a King step to
+//! a square no Black piece attacks, or a cube's move that keeps its King safe, as
+//! [`Position::is_allowed`] finds them). The moves come in the order of
 //! [`Position::for_each_l0_edit`]: by square of the piece, then of the target, then the drops.
 
 use nana_engine::Node;
 use replies::Replies;
 
-use super::{rank, tables, unrank, Class, CUBE_CODES, CUBE_CONFIGS, MAIN};
+use super::{rank, tables, Class, CUBE_CODES, CUBE_CONFIGS, MAIN};
 use crate::attacks::{table, AttackTable};
 use crate::position::{KingSafety, Move, Position, BLACK_KING, WHITE_KING};
 use crate::types::{Color, Role, Rules, Square};
@@ -55,7 +56,7 @@ impl ByPattern {
         if let Some((first, entries, pattern)) = &self.pattern {
             let place = index.wrapping_sub(*first);
             if place < *entries {
-                return Some(pattern.successors(&self.rules, index, place, out));
+                return Some(pattern.successors(&self.rules, place, out));
             }
         }
         self.successors_in_another_pattern(index, out)
@@ -77,7 +78,7 @@ impl ByPattern {
         let pattern = Pattern::new(&self.rules, index / CUBE_CONFIGS, class, q / entries);
         let place = q % entries;
         let (_, _, pattern) = self.pattern.insert((index - place, entries, Box::new(pattern)));
-        Some(pattern.successors(&self.rules, index, place, out))
+        Some(pattern.successors(&self.rules, place, out))
     }
 }
 
@@ -311,9 +312,9 @@ impl Pattern {
         }
     }
 
-    /// The successors of the entry `index`, at `place` in the pattern.
+    /// The successors of the entry at `place` in the pattern.
     #[inline(always)]
-    fn successors(&self, rules: &Rules, index: u64, place: u64, out: &mut Vec<u64>) -> Node {
+    fn successors(&self, rules: &Rules, place: u64, out: &mut Vec<u64>) -> Node {
         let (x, split) = if self.splits == 1 { (place, 0) } else { (place >> 1, place as usize & 1) };
         let digit = |i: usize| (x >> (3 * i)) as usize & 7;
         let digits = [digit(0), digit(1), digit(2), digit(3)];
@@ -349,7 +350,7 @@ impl Pattern {
                 .wrapping_add(w[3].wrapping_mul(child_digits[3]))
         };
         // Where Black holds a cube, R1 and R2 ask whether White has a reply.
-        let mut replies = Replies::new(self, rules, index, digits, black);
+        let mut replies = Replies::new(self, rules, digits, black);
         let before = out.len();
         let mut pieces = black;
         while pieces != 0 {
@@ -409,7 +410,7 @@ mod tests {
     use nana_engine::Graph;
 
     use super::*;
-    use crate::index::{is_self_mirror_pair, KING_PAIRS};
+    use crate::index::{is_self_mirror_pair, unrank, KING_PAIRS};
     use crate::{NanaGame, Variant};
 
     /// Every entry of a King pair its own mirror image and of one that is not, under both
