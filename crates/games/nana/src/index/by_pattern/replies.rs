@@ -20,6 +20,9 @@ pub(super) struct Replies<'a> {
     /// The steps of White's King to squares no Black piece attacks as the pieces stand, found
     /// for the first drop.
     safe_steps: Option<u16>,
+    /// For the Black piece on a square `from` (kept as `from + 1`, 0 for none yet): what the
+    /// other Black pieces may attack once it has moved (see [`Replies::others_attacks`]).
+    others: (usize, u16),
 }
 
 /// What Black's pieces do to White's King after a move: the squares they attack with the King
@@ -36,7 +39,7 @@ pub(super) struct Threats {
 impl<'a> Replies<'a> {
     /// For an entry of `pattern`, its cubes' `digits` and Black's pieces `black`.
     pub(super) fn new(pattern: &'a Pattern, rules: &'a Rules, digits: [usize; 4], black: u16) -> Self {
-        Replies { pattern, rules, digits, black, safe_steps: None }
+        Replies { pattern, rules, digits, black, safe_steps: None, others: (0, 0) }
     }
 
     /// Black's [`Threats`] where `occ` is occupied and Black's piece on the square of `from`
@@ -110,6 +113,31 @@ impl<'a> Replies<'a> {
             && p.t.targets(p.code[i][self.digits[i]], p.cube[i].trailing_zeros() as usize, occ) & !white != 0
     }
 
+    /// What the Black pieces but the one on `from` may attack once it has moved: each piece's
+    /// attacks with `from` emptied and White's King lifted, the moved piece's target left
+    /// empty (a piece moved there can only stop a slide), found for the first move from `from`.
+    fn others_attacks(&mut self, from: usize) -> u16 {
+        if self.others.0 != from + 1 {
+            let p = self.pattern;
+            let lifted = p.occupied & !p.white_king & !(1 << from);
+            let mut attacks = 0;
+            let mut pieces = self.black & !(1 << from);
+            while pieces != 0 {
+                let sq = pieces.trailing_zeros() as usize;
+                pieces &= pieces - 1;
+                let piece = usize::from(p.mover[sq & 15]);
+                let code = if piece == Pattern::KING {
+                    BLACK_KING
+                } else {
+                    p.code[piece & 3][self.digits[piece & 3]]
+                };
+                attacks |= p.t.targets(code, sq, lifted);
+            }
+            self.others = (from + 1, attacks);
+        }
+        self.others.1
+    }
+
     pub(super) fn board_move_allowed(&mut self, piece: usize, from: usize, to: usize) -> bool {
         let p = self.pattern;
         let occ = p.occupied;
@@ -120,12 +148,20 @@ impl<'a> Replies<'a> {
             p.code[piece & 3][(self.digits[piece & 3] + 1) & 3]
         };
         let occ = (occ & !(1 << from)) | 1 << to;
+        let white = occ & !self.black & !(1 << from) & !(1 << to);
+        if self.rules.hand_stalemate {
+            // R2 tests the move, check or not: a step of White's King to a square that no
+            // Black piece may attack is a reply either way.
+            let attacks = self.others_attacks(from) | p.t.targets(moved, to, occ & !p.white_king);
+            if p.white_king_steps & !white & !attacks != 0 {
+                return true;
+            }
+        }
         let threats = self.threats(occ, 1 << from, Some((to, moved)));
         // R2: a player with pieces in hand may not mate, nor stalemate under its option.
         if threats.checkers == 0 && !self.rules.hand_stalemate {
             return true;
         }
-        let white = occ & !self.black & !(1 << from) & !(1 << to);
         (threats.checkers == 0 && self.quick_reply(occ, white, threats.danger, threats.shields))
             || self.has_reply(occ, white, threats)
     }
