@@ -264,17 +264,12 @@ pub fn file_position(variant: Variant, index: u64) -> u64 {
 /// The index entries a rule set's table file stores at `first`, `first + 1`, ... into `out`
 /// (each below `SIZE`): the inverse of [`file_position`], walked in order.
 pub fn indexes_at(variant: Variant, first: u64, out: &mut [u64]) {
-    let mut walk = (first < MAIN).then(|| UsedWalk::at(variant, first));
-    for (p, slot) in (first..).zip(out.iter_mut()) {
-        *slot = match &mut walk {
-            Some(w) if p < MAIN => {
-                let entry = w.walk.entry_with(w.faces);
-                w.step();
-                entry
-            }
-            _ => p,
-        };
+    let main = (MAIN.saturating_sub(first) as usize).min(out.len());
+    let (walked, rest) = out.split_at_mut(main);
+    if !walked.is_empty() {
+        UsedWalk::at(variant, first).fill(walked);
     }
+    rest.iter_mut().zip(first + main as u64..).for_each(|(slot, p)| *slot = p);
 }
 
 /// A walk over a rule set's places: its King pair, whether among the used or the unused
@@ -334,6 +329,34 @@ impl UsedWalk {
         self.set = face_set(masks, self.walk.all_faces, self.unused);
     }
 
+    /// Fills `out` with the entries of the places from the walk's on (all in the main block).
+    fn fill(&mut self, mut out: &mut [u64]) {
+        loop {
+            // The run's faces of the walk's kind from the walk's on, a word at a time.
+            let mut w = (self.faces / 64) as usize;
+            let mut bits = self.set.get(w).map_or(0, |&word| word & (!0 << (self.faces % 64)));
+            while w < 4 {
+                while bits != 0 {
+                    let Some((slot, rest)) = out.split_first_mut() else {
+                        self.faces = 64 * w as u64 + u64::from(bits.trailing_zeros());
+                        return;
+                    };
+                    *slot = self.walk.entry_with(64 * w as u64 + u64::from(bits.trailing_zeros()));
+                    bits &= bits - 1;
+                    out = rest;
+                }
+                w += 1;
+                bits = self.set.get(w).copied().unwrap_or(0);
+            }
+            if out.is_empty() {
+                return;
+            }
+            self.faces = 256;
+            self.step();
+        }
+    }
+
+    /// On to the next place: the next face of the run's kind, or the next run's first.
     fn step(&mut self) {
         self.faces = next_in(&self.set, self.faces + 1);
         let per_pair = runs().start.len();
