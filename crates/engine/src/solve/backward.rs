@@ -38,8 +38,10 @@ pub(super) fn backward<G: Graph, S: Cells>(
     let mut size = seeded(0);
     progress.advance(settled + size);
     let mut dtm: usize = 0;
-    // The passes' predecessors dealt out by range, kept from pass to pass up to [`DEALT_KEPT`].
+    // The passes' predecessors dealt out by range, kept from pass to pass up to [`DEALT_KEPT`],
+    // or [`DEALT_KEPT_EDGES`] beside reversed edges.
     let mut dealt = Vec::new();
+    let kept = if edges.is_some() { DEALT_KEPT_EDGES } else { DEALT_KEPT };
     let threads = crate::par::current_num_threads();
     let scannable = cells.scannable().then_some(n);
     while size > 0 || dtm + 1 < counts.len() {
@@ -70,7 +72,7 @@ pub(super) fn backward<G: Graph, S: Cells>(
             // Lists grown for a large piece are freed rather than kept for the next pieces:
             // each list keeps the capacity of the largest piece it ever held, and together
             // those would outgrow any one piece's lists several times over.
-            if dealt.iter().flatten().map(Vec::capacity).sum::<usize>() > DEALT_KEPT {
+            if dealt.iter().flatten().map(Vec::capacity).sum::<usize>() > kept {
                 dealt.clear();
             }
         });
@@ -216,6 +218,12 @@ const PASS_PIECE: usize = if cfg!(test) { 3 } else { 1 << 17 };
 /// each pass); a large game's are freed after each piece, not held beside the cells all
 /// along.
 const DEALT_KEPT: usize = 1 << 19;
+
+/// [`DEALT_KEPT`] where the forward pass's edges are kept, reversed: 16 MB, a few percent of
+/// those edges' bytes (four an edge), which a piece's lists would otherwise grow into afresh,
+/// copied at each doubling (a piece of [`PASS_PIECE`] entries deals some 400,000 of Nana's
+/// predecessors, about twice that in the lists' capacity).
+const DEALT_KEPT_EDGES: usize = 1 << 22;
 
 /// How a pass lists the predecessors of a chunk of its frontier: each frontier entry's
 /// predecessors (from the game, distinct ones where the pass counts them down; from reversed

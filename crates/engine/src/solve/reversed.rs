@@ -30,18 +30,22 @@ impl Dealt {
     #[inline(always)]
     pub(super) fn push(&mut self, p: usize, q: u64) {
         let b = (q >> BUCKET_BITS) as usize;
+        let edge = Reversed::edge(p, q);
         let segment = &mut self.filling[b];
-        if segment.len() == segment.capacity() {
-            self.begin_segment(b);
+        if segment.len() < segment.capacity() {
+            segment.push(edge);
+        } else {
+            self.begin_segment(b, edge);
         }
-        self.filling[b].push(Reversed::edge(p, q));
     }
 
-    /// Sets bucket `b`'s full segment aside and begins another.
+    /// Sets bucket `b`'s full segment aside and begins another with `edge`.
     #[cold]
     #[inline(never)]
-    fn begin_segment(&mut self, b: usize) {
-        let full = std::mem::replace(&mut self.filling[b], Vec::with_capacity(SEGMENT));
+    fn begin_segment(&mut self, b: usize, edge: u64) {
+        let mut segment = Vec::with_capacity(SEGMENT);
+        segment.push(edge);
+        let full = std::mem::replace(&mut self.filling[b], segment);
         if !full.is_empty() {
             self.full[b].push(full);
         }
