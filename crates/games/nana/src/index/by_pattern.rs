@@ -115,9 +115,8 @@ struct Pattern {
     /// `[piece][target][cube]`: what a unit of the child's digit of the cube adds (0 for the
     /// moved cube, whose digit the base holds, and for a captured one).
     weight: [[[u64; 4]; 9]; 5],
-    /// Where Black holds the fourth cube: its kind, and per face the squares where a drop of
-    /// it gives no check.
-    drop_kind: usize,
+    /// Where Black holds the fourth cube: per face, the squares where a drop of it gives no
+    /// check.
     quiet_drops: [u16; 4],
     /// `[target][face]` and `[target][cube]`: a drop's child as a board move's.
     drop_base: [[u64; 4]; 9],
@@ -163,7 +162,6 @@ impl Pattern {
             mover: [u8::MAX; 16],
             base: [[[[0; 4]; 9]; 5]; 2],
             weight: [[[0; 4]; 9]; 5],
-            drop_kind: 0,
             quiet_drops: [0; 4],
             drop_base: [[0; 4]; 9],
             drop_weight: [[0; 4]; 9],
@@ -278,7 +276,6 @@ impl Pattern {
         wk: u8,
         cubes: usize,
     ) {
-        self.drop_kind = kind;
         let mut squares = !occ & 0x1ff & !Square::CENTER.bit();
         let code = |face: usize| CUBE_CODES[kind][face];
         for (face, quiet) in self.quiet_drops.iter_mut().enumerate() {

@@ -66,12 +66,21 @@ impl<'a> Replies<'a> {
         while pieces != 0 {
             let sq = pieces.trailing_zeros() as usize;
             pieces &= pieces - 1;
-            let piece = usize::from(p.mover[sq & 15]);
-            let code =
-                if piece == Pattern::KING { BLACK_KING } else { p.code[piece & 3][self.digits[piece & 3]] };
-            add(code, sq);
+            add(self.black_code(sq), sq);
         }
         threats
+    }
+
+    /// The cell code of Black's piece on `sq`.
+    #[inline]
+    fn black_code(&self, sq: usize) -> u8 {
+        let p = self.pattern;
+        let piece = usize::from(p.mover[sq & 15]);
+        if piece == Pattern::KING {
+            BLACK_KING
+        } else {
+            p.code[piece & 3][self.digits[piece & 3]]
+        }
     }
 
     /// Whether White has a reply where `occ` is occupied and `white` is White's, under
@@ -96,7 +105,7 @@ impl<'a> Replies<'a> {
     /// Whether White has a reply, found quickly, where `occ` is occupied and `white` White's,
     /// Black's pieces attacking `danger` and pinning on `shields`, White not in check: a
     /// step of its King to a square no Black piece attacks, or a move of a cube that does not
-    /// shield the King. `false` says nothing.
+    /// shield the King. `false` says nothing (then [`Replies::has_reply`] tells).
     fn quick_reply(&self, occ: u16, white: u16, danger: u16, shields: u16) -> bool {
         let p = self.pattern;
         if p.white_king_steps & !white & !danger != 0 {
@@ -125,13 +134,7 @@ impl<'a> Replies<'a> {
             while pieces != 0 {
                 let sq = pieces.trailing_zeros() as usize;
                 pieces &= pieces - 1;
-                let piece = usize::from(p.mover[sq & 15]);
-                let code = if piece == Pattern::KING {
-                    BLACK_KING
-                } else {
-                    p.code[piece & 3][self.digits[piece & 3]]
-                };
-                attacks |= p.t.targets(code, sq, lifted);
+                attacks |= p.t.targets(self.black_code(sq), sq, lifted);
             }
             self.others = (from + 1, attacks);
         }
