@@ -115,9 +115,9 @@ struct Pattern {
     /// `[piece][target][cube]`: what a unit of the child's digit of the cube adds (0 for the
     /// moved cube, whose digit the base holds, and for a captured one).
     weight: [[[u64; 4]; 9]; 5],
-    /// Where Black holds the fourth cube: per face, the squares where a drop of it gives no
-    /// check.
-    quiet_drops: [u16; 4],
+    /// Where Black holds the fourth cube: per square, the faces (bit `face`) in which a drop of
+    /// it there gives no check.
+    quiet_faces: [u8; 9],
     /// `[target][face]` and `[target][cube]`: a drop's child as a board move's.
     drop_base: [[u64; 4]; 9],
     drop_weight: [[u64; 4]; 9],
@@ -162,7 +162,7 @@ impl Pattern {
             mover: [u8::MAX; 16],
             base: [[[[0; 4]; 9]; 5]; 2],
             weight: [[[0; 4]; 9]; 5],
-            quiet_drops: [0; 4],
+            quiet_faces: [0; 9],
             drop_base: [[0; 4]; 9],
             drop_weight: [[0; 4]; 9],
             drop_danger: [[0; 4]; 9],
@@ -278,11 +278,10 @@ impl Pattern {
     ) {
         let mut squares = !occ & 0x1ff & !Square::CENTER.bit();
         let code = |face: usize| CUBE_CODES[kind][face];
-        for (face, quiet) in self.quiet_drops.iter_mut().enumerate() {
-            *quiet = (0..9)
-                .filter(|&to| squares >> to & 1 != 0)
-                .filter(|&to| self.t.targets(code(face), to, occ | 1 << to) & 1 << wk == 0)
-                .fold(0, |m, to| m | 1 << to);
+        for (to, quiet) in self.quiet_faces.iter_mut().enumerate().filter(|&(to, _)| squares >> to & 1 != 0) {
+            *quiet = (0..4)
+                .filter(|&face| self.t.targets(code(face), to, occ | 1 << to) & 1 << wk == 0)
+                .fold(0, |m, face| m | 1 << face);
         }
         while squares != 0 {
             let to = squares.trailing_zeros() as usize;
@@ -347,7 +346,7 @@ impl Pattern {
                 .wrapping_add(w[3].wrapping_mul(child_digits[3]))
         };
         // Where Black holds a cube, R1 and R2 ask whether White has a reply.
-        let mut replies = Replies::new(self, rules, digits, black);
+        let mut replies = (split == 1).then(|| Replies::new(self, rules, digits, black));
         let before = out.len();
         let mut pieces = black;
         while pieces != 0 {
@@ -364,14 +363,14 @@ impl Pattern {
             while targets != 0 {
                 let to = targets.trailing_zeros() as usize % 9;
                 targets &= targets - 1;
-                if split == 1 && !replies.board_move_allowed(piece, from, to) {
+                if replies.as_mut().is_some_and(|r| !r.board_move_allowed(piece, from, to)) {
                     continue;
                 }
                 out.push(base[to][face].wrapping_add(weighed(&weight[to])));
             }
         }
-        if split == 1 {
-            self.drops(!self.occupied & safety.drop_squares(), &weighed, &mut replies, out);
+        if let Some(replies) = &mut replies {
+            self.drops(!self.occupied & safety.drop_squares(), &weighed, replies, out);
         }
         Node::moves_or_loss(out.len() > before)
     }
@@ -392,11 +391,11 @@ impl Pattern {
             let to = squares.trailing_zeros() as usize % 9;
             squares &= squares - 1;
             let rest = weighed(&self.drop_weight[to]);
-            let mut square = None;
-            for face in 0..4 {
-                if self.quiet_drops[face] & 1 << to != 0 && replies.drop_allowed(face, to, &mut square) {
-                    out.push(self.drop_base[to][face].wrapping_add(rest));
-                }
+            let mut faces = replies.drops_allowed(to, self.quiet_faces[to]);
+            while faces != 0 {
+                let face = faces.trailing_zeros() as usize & 3;
+                faces &= faces - 1;
+                out.push(self.drop_base[to][face].wrapping_add(rest));
             }
         }
     }

@@ -169,19 +169,14 @@ impl<'a> Replies<'a> {
             || self.has_reply(occ, white, threats)
     }
 
-    /// Whether R1 and R2 allow the drop of the face `face` on `to`, which gives no check.
-    /// `square` keeps what the four faces' drops there share, found for the first: Black's
-    /// threats from the pieces already on the board, White's pieces, and the White cubes free
-    /// to move.
-    pub(super) fn drop_allowed(
-        &mut self,
-        face: usize,
-        to: usize,
-        square: &mut Option<(Threats, u16, u16)>,
-    ) -> bool {
+    /// Of the faces `faces` (bit `face`) in which a drop on `to` gives no check, those in
+    /// which R1 and R2 allow it. What the faces' drops there share is found once, for the
+    /// first face that needs it: Black's threats from the pieces already on the board, White's
+    /// pieces, and the White cubes free to move.
+    pub(super) fn drops_allowed(&mut self, to: usize, faces: u8) -> u8 {
         // A quiet drop: R1 asks under its option, R2 under its (Black holds a cube).
-        if !self.rules.drop_stalemate && !self.rules.hand_stalemate {
-            return true;
+        if faces == 0 || (!self.rules.drop_stalemate && !self.rules.hand_stalemate) {
+            return faces;
         }
         let p = self.pattern;
         // A piece dropped blocks slides, never opens one: a step safe from the pieces as they
@@ -189,31 +184,59 @@ impl<'a> Replies<'a> {
         let safe_steps = match self.safe_steps {
             Some(steps) => steps,
             None => {
-                let occ = p.occupied;
-                *self
-                    .safe_steps
-                    .insert(p.white_king_steps & !(occ & !self.black) & !self.threats(occ, 0, None).danger)
+                *self.safe_steps.insert(p.white_king_steps & !(p.occupied & !self.black) & !self.danger())
             }
         };
-        if safe_steps & !p.drop_danger[to][face] != 0 {
-            return true;
+        let (mut allowed, mut asked) = (0, 0);
+        for face in 0..4 {
+            if faces >> face & 1 != 0 {
+                if safe_steps & !p.drop_danger[to][face] != 0 {
+                    allowed |= 1 << face;
+                } else {
+                    asked |= 1 << face;
+                }
+            }
+        }
+        if asked == 0 {
+            return allowed;
         }
         let occ = p.occupied | 1 << to;
-        let (threats, white, free) = *square.get_or_insert_with(|| {
-            let white = occ & !self.black & !(1 << to);
-            let threats = self.threats(occ, 0, None);
-            let free = (0..4)
-                .filter(|&i| self.free_to_move(i, occ, white, threats.shields))
-                .fold(0, |m, i| m | p.cube[i]);
-            (threats, white, free)
-        });
-        let (dropped, shield) = (p.drop_danger[to][face], p.drop_shield[to][face]);
-        p.white_king_steps & !white & !(threats.danger | dropped) != 0
-            || free & !shield != 0
-            || self.has_reply(
-                occ,
-                white,
-                Threats { danger: threats.danger | dropped, shields: threats.shields | shield, ..threats },
-            )
+        let white = occ & !self.black & !(1 << to);
+        let threats = self.threats(occ, 0, None);
+        let free = (0..4)
+            .filter(|&i| self.free_to_move(i, occ, white, threats.shields))
+            .fold(0, |m, i| m | p.cube[i]);
+        for face in (0..4).filter(|&face| asked >> face & 1 != 0) {
+            let (dropped, shield) = (p.drop_danger[to][face], p.drop_shield[to][face]);
+            if p.white_king_steps & !white & !(threats.danger | dropped) != 0
+                || free & !shield != 0
+                || self.has_reply(
+                    occ,
+                    white,
+                    Threats {
+                        danger: threats.danger | dropped,
+                        shields: threats.shields | shield,
+                        ..threats
+                    },
+                )
+            {
+                allowed |= 1 << face;
+            }
+        }
+        allowed
+    }
+
+    /// What Black's pieces attack as they stand, with White's King lifted.
+    fn danger(&self) -> u16 {
+        let p = self.pattern;
+        let lifted = p.occupied & !p.white_king;
+        let mut danger = 0;
+        let mut pieces = self.black;
+        while pieces != 0 {
+            let sq = pieces.trailing_zeros() as usize;
+            pieces &= pieces - 1;
+            danger |= p.t.targets(self.black_code(sq), sq, lifted);
+        }
+        danger
     }
 }
