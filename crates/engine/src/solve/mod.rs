@@ -201,7 +201,11 @@ fn solve_code<G: Graph, E: Code>(
                 Ok(()) => {
                     let codes = cells.codes().clone();
                     drop((cells, reversed));
-                    let entries = counters.into_iter().map(|c| codes.entry(c.into_inner())).collect();
+                    // The cells become entries in place, on the thread pool.
+                    let mut entries = into_bytes(counters);
+                    entries.par_chunks_mut(PAGE).for_each(|page| {
+                        page.iter_mut().for_each(|cell| *cell = codes.entry(*cell));
+                    });
                     Ok(Solution::whole(entries, E::WIDTH))
                 }
                 Err(Halt::Error(e)) => Err(e),

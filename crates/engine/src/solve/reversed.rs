@@ -111,12 +111,21 @@ impl Reversed {
                 for k in 2..first.len() {
                     first[k] += first[k - 1];
                 }
-                let mut preds = vec![0u32; edges];
+                // Every place of `preds` is written once below, so it is not zeroed first.
+                let mut preds: Vec<u32> = Vec::with_capacity(edges);
+                let slots = &mut preds.spare_capacity_mut()[..edges];
                 for &e in segments.iter().flatten() {
                     let cursor = &mut first[place(e) + 1];
-                    preds[*cursor as usize] = (e >> BUCKET_BITS) as u32;
+                    slots[*cursor as usize].write((e >> BUCKET_BITS) as u32);
                     *cursor += 1;
                 }
+                // The cursors end where the next place's predecessors start: place `k`'s at
+                // `first[k + 1]`, the last one's at `edges`, every slot written.
+                assert_eq!(first[targets], edges as u32, "a bucket's edges counted as placed");
+                // Safety: each of the `edges` slots was written once: the counts summed to
+                // `edges`, and each cursor wrote its place's count of slots from where the
+                // place before's ended (checked above for the last).
+                unsafe { preds.set_len(edges) };
                 first.pop();
                 Some(Bucket { first, preds })
             })
