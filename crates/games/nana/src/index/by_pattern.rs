@@ -41,11 +41,60 @@ pub(crate) struct ByPattern {
     rules: Rules,
     /// The pattern kept, the index of its first entry and its number of entries.
     pattern: Option<(u64, u64, Box<Pattern>)>,
+    /// What cubes 1 to 3 of the last entry asked for contribute, in the pattern kept.
+    upper: Upper,
+}
+
+/// What cubes 1 to 3 contribute to an entry of a pattern (as [`Pattern::successors`] sums
+/// them over every cube, Black's King and White's as the sums' start): shared by the entries
+/// that differ in cube 0's digit or the hand split alone, found once for them.
+#[derive(Clone, Copy)]
+struct Upper {
+    /// The entry's digits above cube 0's (`u64::MAX` for none found yet).
+    above: u64,
+    digits: [usize; 4],
+    black: u16,
+    attacked: u16,
+    danger: u16,
+    shields: u16,
+    checkers: u16,
+    blocks: u16,
+}
+
+impl Upper {
+    const NONE: Upper = Upper {
+        above: u64::MAX,
+        digits: [0; 4],
+        black: 0,
+        attacked: 0,
+        danger: 0,
+        shields: 0,
+        checkers: 0,
+        blocks: 0,
+    };
+
+    /// Adds cube `i` in digit `d`: Black's, what it attacks; White's, its danger to Black's
+    /// King, its shield, and whether it gives check.
+    #[inline(always)]
+    fn add(&mut self, p: &Pattern, i: usize, d: usize) {
+        if d < 4 {
+            self.black |= p.cube[i];
+            self.attacked |= p.reach[i][d];
+        } else {
+            let a = p.danger[i][d];
+            self.danger |= a;
+            self.shields |= p.shield[i][d];
+            if a & p.black_king != 0 {
+                self.checkers |= p.cube[i];
+                self.blocks |= p.shield[i][d];
+            }
+        }
+    }
 }
 
 impl ByPattern {
     pub(crate) fn new(rules: &Rules) -> ByPattern {
-        ByPattern { rules: *rules, pattern: None }
+        ByPattern { rules: *rules, pattern: None, upper: Upper::NONE }
     }
 
     /// The successors of `index` into `out` and what the entry is, as
@@ -56,7 +105,7 @@ impl ByPattern {
         if let Some((first, entries, pattern)) = &self.pattern {
             let place = index.wrapping_sub(*first);
             if place < *entries {
-                return Some(pattern.successors(&self.rules, place, out));
+                return Some(pattern.successors(&self.rules, place, &mut self.upper, out));
             }
         }
         self.successors_in_another_pattern(index, out)
@@ -78,7 +127,8 @@ impl ByPattern {
         let pattern = Pattern::new(&self.rules, index / CUBE_CONFIGS, class, q / entries);
         let place = q % entries;
         let (_, _, pattern) = self.pattern.insert((index - place, entries, Box::new(pattern)));
-        Some(pattern.successors(&self.rules, place, out))
+        self.upper = Upper::NONE;
+        Some(pattern.successors(&self.rules, place, &mut self.upper, out))
     }
 }
 
@@ -308,30 +358,35 @@ impl Pattern {
         }
     }
 
-    /// The successors of the entry at `place` in the pattern.
-    #[inline(always)]
-    fn successors(&self, rules: &Rules, place: u64, out: &mut Vec<u64>) -> Node {
-        let (x, split) = if self.splits == 1 { (place, 0) } else { (place >> 1, place as usize & 1) };
-        let digit = |i: usize| (x >> (3 * i)) as usize & 7;
-        let digits = [digit(0), digit(1), digit(2), digit(3)];
-        let mut black = self.black_king;
-        let mut attacked = 0;
-        let (mut danger, mut shields) = (self.white_king_danger, self.white_king_shield);
-        let (mut checkers, mut blocks) = (0u16, 0u16);
-        for (i, &d) in digits.iter().enumerate() {
-            if d < 4 {
-                black |= self.cube[i];
-                attacked |= self.reach[i][d];
-            } else {
-                let a = self.danger[i][d];
-                danger |= a;
-                shields |= self.shield[i][d];
-                if a & self.black_king != 0 {
-                    checkers |= self.cube[i];
-                    blocks |= self.shield[i][d];
-                }
-            }
+    /// What cubes 1 to 3 contribute to the entries whose digits above cube 0's are `above`.
+    fn upper(&self, above: u64) -> Upper {
+        let mut upper = Upper {
+            above,
+            black: self.black_king,
+            danger: self.white_king_danger,
+            shields: self.white_king_shield,
+            ..Upper::NONE
+        };
+        for i in 1..4 {
+            let d = (above >> (3 * (i - 1))) as usize & 7;
+            upper.digits[i] = d;
+            upper.add(self, i, d);
         }
+        upper
+    }
+
+    /// The successors of the entry at `place` in the pattern; `upper` keeps what cubes 1 to 3
+    /// contribute from one entry to the next.
+    #[inline(always)]
+    fn successors(&self, rules: &Rules, place: u64, upper: &mut Upper, out: &mut Vec<u64>) -> Node {
+        let (x, split) = if self.splits == 1 { (place, 0) } else { (place >> 1, place as usize & 1) };
+        if x >> 3 != upper.above {
+            *upper = self.upper(x >> 3);
+        }
+        let mut sums = *upper;
+        sums.add(self, 0, x as usize & 7);
+        let digits = [x as usize & 7, upper.digits[1], upper.digits[2], upper.digits[3]];
+        let Upper { black, attacked, danger, shields, checkers, blocks, .. } = sums;
         if attacked & self.white_king != 0 {
             return Node::Illegal;
         }
