@@ -175,6 +175,9 @@ struct Pattern {
     /// White piece shields its King from it.
     drop_danger: [[u16; 4]; 9],
     drop_shield: [[u16; 4]; 9],
+    /// `[piece][target][face of the piece]`: what Black's piece attacks once moved there (in
+    /// its next face, Black's), White's King lifted.
+    moved_attacks: [[[u16; 4]; 9]; 5],
 }
 
 impl Pattern {
@@ -217,6 +220,7 @@ impl Pattern {
             drop_weight: [[0; 4]; 9],
             drop_danger: [[0; 4]; 9],
             drop_shield: [[0; 4]; 9],
+            moved_attacks: [[[0; 4]; 9]; 5],
         };
         p.mover[usize::from(bk)] = Self::KING as u8;
         for (i, &(sq, kind)) in cubes.iter().enumerate() {
@@ -228,6 +232,15 @@ impl Pattern {
                 p.reach[i][digit] = t.targets(code, sq, occ);
                 p.danger[i][digit] = t.targets(code, sq, lifted);
                 p.shield[i][digit] = t.shield(code, sq, usize::from(bk));
+            }
+        }
+        for (piece, from) in cubes.iter().enumerate().map(|(i, &(sq, _))| (i, sq)).chain([(Self::KING, bk)]) {
+            for to in 0..9 {
+                let occ = (occ & !(1 << from) | 1 << to) & !wk_bit;
+                for face in 0..4 {
+                    let code = if piece == Self::KING { BLACK_KING } else { p.code[piece][(face + 1) & 3] };
+                    p.moved_attacks[piece][to][face] = t.targets(code, to, occ);
+                }
             }
         }
         for split in 0..class.splits {

@@ -141,7 +141,26 @@ impl<'a> Replies<'a> {
         self.others.1
     }
 
+    /// Whether R1 and R2 allow Black's move of `piece` from `from` to `to`. Under R2's option
+    /// a step of White's King to a square no Black piece may attack answers first (see
+    /// [`Replies::others_attacks`]); the rest is [`Replies::board_move_checked`]'s.
+    #[inline(always)]
     pub(super) fn board_move_allowed(&mut self, piece: usize, from: usize, to: usize) -> bool {
+        if self.rules.hand_stalemate {
+            let p = self.pattern;
+            let face = if piece == Pattern::KING { 0 } else { self.digits[piece & 3] };
+            let attacks = self.others_attacks(from) | p.moved_attacks[piece % 5][to % 9][face & 3];
+            let white = p.occupied & !self.black & !(1 << to);
+            if p.white_king_steps & !white & !attacks != 0 {
+                return true;
+            }
+        }
+        self.board_move_checked(piece, from, to)
+    }
+
+    /// [`Replies::board_move_allowed`] from Black's threats after the move.
+    #[inline(never)]
+    fn board_move_checked(&mut self, piece: usize, from: usize, to: usize) -> bool {
         let p = self.pattern;
         let occ = p.occupied;
         let moved = if piece == Pattern::KING {
@@ -152,14 +171,6 @@ impl<'a> Replies<'a> {
         };
         let occ = (occ & !(1 << from)) | 1 << to;
         let white = occ & !self.black & !(1 << from) & !(1 << to);
-        if self.rules.hand_stalemate {
-            // R2 tests the move, check or not: a step of White's King to a square that no
-            // Black piece may attack is a reply either way.
-            let attacks = self.others_attacks(from) | p.t.targets(moved, to, occ & !p.white_king);
-            if p.white_king_steps & !white & !attacks != 0 {
-                return true;
-            }
-        }
         let threats = self.threats(occ, 1 << from, Some((to, moved)));
         // R2: a player with pieces in hand may not mate, nor stalemate under its option.
         if threats.checkers == 0 && !self.rules.hand_stalemate {
