@@ -52,7 +52,9 @@ pub(crate) struct ByPattern {
 struct Upper {
     /// The entry's digits above cube 0's (`u64::MAX` for none found yet).
     above: u64,
+    /// Each cube's digit, and the child's (its owner swapped); cube 0's are the last entry's.
     digits: [usize; 4],
+    child_digits: [u64; 4],
     black: u16,
     attacked: u16,
     danger: u16,
@@ -65,6 +67,7 @@ impl Upper {
     const NONE: Upper = Upper {
         above: u64::MAX,
         digits: [0; 4],
+        child_digits: [0; 4],
         black: 0,
         attacked: 0,
         danger: 0,
@@ -383,6 +386,7 @@ impl Pattern {
         for i in 1..4 {
             let d = (above >> (3 * (i - 1))) as usize & 7;
             upper.digits[i] = d;
+            upper.child_digits[i] = (d ^ 4) as u64;
             upper.add(self, i, d);
         }
         upper
@@ -396,17 +400,18 @@ impl Pattern {
         if x >> 3 != upper.above {
             *upper = self.upper(x >> 3);
         }
+        let d0 = x as usize & 7;
         let mut sums = *upper;
-        sums.add(self, 0, x as usize & 7);
-        let digits = [x as usize & 7, upper.digits[1], upper.digits[2], upper.digits[3]];
+        sums.add(self, 0, d0);
         let Upper { black, attacked, danger, shields, checkers, blocks, .. } = sums;
         if attacked & self.white_king != 0 {
             return Node::Illegal;
         }
+        upper.digits[0] = d0;
+        upper.child_digits[0] = (d0 ^ 4) as u64;
+        let Upper { digits, child_digits, .. } = &*upper;
         let king = self.black_king.trailing_zeros() as usize;
         let safety = KingSafety::new(king, danger, shields, checkers, blocks);
-        // The child's digit of each cube: its owner swapped.
-        let child_digits = digits.map(|d| (d ^ 4) as u64);
         let weighed = |w: &[u64; 4]| {
             w[0].wrapping_mul(child_digits[0])
                 .wrapping_add(w[1].wrapping_mul(child_digits[1]))
@@ -414,7 +419,7 @@ impl Pattern {
                 .wrapping_add(w[3].wrapping_mul(child_digits[3]))
         };
         // Where Black holds a cube, R1 and R2 ask whether White has a reply.
-        let mut replies = (split == 1).then(|| Replies::new(self, rules, digits, black));
+        let mut replies = (split == 1).then(|| Replies::new(self, rules, *digits, black));
         let before = out.len();
         let mut pieces = black;
         while pieces != 0 {
