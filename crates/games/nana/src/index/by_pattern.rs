@@ -163,25 +163,33 @@ struct Pattern {
     /// `[square]` -> the moving piece there, if it is a King or cube.
     mover: [u8; 16],
     /// `[split][piece][target][face of the piece]`: a child's index less its cubes' weighted
-    /// digits.
-    base: [[[[u64; 4]; 9]; 5]; 2],
+    /// digits. (The tables of pieces and targets have [`PIECE_SLOTS`] and [`SQUARE_SLOTS`]
+    /// rows: indices masked to them need no bounds check.)
+    base: [[[[u64; 4]; SQUARE_SLOTS]; PIECE_SLOTS]; 2],
     /// `[piece][target][cube]`: what a unit of the child's digit of the cube adds (0 for the
     /// moved cube, whose digit the base holds, and for a captured one).
-    weight: [[[u64; 4]; 9]; 5],
+    weight: [[[u64; 4]; SQUARE_SLOTS]; PIECE_SLOTS],
     /// Where Black holds the fourth cube: per square, the faces (bit `face`) in which a drop of
     /// it there gives no check.
-    quiet_faces: [u8; 9],
+    quiet_faces: [u8; SQUARE_SLOTS],
     /// `[target][face]` and `[target][cube]`: a drop's child as a board move's.
-    drop_base: [[u64; 4]; 9],
-    drop_weight: [[u64; 4]; 9],
+    drop_base: [[u64; 4]; SQUARE_SLOTS],
+    drop_weight: [[u64; 4]; SQUARE_SLOTS],
     /// `[target][face]`: what the dropped piece attacks with White's King lifted, and where a
     /// White piece shields its King from it.
-    drop_danger: [[u16; 4]; 9],
-    drop_shield: [[u16; 4]; 9],
+    drop_danger: [[u16; 4]; SQUARE_SLOTS],
+    drop_shield: [[u16; 4]; SQUARE_SLOTS],
     /// `[piece][target][face of the piece]`: what Black's piece attacks once moved there (in
     /// its next face, Black's), White's King lifted.
-    moved_attacks: [[[u16; 4]; 9]; 5],
+    moved_attacks: [[[u16; 4]; SQUARE_SLOTS]; PIECE_SLOTS],
 }
+
+/// Rows of a pattern's tables by piece (the four cubes and Black's King, [`Pattern::KING`]):
+/// a power of two, so that a piece masked to it indexes them without a bounds check.
+const PIECE_SLOTS: usize = 8;
+
+/// Rows of a pattern's tables by square (nine): a power of two, as [`PIECE_SLOTS`].
+const SQUARE_SLOTS: usize = 16;
 
 impl Pattern {
     const KING: usize = 4;
@@ -216,14 +224,14 @@ impl Pattern {
             danger: [[0; 8]; 4],
             shield: [[0; 8]; 4],
             mover: [u8::MAX; 16],
-            base: [[[[0; 4]; 9]; 5]; 2],
-            weight: [[[0; 4]; 9]; 5],
-            quiet_faces: [0; 9],
-            drop_base: [[0; 4]; 9],
-            drop_weight: [[0; 4]; 9],
-            drop_danger: [[0; 4]; 9],
-            drop_shield: [[0; 4]; 9],
-            moved_attacks: [[[0; 4]; 9]; 5],
+            base: [[[[0; 4]; SQUARE_SLOTS]; PIECE_SLOTS]; 2],
+            weight: [[[0; 4]; SQUARE_SLOTS]; PIECE_SLOTS],
+            quiet_faces: [0; SQUARE_SLOTS],
+            drop_base: [[0; 4]; SQUARE_SLOTS],
+            drop_weight: [[0; 4]; SQUARE_SLOTS],
+            drop_danger: [[0; 4]; SQUARE_SLOTS],
+            drop_shield: [[0; 4]; SQUARE_SLOTS],
+            moved_attacks: [[[0; 4]; SQUARE_SLOTS]; PIECE_SLOTS],
         };
         p.mover[usize::from(bk)] = Self::KING as u8;
         for (i, &(sq, kind)) in cubes.iter().enumerate() {
@@ -429,12 +437,12 @@ impl Pattern {
             let (reach, face) = if piece == Self::KING {
                 (self.king_reach, 0)
             } else {
-                (self.reach[piece & 3][digits[piece & 3]], digits[piece & 3])
+                (self.reach[piece & 3][digits[piece & 3] & 7], digits[piece & 3] & 3)
             };
             let mut targets = reach & !black & safety.targets(from);
-            let (base, weight) = (&self.base[split][piece % 5], &self.weight[piece % 5]);
+            let (base, weight) = (&self.base[split & 1][piece & 7], &self.weight[piece & 7]);
             while targets != 0 {
-                let to = targets.trailing_zeros() as usize % 9;
+                let to = targets.trailing_zeros() as usize & 15;
                 targets &= targets - 1;
                 if replies.as_mut().is_some_and(|r| !r.board_move_allowed(piece, from, to)) {
                     continue;
@@ -461,7 +469,7 @@ impl Pattern {
     ) {
         let mut squares = squares & 0x1ff & !Square::CENTER.bit();
         while squares != 0 {
-            let to = squares.trailing_zeros() as usize % 9;
+            let to = squares.trailing_zeros() as usize & 15;
             squares &= squares - 1;
             let rest = weighed(&self.drop_weight[to]);
             let mut faces = replies.drops_allowed(to, self.quiet_faces[to]);

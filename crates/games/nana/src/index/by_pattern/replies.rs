@@ -149,7 +149,7 @@ impl<'a> Replies<'a> {
         if self.rules.hand_stalemate {
             let p = self.pattern;
             let face = if piece == Pattern::KING { 0 } else { self.digits[piece & 3] };
-            let attacks = self.others_attacks(from) | p.moved_attacks[piece % 5][to % 9][face & 3];
+            let attacks = self.others_attacks(from) | p.moved_attacks[piece & 7][to & 15][face & 3];
             let white = p.occupied & !self.black & !(1 << to);
             if p.white_king_steps & !white & !attacks != 0 {
                 return true;
