@@ -79,7 +79,7 @@ impl<'a> Replies<'a> {
         if piece == Pattern::KING {
             BLACK_KING
         } else {
-            p.code[piece & 3][self.digits[piece & 3]]
+            p.code[piece & 3][self.digits[piece & 3] & 7]
         }
     }
 
@@ -98,7 +98,7 @@ impl<'a> Replies<'a> {
             let cube = p.cube[i] & white;
             let from = cube.trailing_zeros() as usize;
             cube != 0
-                && p.t.targets(p.code[i][self.digits[i]], from, occ) & !white & safety.targets(from) != 0
+                && p.t.targets(p.code[i][self.digits[i] & 7], from, occ) & !white & safety.targets(from) != 0
         })
     }
 
@@ -119,7 +119,8 @@ impl<'a> Replies<'a> {
     fn free_to_move(&self, i: usize, occ: u16, white: u16, shields: u16) -> bool {
         let p = self.pattern;
         p.cube[i] & white & !shields != 0
-            && p.t.targets(p.code[i][self.digits[i]], p.cube[i].trailing_zeros() as usize, occ) & !white != 0
+            && p.t.targets(p.code[i][self.digits[i] & 7], p.cube[i].trailing_zeros() as usize, occ) & !white
+                != 0
     }
 
     /// What the Black pieces but the one on `from` may attack once it has moved: each piece's
