@@ -127,9 +127,13 @@ impl ByPattern {
         }
         let entries = u64::from(class.splits) << class.digit_bits;
         let q = u64::from(r - class.start);
-        let pattern = Pattern::new(&self.rules, index / CUBE_CONFIGS, class, q / entries);
         let place = q % entries;
-        let (_, _, pattern) = self.pattern.insert((index - place, entries, Box::new(pattern)));
+        // A pattern's tables take some 15 KB: the one kept is filled again in place.
+        let rules = &self.rules;
+        let (first, kept, pattern) =
+            self.pattern.get_or_insert_with(|| (0, 0, Box::new(Pattern::empty(rules))));
+        pattern.fill(rules, index / CUBE_CONFIGS, class, q / entries);
+        (*first, *kept) = (index - place, entries);
         self.upper = Upper::NONE;
         Some(pattern.successors(&self.rules, place, &mut self.upper, out))
     }
@@ -194,31 +198,19 @@ const SQUARE_SLOTS: usize = 16;
 impl Pattern {
     const KING: usize = 4;
 
-    fn new(rules: &Rules, kp: u64, class: &Class, pattern: u64) -> Pattern {
-        let tables = tables();
-        let t = table(rules.variant);
-        let (bk, wk) = tables.pairs[kp as usize];
-        let free: Vec<u8> = (0..9).filter(|&s| s != bk && s != wk).collect();
-        let rows = tables.patterns[usize::from(class.first) + pattern as usize];
-        // Each cube's square and kind (0 for O).
-        let cubes: Vec<(u8, usize)> = rows[..usize::from(class.digit_bits / 3)]
-            .iter()
-            .map(|&row| (free[usize::from(row / 16)], usize::from((row / 8) & 1)))
-            .collect();
-        let (bk_bit, wk_bit) = (1u16 << bk, 1u16 << wk);
-        let occ = cubes.iter().fold(bk_bit | wk_bit, |m, &(sq, _)| m | 1 << sq);
-        let lifted = occ & !bk_bit;
-        let mut p = Pattern {
-            t,
-            splits: u64::from(class.splits),
-            black_king: bk_bit,
-            white_king: wk_bit,
-            king_reach: t.targets(BLACK_KING, usize::from(bk), occ),
-            white_king_steps: t.targets(WHITE_KING, usize::from(wk), occ),
-            white_king_danger: t.targets(WHITE_KING, usize::from(wk), lifted),
-            white_king_shield: t.shield(WHITE_KING, usize::from(wk), usize::from(bk)),
+    /// A pattern of no pieces, to be [`Pattern::fill`]ed.
+    fn empty(rules: &Rules) -> Pattern {
+        Pattern {
+            t: table(rules.variant),
+            splits: 0,
+            black_king: 0,
+            white_king: 0,
+            king_reach: 0,
+            white_king_steps: 0,
+            white_king_danger: 0,
+            white_king_shield: 0,
             cube: [0; 4],
-            occupied: occ,
+            occupied: 0,
             code: [[0; 8]; 4],
             reach: [[0; 8]; 4],
             danger: [[0; 8]; 4],
@@ -232,7 +224,47 @@ impl Pattern {
             drop_danger: [[0; 4]; SQUARE_SLOTS],
             drop_shield: [[0; 4]; SQUARE_SLOTS],
             moved_attacks: [[[0; 4]; SQUARE_SLOTS]; PIECE_SLOTS],
-        };
+        }
+    }
+
+    /// Makes this the pattern `pattern` of `class` with the King pair `kp`, in place: every
+    /// table written afresh.
+    fn fill(&mut self, rules: &Rules, kp: u64, class: &Class, pattern: u64) {
+        let tables = tables();
+        let t = table(rules.variant);
+        let (bk, wk) = tables.pairs[kp as usize];
+        let free: Vec<u8> = (0..9).filter(|&s| s != bk && s != wk).collect();
+        let rows = tables.patterns[usize::from(class.first) + pattern as usize];
+        // Each cube's square and kind (0 for O).
+        let cubes: Vec<(u8, usize)> = rows[..usize::from(class.digit_bits / 3)]
+            .iter()
+            .map(|&row| (free[usize::from(row / 16)], usize::from((row / 8) & 1)))
+            .collect();
+        let (bk_bit, wk_bit) = (1u16 << bk, 1u16 << wk);
+        let occ = cubes.iter().fold(bk_bit | wk_bit, |m, &(sq, _)| m | 1 << sq);
+        let lifted = occ & !bk_bit;
+        let p = self;
+        p.t = t;
+        p.splits = u64::from(class.splits);
+        (p.black_king, p.white_king, p.occupied) = (bk_bit, wk_bit, occ);
+        p.king_reach = t.targets(BLACK_KING, usize::from(bk), occ);
+        p.white_king_steps = t.targets(WHITE_KING, usize::from(wk), occ);
+        p.white_king_danger = t.targets(WHITE_KING, usize::from(wk), lifted);
+        p.white_king_shield = t.shield(WHITE_KING, usize::from(wk), usize::from(bk));
+        p.cube = [0; 4];
+        p.code = [[0; 8]; 4];
+        p.reach = [[0; 8]; 4];
+        p.danger = [[0; 8]; 4];
+        p.shield = [[0; 8]; 4];
+        p.mover = [u8::MAX; 16];
+        p.base = [[[[0; 4]; SQUARE_SLOTS]; PIECE_SLOTS]; 2];
+        p.weight = [[[0; 4]; SQUARE_SLOTS]; PIECE_SLOTS];
+        p.quiet_faces = [0; SQUARE_SLOTS];
+        p.drop_base = [[0; 4]; SQUARE_SLOTS];
+        p.drop_weight = [[0; 4]; SQUARE_SLOTS];
+        p.drop_danger = [[0; 4]; SQUARE_SLOTS];
+        p.drop_shield = [[0; 4]; SQUARE_SLOTS];
+        p.moved_attacks = [[[0; 4]; SQUARE_SLOTS]; PIECE_SLOTS];
         p.mover[usize::from(bk)] = Self::KING as u8;
         for (i, &(sq, kind)) in cubes.iter().enumerate() {
             p.mover[usize::from(sq)] = i as u8;
@@ -270,7 +302,6 @@ impl Pattern {
                 p.rank_drops(kind, &board, occ, wk, cubes.len());
             }
         }
-        p
     }
 
     /// [`Pattern::base`] and [`Pattern::weight`] of hand split `split`, for every target a
