@@ -201,11 +201,10 @@ fn solve_code<G: Graph, E: Code>(
                 Ok(()) => {
                     let codes = cells.codes().clone();
                     drop((cells, reversed));
-                    // The cells become entries in place, on the thread pool.
                     let mut entries = into_bytes(counters);
-                    entries.par_chunks_mut(PAGE).for_each(|page| {
-                        page.iter_mut().for_each(|cell| *cell = codes.entry(*cell));
-                    });
+                    entries
+                        .par_chunks_mut(PAGE)
+                        .for_each(|page| page.iter_mut().for_each(|c| *c = codes.entry(*c)));
                     Ok(Solution::whole(entries, E::WIDTH))
                 }
                 Err(Halt::Error(e)) => Err(e),
