@@ -148,6 +148,8 @@ impl<'a> Replies<'a> {
     #[inline(always)]
     pub(super) fn board_move_allowed(&mut self, piece: usize, from: usize, to: usize) -> bool {
         if self.rules.hand_stalemate {
+            // R2 tests the move, check or not: a step of White's King to a square that no
+            // Black piece may attack is a reply either way.
             let p = self.pattern;
             let face = if piece == Pattern::KING { 0 } else { self.digits[piece & 3] };
             let attacks = self.others_attacks(from) | p.moved_attacks[piece & 7][to & 15][face & 3];
