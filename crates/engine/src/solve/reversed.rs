@@ -30,16 +30,21 @@ const ESCAPE: u32 = u32::MAX >> BUCKET_BITS;
 /// where `p` and `q`'s place side by side take eight: half the pages to fault in and walk back.
 pub(super) struct Dealt {
     /// Each bucket's segment being filled.
-    filling: Vec<Vec<u32>>,
-    /// Each bucket's last source, in its segment being filled.
-    last: Vec<u32>,
+    filling: Vec<Filling>,
     /// Each bucket's full segments.
     full: Vec<Vec<Vec<u32>>>,
 }
 
+/// A bucket's segment being filled, and the source of its last edge.
+#[derive(Clone, Default)]
+struct Filling {
+    words: Vec<u32>,
+    last: u32,
+}
+
 impl Dealt {
     pub(super) fn new(buckets: usize) -> Dealt {
-        Dealt { filling: vec![Vec::new(); buckets], last: vec![0; buckets], full: vec![Vec::new(); buckets] }
+        Dealt { filling: vec![Filling::default(); buckets], full: vec![Vec::new(); buckets] }
     }
 
     /// Keeps the edge `p -> q` (both below 2^32, [`super::MAX_SIZE`]).
@@ -47,11 +52,11 @@ impl Dealt {
     pub(super) fn push(&mut self, p: usize, q: u64) {
         let b = (q >> BUCKET_BITS) as usize;
         let place = q as u32 & PLACE;
-        let step = (p as u32).wrapping_sub(self.last[b]);
-        let segment = &mut self.filling[b];
-        if step < ESCAPE && segment.len() < segment.capacity() {
-            segment.push(step << BUCKET_BITS | place);
-            self.last[b] = p as u32;
+        let filling = &mut self.filling[b];
+        let step = (p as u32).wrapping_sub(filling.last);
+        if step < ESCAPE && filling.words.len() < filling.words.capacity() {
+            filling.words.push(step << BUCKET_BITS | place);
+            filling.last = p as u32;
         } else {
             self.escape(b, p as u32, place);
         }
@@ -63,26 +68,26 @@ impl Dealt {
     #[cold]
     #[inline(never)]
     fn escape(&mut self, b: usize, p: u32, place: u32) {
-        if self.filling[b].capacity() - self.filling[b].len() < 2 {
-            let full = std::mem::replace(&mut self.filling[b], Vec::with_capacity(SEGMENT));
+        let filling = &mut self.filling[b];
+        if filling.words.capacity() - filling.words.len() < 2 {
+            let full = std::mem::replace(&mut filling.words, Vec::with_capacity(SEGMENT));
             if !full.is_empty() {
                 self.full[b].push(full);
             }
-            self.last[b] = 0;
             if p < ESCAPE {
-                self.filling[b].push(p << BUCKET_BITS | place);
-                self.last[b] = p;
+                filling.words.push(p << BUCKET_BITS | place);
+                filling.last = p;
                 return;
             }
         }
-        self.filling[b].extend([ESCAPE << BUCKET_BITS | place, p]);
-        self.last[b] = p;
+        filling.words.extend([ESCAPE << BUCKET_BITS | place, p]);
+        filling.last = p;
     }
 
     /// Each bucket's segments.
     fn into_buckets(self) -> impl Iterator<Item = Vec<Vec<u32>>> {
         self.full.into_iter().zip(self.filling).map(|(mut full, filling)| {
-            full.push(filling);
+            full.push(filling.words);
             full
         })
     }
