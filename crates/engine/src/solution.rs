@@ -44,7 +44,7 @@ impl Stats {
                 |mut h, (page, chunk)| {
                     match settled.get(page).copied().flatten() {
                         Some(code) => h[usize::from(code)] += (chunk.len() / bytes) as u64,
-                        None => (0..chunk.len() / bytes).for_each(|i| h[E::read_raw(chunk, i).into()] += 1),
+                        None => count_codes::<E>(chunk, &mut h),
                     }
                     h
                 },
@@ -68,6 +68,30 @@ impl Stats {
 
     pub fn legal(&self) -> u64 {
         self.wins + self.losses + self.draws
+    }
+}
+
+/// Adds the codes of `chunk` (entries of `E`, a page's at most) to the histogram `h`. One-byte
+/// codes are counted in four histograms in turn, summed at the end: in one, a run of equal
+/// bytes (most of a table) would wait at each byte for the count it just wrote.
+fn count_codes<E: Code>(chunk: &[u8], h: &mut [u64]) {
+    if E::WIDTH != EntryWidth::One {
+        (0..chunk.len() / E::WIDTH.bytes()).for_each(|i| h[E::read_raw(chunk, i).into()] += 1);
+        return;
+    }
+    debug_assert_eq!(h.len(), 256, "a count for every byte");
+    let mut four = [[0u32; 256]; 4];
+    let mut quads = chunk.chunks_exact(4);
+    for quad in &mut quads {
+        for (hist, &byte) in four.iter_mut().zip(quad) {
+            hist[usize::from(byte)] += 1;
+        }
+    }
+    for &byte in quads.remainder() {
+        four[0][usize::from(byte)] += 1;
+    }
+    for (code, count) in h.iter_mut().enumerate() {
+        *count += four.iter().map(|hist| u64::from(hist[code])).sum::<u64>();
     }
 }
 

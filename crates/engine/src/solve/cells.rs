@@ -129,6 +129,12 @@ impl Codes {
         cell > self.base && cell < self.top
     }
 
+    /// The entry each cell ends as ([`Codes::entry`]), by the cell's byte: a look-up where
+    /// every cell of a table is turned into its entry.
+    pub(super) fn entries(&self) -> [u8; 256] {
+        std::array::from_fn(|cell| self.entry(cell as u8))
+    }
+
     /// The entry a cell ends as: a draw where it is still undecided.
     #[inline]
     pub(super) fn entry(&self, cell: u8) -> u8 {
@@ -186,14 +192,18 @@ impl<'a> Packed<'a> {
     /// The base for the counters' codes: 254 less the largest count; `None` if that leaves no
     /// room for the values the forward pass set (or for a win in 1).
     pub(super) fn base<E: Code>(counters: &[AtomicU8], values: &[E::Cell]) -> Option<u8> {
-        let most = counters.par_iter().map(|c| c.load(Ordering::Relaxed)).max().unwrap_or(0);
         let illegal: usize = E::ILLEGAL.into();
-        let set = values
-            .par_iter()
-            .map(|v| v.get().into())
-            .filter(|&raw: &usize| raw != illegal)
-            .max()
-            .unwrap_or(0);
+        // The most successors, and the highest value set, in one pass over both.
+        let (most, set) = counters
+            .par_chunks(PAGE)
+            .zip(values.par_chunks(PAGE))
+            .map(|(counters, values)| {
+                counters.iter().zip(values).fold((0u8, 0usize), |(most, set), (c, v)| {
+                    let raw: usize = v.get().into();
+                    (most.max(c.load(Ordering::Relaxed)), if raw == illegal { set } else { set.max(raw) })
+                })
+            })
+            .reduce(|| (0, 0), |a, b| (a.0.max(b.0), a.1.max(b.1)));
         let base = 254 - most;
         (usize::from(base) >= set.max(2)).then_some(base)
     }

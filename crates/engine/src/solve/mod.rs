@@ -199,12 +199,12 @@ fn solve_code<G: Graph, E: Code>(
             let cells = Packed::pack::<E>(&counters, values, base);
             return match backward(game, edges, &cells, seeds, progress) {
                 Ok(()) => {
-                    let codes = cells.codes().clone();
+                    let entry = cells.codes().entries();
                     drop((cells, reversed));
                     let mut entries = into_bytes(counters);
                     entries
                         .par_chunks_mut(PAGE)
-                        .for_each(|page| page.iter_mut().for_each(|c| *c = codes.entry(*c)));
+                        .for_each(|page| page.iter_mut().for_each(|c| *c = entry[*c as usize]));
                     Ok(Solution::whole(entries, E::WIDTH))
                 }
                 Err(Halt::Error(e)) => Err(e),
@@ -365,11 +365,11 @@ fn solve_packed_census<G: Graph>(
         Ok(()) => {
             // The cells become entries in place. A cell that is its own entry (a settled
             // page's 0 among them) is not written, so the pages the solve never wrote stay so.
+            let entry = codes.entries();
             cells.par_iter().for_each(|c| {
                 let cell = c.load(Ordering::Relaxed);
-                let entry = codes.entry(cell);
-                if entry != cell {
-                    c.store(entry, Ordering::Relaxed);
+                if entry[cell as usize] != cell {
+                    c.store(entry[cell as usize], Ordering::Relaxed);
                 }
             });
             Ok(Solution::paged(into_bytes(cells), settled))
