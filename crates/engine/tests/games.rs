@@ -230,6 +230,22 @@ fn three_hundred_successors() {
     assert_eq!(v[302], Some(Draw));
 }
 
+/// 250 successors leave the packed cells' counters the codes above 4 (254 less 250): a
+/// terminal loss in 10 (code 11) is among them, and its pass needs a code they hold. The game
+/// is solved with a value and a counter apart (the forward pass's longest distance says so
+/// before any pass; packed, the passes would stop at that distance and solve again).
+#[test]
+fn a_terminal_distance_among_the_counters_codes() {
+    let mut nodes = vec![inner(1..=250)];
+    nodes.extend((1..=250).map(|_| terminal(Win(Dtm(1)))));
+    nodes.push(terminal(Loss(Dtm(10)))); // 251
+    nodes.push(inner([251])); // 252: wins in 11
+    nodes.push(inner([252])); // 253: loses in 12
+    let (_, v) = solved(&Listing(nodes), EntryWidth::One);
+    assert_eq!(v[0], Some(Loss(Dtm(2))));
+    assert_eq!(v[251..], [Some(Loss(Dtm(10))), Some(Win(Dtm(11))), Some(Loss(Dtm(12)))]);
+}
+
 /// A line of `len` entries, each with one move to the previous; entry 0 has no move. Entry `i`
 /// is decided at distance `i`.
 fn line(len: u64) -> Listing {

@@ -189,21 +189,11 @@ impl<'a> Packed<'a> {
         self.settled.get(k).copied().flatten()
     }
 
-    /// The base for the counters' codes: 254 less the largest count; `None` if that leaves no
-    /// room for the values the forward pass set (or for a win in 1).
-    pub(super) fn base<E: Code>(counters: &[AtomicU8], values: &[E::Cell]) -> Option<u8> {
-        let illegal: usize = E::ILLEGAL.into();
-        // The most successors, and the highest value set, in one pass over both.
-        let (most, set) = counters
-            .par_chunks(PAGE)
-            .zip(values.par_chunks(PAGE))
-            .map(|(counters, values)| {
-                counters.iter().zip(values).fold((0u8, 0usize), |(most, set), (c, v)| {
-                    let raw: usize = v.get().into();
-                    (most.max(c.load(Ordering::Relaxed)), if raw == illegal { set } else { set.max(raw) })
-                })
-            })
-            .reduce(|| (0, 0), |a, b| (a.0.max(b.0), a.1.max(b.1)));
+    /// The base for the counters' codes: 254 less `most`, the largest count; `None` if that
+    /// leaves no room for the values the forward pass set (its `longest` distance, a draw's 0
+    /// without one) or for a win in 1.
+    pub(super) fn base<E: Code>(most: u8, longest: Option<u16>) -> Option<u8> {
+        let set: usize = longest.map_or(0, |dtm| E::decided(dtm).into());
         let base = 254 - most;
         (usize::from(base) >= set.max(2)).then_some(base)
     }

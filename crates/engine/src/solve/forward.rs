@@ -35,6 +35,9 @@ pub(super) struct Forward {
     /// With kept edges: each share's successors of its inner entries, as reported, dealt out
     /// by bucket of their target.
     pub shares: Vec<Dealt>,
+    /// The largest counter set, and the longest distance of a terminal entry (`None`: none).
+    pub most: u8,
+    pub longest: Option<u16>,
 }
 
 /// What one share of the forward pass found (rayon folds the chunks a worker takes into one).
@@ -42,6 +45,8 @@ struct Share {
     seeds: Seeds,
     many: Vec<(u32, usize)>,
     dealt: Dealt,
+    most: u8,
+    longest: Option<u16>,
 }
 
 /// How the forward pass learns what an entry is.
@@ -176,7 +181,13 @@ pub(super) fn forward<G: Graph, M: Marks>(
     let shares: Result<Vec<Share>, SolveError> = (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .try_fold(
-            || Share { seeds: Seeds::default(), many: Vec::new(), dealt: Dealt::new(buckets) },
+            || Share {
+                seeds: Seeds::default(),
+                many: Vec::new(),
+                dealt: Dealt::new(buckets),
+                most: 0,
+                longest: None,
+            },
             |mut share, chunk| {
                 let start = chunk * CHUNK;
                 let end = (start + CHUNK).min(n);
@@ -214,6 +225,8 @@ pub(super) fn forward<G: Graph, M: Marks>(
         found.seeds.settled += share.seeds.settled;
         found.many.extend(share.many);
         found.shares.push(share.dealt);
+        found.most = found.most.max(share.most);
+        found.longest = found.longest.max(share.longest);
     }
     Ok(found)
 }
@@ -274,6 +287,7 @@ fn settle<M: Marks>(
         if let Some(dtm) = value.dtm() {
             check_terminal(marks, range.start, value, dtm.0)?;
             share.seeds.settled += range.len() as u64;
+            share.longest = share.longest.max(Some(dtm.0));
         }
     }
     marks.settle_page(range);
@@ -315,6 +329,7 @@ fn visit<M: Marks>(
                 return Ok(());
             };
             check_terminal(marks, i, value, dtm.0)?;
+            share.longest = share.longest.max(Some(dtm.0));
             if !has_predecessors {
                 // Decided, and nothing to walk back to: no frontier holds it.
                 marks.settled(i, dtm.0);
@@ -340,7 +355,9 @@ fn visit<M: Marks>(
             if count > u8::MAX as usize {
                 share.many.push((i as u32, count));
             }
-            marks.inner(i, count.min(u8::MAX as usize) as u8);
+            let counter = count.min(u8::MAX as usize) as u8;
+            share.most = share.most.max(counter);
+            marks.inner(i, counter);
             if matches!(source, Source::KeepEdges) {
                 for &q in succ {
                     share.dealt.push(i, q);

@@ -195,7 +195,7 @@ fn solve_code<G: Graph, E: Code>(
     let (seeds, many) = (found.seeds, found.many);
 
     if many.is_empty() && pack && E::WIDTH == EntryWidth::One {
-        if let Some(base) = Packed::base::<E>(&counters, &values) {
+        if let Some(base) = Packed::base::<E>(found.most, found.longest) {
             let cells = Packed::pack::<E>(&counters, values, base);
             return match backward(game, edges, &cells, seeds, progress) {
                 Ok(()) => {
